@@ -1,0 +1,1 @@
+"""drivable.contract."""
