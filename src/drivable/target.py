@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import Any, Literal, TextIO
 
 import httpx2
 from mcp import Client, StdioServerParameters
@@ -44,7 +44,9 @@ class Target:
     server: Any = None  # an in-process `mcp.server.Server` (tests and benchmarks)
 
     def __post_init__(self) -> None:
-        given = sum(1 for x in (bool(self.command), self.url is not None, self.server is not None) if x)
+        given = sum(
+            1 for x in (bool(self.command), self.url is not None, self.server is not None) if x
+        )
         if given != 1:
             raise ValueError("a target is exactly one of: a command, a URL, an in-process server")
 
@@ -69,9 +71,7 @@ class Target:
             if not sep or not key:
                 raise ValueError(f"--env takes KEY=VALUE, got {pair!r}")
             env[key] = value
-        return cls(
-            command=tuple(command), url=url, env=env, bearer_token=bearer_token, mode=mode
-        )
+        return cls(command=tuple(command), url=url, env=env, bearer_token=bearer_token, mode=mode)
 
     @property
     def kind(self) -> Literal["stdio", "http", "in-process"]:
@@ -98,7 +98,7 @@ class Target:
 async def connect(
     target: Target,
     *,
-    errlog: IO[str] | None = None,
+    errlog: TextIO | None = None,
     read_timeout_seconds: float | None = 60.0,
     mode: Mode | None = None,
 ) -> AsyncIterator[Client]:
