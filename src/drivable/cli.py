@@ -9,12 +9,18 @@ app = typer.Typer(
     help="Make MCP servers drivable by language models, and measure that they are.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _root() -> None:
+    """Make MCP servers drivable by language models, and measure that they are."""
 
 
 def _register_all() -> None:
     # Each capability owns its commands in its own package (`<package>/command.py`).
-    from drivable.kinds import command as kinds_command
+    import drivable.kinds.command as kinds_command
 
     kinds_command.register(app)
 

@@ -1,0 +1,39 @@
+"""drivable.kinds: every value a model sends, read the way the model meant it, in exactly one place.
+
+One module per kind owns its reading, its notes, its questions and its JSON Schema fragment.
+`read(kind, value, intent=..., **options)` returns a `Reading`; `Kind(...)` puts a kind on a
+pydantic field; `KindModel` binds kinds implied by property names; `validate()` keeps the notes.
+"""
+
+from drivable.kinds._pydantic import Kind, KindModel, Validated, validate
+from drivable.kinds._reading import Reading, Warning_, jsonable
+from drivable.kinds._registry import (
+    KINDS,
+    MAX_SCALAR_CHARS,
+    NAME_BINDINGS,
+    Intent,
+    KindSpec,
+    Options,
+    bound_kind,
+    read,
+    resolve,
+)
+
+__all__ = [
+    "KINDS",
+    "MAX_SCALAR_CHARS",
+    "NAME_BINDINGS",
+    "Intent",
+    "Kind",
+    "KindModel",
+    "KindSpec",
+    "Options",
+    "Reading",
+    "Validated",
+    "Warning_",
+    "bound_kind",
+    "jsonable",
+    "read",
+    "resolve",
+    "validate",
+]

@@ -1,0 +1,226 @@
+"""The seam to pydantic: kinds as field types, name binding, and validation that keeps the notes.
+
+A field declared `Annotated[date, Kind("date")]` advertises the strict JSON Schema of the kind
+(what an agent should send) and validates through the kind's one reader (what agents do send).
+`KindModel` binds kinds implied by property names (limit, date_from, *_id, ...) and reads every
+optional property's placeholders as absence, so a new tool inherits both without saying so.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
+
+import annotated_types
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, PydanticUseDefault, core_schema
+
+from drivable.kinds._reading import Reading, Warning_, jsonable
+from drivable.kinds._registry import (
+    KINDS,
+    Intent,
+    Options,
+    _load_all,
+    bound_kind,
+    make_options,
+    read_with,
+)
+
+NOTES_KEY = "drivable.notes"
+WARNINGS_KEY = "drivable.warnings"
+INTENT_KEY = "drivable.intent"
+
+
+class Kind:
+    """Field metadata that makes a pydantic field read through one kind.
+
+    `Kind("integer", minimum=1, maximum=100, clamp=True)`; options as for `drivable.kinds.read`.
+    """
+
+    __slots__ = ("name", "options")
+
+    def __init__(self, name: str, **options: Any) -> None:
+        _load_all()
+        if name not in KINDS:
+            raise KeyError(f"unknown kind {name!r}; kinds: {', '.join(sorted(KINDS))}")
+        self.name = name
+        self.options: dict[str, Any] = options
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"Kind({self.name!r}{opts})"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        spec = KINDS[self.name]
+        base = make_options(**self.options)
+
+        def validate(value: Any, info: ValidationInfo) -> Any:
+            context = info.context if isinstance(info.context, dict) else None
+            intent: Intent = context.get(INTENT_KEY, "read") if context is not None else "read"
+            options = base if intent == base.intent else base.with_(intent=intent)
+            reading = read_with(spec, value, options)
+            return _apply(reading, info.field_name, context)
+
+        return core_schema.with_info_plain_validator_function(
+            validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                jsonable, when_used="json"
+            ),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return KINDS[self.name].schema(make_options(**self.options))
+
+
+def _apply(reading: Reading, field_name: str | None, context: dict[str, Any] | None) -> Any:
+    """Turn a reading into the field's value, or into a validation error carrying the question."""
+    if context is not None:
+        prefix = f"{field_name}: " if field_name else ""
+        notes = context.setdefault(NOTES_KEY, [])
+        notes.extend(prefix + n for n in reading.notes)
+        warnings = context.setdefault(WARNINGS_KEY, [])
+        warnings.extend(
+            {"code": w.code, "message": w.message, "path": field_name or ""}
+            for w in reading.warnings
+        )
+    if reading.outcome == "value":
+        return reading.value
+    if reading.outcome == "absent":
+        raise PydanticUseDefault()
+    ctx: dict[str, Any] = {
+        "received": jsonable(reading.received),
+        "expected": reading.expected,
+        "hint": reading.hint,
+    }
+    message = reading.hint or f"Expected {reading.expected}."
+    if reading.outcome == "ask":
+        ctx["readings"] = [jsonable(r) for r in reading.readings]
+    raise PydanticCustomError(
+        reading.code or "invalid_value", message.replace("{", "(").replace("}", ")"), ctx
+    )
+
+
+class KindModel(BaseModel):
+    """A closed input model whose fields read through kinds, bound by type or by property name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Property names exempt from name binding in a subclass (declare them with an explicit Kind).
+    unbound: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if _bind_fields(cls):
+            cls.model_rebuild(force=True)
+
+
+def _bind_fields(model: type[BaseModel]) -> bool:
+    """Attach the kind a property's name implies, and absence for optional free text."""
+    changed = False
+    unbound: frozenset[str] = getattr(model, "unbound", frozenset())
+    for name, info in model.model_fields.items():
+        if any(isinstance(m, Kind) for m in info.metadata) or name in unbound:
+            continue
+        if _declares_kind(info.annotation):
+            continue
+        bound = bound_kind(name)
+        if bound is not None and _scalar_annotation(info.annotation):
+            kind_name, options = bound
+            merged = dict(options)
+            kept = []
+            for m in info.metadata:  # the kind owns the bounds, so clamping can use them
+                if isinstance(m, annotated_types.Ge):
+                    merged["minimum"] = m.ge
+                elif isinstance(m, annotated_types.Le):
+                    merged["maximum"] = m.le
+                else:
+                    kept.append(m)
+            info.metadata[:] = [*kept, Kind(kind_name, **merged)]
+            changed = True
+        elif not info.is_required() and _is_plain_str(info.annotation):
+            info.metadata.append(Kind("text"))
+            changed = True
+    return changed
+
+
+def _declares_kind(annotation: Any) -> bool:
+    """True when the annotation (or a member of its union) already carries a Kind."""
+    for arg in _flatten(annotation):
+        if any(isinstance(m, Kind) for m in getattr(arg, "__metadata__", ())):
+            return True
+    return False
+
+
+def _flatten(annotation: Any) -> list[Any]:
+    """The members of a union (`X | None`, `Optional[X]`), or the annotation itself."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        return [x for a in get_args(annotation) for x in _flatten(a)]
+    return [annotation]
+
+
+def _scalar_annotation(annotation: Any) -> bool:
+    import datetime
+    import uuid
+
+    members = [a for a in _flatten(annotation) if a is not type(None)]
+    return len(members) == 1 and members[0] in (int, float, str, bool, datetime.date, uuid.UUID)
+
+
+def _is_plain_str(annotation: Any) -> bool:
+    members = [a for a in _flatten(annotation) if a is not type(None)]
+    return members == [str]
+
+
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Validated(Generic[T]):
+    """A validated input and what reading it noticed."""
+
+    value: T
+    notes: list[str] = field(default_factory=list)
+    warnings: list[dict[str, str]] = field(default_factory=list)
+
+
+def validate(
+    model: type[M], data: Mapping[str, Any] | Any, *, intent: Intent = "read"
+) -> Validated[M]:
+    """Validate `data` against `model` as the handler, the tests and the eval all do.
+
+    Raises pydantic's ValidationError; asks carry `received`, `expected`, `hint` and `readings` in
+    each error's `ctx`.
+    """
+    context: dict[str, Any] = {INTENT_KEY: intent, NOTES_KEY: [], WARNINGS_KEY: []}
+    value = model.model_validate(data, context=context)
+    return Validated(value, context[NOTES_KEY], context[WARNINGS_KEY])
+
+
+__all__ = [
+    "INTENT_KEY",
+    "NOTES_KEY",
+    "WARNINGS_KEY",
+    "Kind",
+    "KindModel",
+    "Options",
+    "Validated",
+    "ValidationError",
+    "Warning_",
+    "validate",
+]

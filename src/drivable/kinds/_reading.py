@@ -1,0 +1,151 @@
+"""The one result shape every kind returns: a value, absence, a question, or a refusal."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import uuid as _uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Outcome = Literal["value", "absent", "ask", "invalid"]
+
+
+def jsonable(value: Any) -> Any:
+    """The canonical JSON form of a read value (dates as ISO strings, uuids as strings)."""
+    if isinstance(value, _dt.datetime):
+        return value.isoformat()
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    if isinstance(value, _uuid.UUID):
+        return str(value)
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, tuple | list):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return value
+
+
+def shown(value: Any) -> str:
+    """How a received value is quoted in a note: strings in single quotes, the rest as JSON."""
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= 80 else f"'{value[:77]}...'"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(jsonable(value))
+
+
+def read_note(received: Any, value: Any) -> str:
+    """The note for a repaired spelling: "Read '4 000' as 4000."."""
+    canonical = jsonable(value)
+    rendered = canonical if isinstance(canonical, str) else shown(canonical)
+    return f"Read {shown(received)} as {rendered}."
+
+
+@dataclass(frozen=True)
+class Warning_:
+    """A structured warning a reading carries for the runtime (closed code, message)."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a kind made of one received value.
+
+    `value` holds the Python value (a `date`, a `UUID`, an `int`); `to_dict()` gives the pinned JSON.
+    `code` names the issue for an ask or a refusal (`ambiguous_date`, `invalid_number`, ...).
+    `warnings` are for the runtime; their messages also appear among the notes.
+    """
+
+    outcome: Outcome
+    value: Any = None
+    notes: tuple[str, ...] = ()
+    received: Any = None
+    expected: str = ""
+    hint: str = ""
+    readings: tuple[Any, ...] = ()
+    code: str = ""
+    warnings: tuple[Warning_, ...] = field(default=())
+
+    @classmethod
+    def of(cls, value: Any, *notes: str) -> Reading:
+        return cls("value", value=value, notes=tuple(notes))
+
+    @classmethod
+    def repaired(cls, received: Any, value: Any, *more: str) -> Reading:
+        """A value read from a spelling that differs from its canonical form, with its note."""
+        if isinstance(received, str) and received == jsonable(value):
+            return cls.of(value, *more)
+        if received == value and type(received) is type(value):
+            return cls.of(value, *more)
+        return cls.of(value, read_note(received, value), *more)
+
+    @classmethod
+    def absent(cls, *notes: str, warnings: tuple[Warning_, ...] = ()) -> Reading:
+        return cls("absent", notes=tuple(notes), warnings=warnings)
+
+    @classmethod
+    def ask(
+        cls,
+        received: Any,
+        *,
+        expected: str,
+        hint: str,
+        readings: tuple[Any, ...] | list[Any],
+        code: str,
+    ) -> Reading:
+        return cls(
+            "ask",
+            received=received,
+            expected=expected,
+            hint=hint,
+            readings=tuple(readings),
+            code=code,
+        )
+
+    @classmethod
+    def invalid(cls, received: Any, *, expected: str, hint: str, code: str) -> Reading:
+        return cls("invalid", received=received, expected=expected, hint=hint, code=code)
+
+    @property
+    def ok(self) -> bool:
+        """True when the reading can be used as it is (a value or absence)."""
+        return self.outcome in ("value", "absent")
+
+    def with_notes(self, *notes: str) -> Reading:
+        return Reading(
+            self.outcome,
+            self.value,
+            self.notes + tuple(notes),
+            self.received,
+            self.expected,
+            self.hint,
+            self.readings,
+            self.code,
+            self.warnings,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The pinned JSON shape (see DESIGN.md, "Readings")."""
+        if self.outcome == "value":
+            return {"outcome": "value", "value": jsonable(self.value), "notes": list(self.notes)}
+        if self.outcome == "absent":
+            return {"outcome": "absent", "notes": list(self.notes)}
+        out: dict[str, Any] = {
+            "outcome": self.outcome,
+            "received": jsonable(self.received),
+            "expected": self.expected,
+            "hint": self.hint,
+        }
+        if self.outcome == "ask":
+            out["readings"] = [jsonable(r) for r in self.readings]
+        return out

@@ -1,0 +1,220 @@
+"""The registry of kinds, the one `read()` entry point, and the table binding property names to kinds."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from drivable.kinds import absence
+from drivable.kinds._reading import Reading
+
+Intent = Literal["read", "write"]
+
+# Work is bounded before any parsing: a scalar spelled in more characters than this is refused at
+# once. Free text (a search query) is bounded by its own field, not by the kinds.
+MAX_SCALAR_CHARS = 512
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a reader may be told besides the value.
+
+    `minimum`/`maximum` bound numbers, integers and dates; `choices` lists enum members;
+    `vocabulary` is a data-owned vocabulary; `bound` marks a date as the start or end of a range;
+    `clamp` makes an integer clamp into its bounds (page sizes) instead of refusing;
+    `extra` carries what one kind alone understands (a cursor's decoder, an id's prefix).
+    """
+
+    intent: Intent = "read"
+    choices: tuple[str, ...] | None = None
+    minimum: Any = None
+    maximum: Any = None
+    vocabulary: Any = None
+    bound: Literal["from", "to"] | None = None
+    clamp: bool = False
+    item_kind: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_(self, **changes: Any) -> Options:
+        return replace(self, **changes)
+
+
+Reader = Callable[[Any, Options], Reading]
+SchemaOf = Callable[[Options], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """A kind: its name, its one reader, the strict JSON Schema it advertises, what it expects."""
+
+    name: str
+    reader: Reader
+    schema: SchemaOf
+    expected: str
+    # Kinds whose own reader decides what absence means (a cursor, a filter) still get null.
+    handles_placeholders: bool = False
+
+
+KINDS: dict[str, KindSpec] = {}
+
+
+def kind(
+    name: str, *, schema: SchemaOf, expected: str, handles_placeholders: bool = False
+) -> Callable[[Reader], Reader]:
+    """Register a module's reader as the one owner of `name`."""
+
+    def decorate(reader: Reader) -> Reader:
+        if name in KINDS:
+            raise ValueError(f"kind {name!r} already has an owner: {KINDS[name].reader.__module__}")
+        KINDS[name] = KindSpec(name, reader, schema, expected, handles_placeholders)
+        return reader
+
+    return decorate
+
+
+# Property names that imply a kind. A tool declaring `limit` or `date_from` inherits the reading
+# without saying so. Exact names first, then glob patterns, in order.
+NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
+    ("limit", "integer", {"clamp": True}),
+    ("page_size", "integer", {"clamp": True}),
+    ("per_page", "integer", {"clamp": True}),
+    ("max_results", "integer", {"clamp": True}),
+    ("top_k", "integer", {"clamp": True}),
+    ("cursor", "cursor", {}),
+    ("page_token", "cursor", {}),
+    ("date_from", "date", {"bound": "from"}),
+    ("date_to", "date", {"bound": "to"}),
+    ("*_from", "date", {"bound": "from"}),
+    ("*_to", "date", {"bound": "to"}),
+    ("*_after", "date", {"bound": "from"}),
+    ("*_before", "date", {"bound": "to"}),
+    ("*_date", "date", {}),
+    ("*_on", "date", {}),
+    ("locale", "locale", {}),
+    ("*_locale", "locale", {}),
+    ("country", "country", {}),
+    ("*_country", "country", {}),
+    ("eli", "eli", {}),
+    ("*_eli", "eli", {}),
+    ("*_id", "uuid", {}),
+    ("dry_run", "boolean", {}),
+    ("is_*", "boolean", {}),
+    ("include_*", "boolean", {}),
+)
+
+
+def bound_kind(property_name: str) -> tuple[str, Mapping[str, Any]] | None:
+    """The kind a property's name implies, with its options, or None."""
+    for pattern, name, options in NAME_BINDINGS:
+        if property_name == pattern or (
+            "*" in pattern and fnmatch.fnmatchcase(property_name, pattern)
+        ):
+            return name, options
+    return None
+
+
+def resolve(kind_or_property: str) -> tuple[KindSpec, Mapping[str, Any]]:
+    """A kind by its name, or the kind a property name binds. KeyError names the known kinds."""
+    _load_all()
+    if kind_or_property in KINDS:
+        return KINDS[kind_or_property], {}
+    bound = bound_kind(kind_or_property)
+    if bound is not None:
+        return KINDS[bound[0]], bound[1]
+    raise KeyError(
+        f"unknown kind {kind_or_property!r}; kinds: {', '.join(sorted(KINDS))}, "
+        "or a property name that binds one (limit, date_from, *_id, ...)"
+    )
+
+
+def read_with(spec: KindSpec, value: Any, options: Options) -> Reading:
+    """Read one value through a kind: bounded, absence first, then the kind's own reader."""
+    if isinstance(value, str) and len(value) > MAX_SCALAR_CHARS:
+        return Reading.invalid(
+            f"<{len(value)} characters>",
+            expected=spec.expected,
+            hint=f"Send the value itself; a {spec.name} is at most {MAX_SCALAR_CHARS} characters.",
+            code="value_too_long",
+        )
+    if value is None:
+        return Reading.absent()
+    if not spec.handles_placeholders and not _is_a_choice(value, options):
+        placeholder = absence.placeholder_of(value)
+        if placeholder is not None:
+            return absence.reading_for(value, options.intent, spec.expected)
+    try:
+        return spec.reader(value, options)
+    except Exception:  # a reader never raises on input; a bug in one must not reach a client
+        return Reading.invalid(
+            value if isinstance(value, str | int | float | bool) else type(value).__name__,
+            expected=spec.expected,
+            hint=f"Send a {spec.name} as: {spec.expected}.",
+            code=f"invalid_{spec.name}",
+        )
+
+
+def _is_a_choice(value: Any, options: Options) -> bool:
+    """A declared member ("none", "default") is a value, never a placeholder."""
+    if not isinstance(value, str) or not options.choices:
+        return False
+    folded = value.strip().casefold()
+    return any(folded == c.casefold() for c in options.choices)
+
+
+def read(kind: str, value: Any, *, intent: Intent = "read", **options: Any) -> Reading:
+    """Read `value` as `kind` (a kind name, or a property name that binds one).
+
+    Options: `choices`, `minimum`, `maximum`, `vocabulary`, `bound`, `clamp`, and kind-specific
+    ones. Never raises on input: every outcome is a Reading.
+    """
+    spec, bound_options = resolve(kind)
+    merged = dict(bound_options)
+    merged.update(options)
+    return read_with(spec, value, make_options(intent=intent, **merged))
+
+
+def make_options(**given: Any) -> Options:
+    known = {f for f in Options.__dataclass_fields__ if f != "extra"}
+    extra = dict(given.pop("extra", {}) or {})
+    for key in list(given):
+        if key not in known:
+            extra[key] = given.pop(key)
+    if given.get("choices") is not None:
+        given["choices"] = tuple(given["choices"])
+    return Options(extra=extra, **given)
+
+
+_loaded = False
+
+
+def _load_all() -> None:
+    """Import every kind module once, so each registers its reader."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+
+    for module in _KIND_MODULES:
+        importlib.import_module(f"drivable.kinds.{module}")
+    _loaded = True
+
+
+# One module per kind; the census test checks this list against the package.
+_KIND_MODULES = (
+    "number",
+    "integer",
+    "boolean",
+    "date",
+    "uuid",
+    "filter",
+    "vocabulary",
+    "string_list",
+    "eli",
+    "country",
+    "locale",
+    "enum",
+    "cursor",
+    "text",
+)

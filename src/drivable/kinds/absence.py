@@ -1,0 +1,94 @@
+"""Absence: null and the placeholder spellings models send for "unset".
+
+A placeholder in an optional property is absence on a read; on a write it is asked about, because
+there an optional id left as a placeholder can turn an update into a create.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from drivable.kinds._reading import Reading, shown
+
+# Spellings that carry no value. Compared after trimming, case folding and stripping brackets.
+PLACEHOLDERS: frozenset[str] = frozenset(
+    {
+        "",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "n/a",
+        "n.a.",
+        "not applicable",
+        "unknown",
+        "string",
+        "str",
+        "example",
+        "sample",
+        "placeholder",
+        "todo",
+        "tbd",
+        "xxx",
+        "...",
+        "…",
+        "?",
+        "-",
+        "--",
+        "empty",
+        "default",
+        "your value here",
+        "insert value",
+        "nic",
+        "žádný",
+        "zadny",
+        "žádná",
+        "prázdné",
+    }
+)
+
+# `<value>`, `{value}`, `[date]`, `{{query}}`, `<YYYY-MM-DD>`, `$VALUE`: a template the model did not fill.
+_TEMPLATE = re.compile(
+    r"^(?:<[^<>]{1,40}>|\{\{?[^{}]{1,40}\}?\}|\[[^\[\]]{1,40}\]|\$[A-Z_]{2,40})$"
+)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).strip().casefold()
+    return re.sub(r"\s+", " ", text)
+
+
+def placeholder_of(value: Any) -> str | None:
+    """The folded placeholder `value` spells, or None when it is a real value (or not a string)."""
+    if not isinstance(value, str):
+        return None
+    folded = _fold(value)
+    if folded in PLACEHOLDERS:
+        return folded or "empty string"
+    if _TEMPLATE.match(value.strip()):
+        return folded
+    return None
+
+
+def is_absent(value: Any) -> bool:
+    return value is None or placeholder_of(value) is not None
+
+
+def reading_for(value: Any, intent: str, expected: str) -> Reading:
+    """Absence on a read (with a note), a question on a write."""
+    if value is None:
+        return Reading.absent()
+    if intent == "write":
+        return Reading.ask(
+            value,
+            expected=expected,
+            hint=(
+                f"{shown(value)} looks like a placeholder. To leave this unset, omit the property; "
+                "otherwise send the real value."
+            ),
+            readings=(None, value),
+            code="placeholder_value",
+        )
+    return Reading.absent(f"Read {shown(value)} as no value.")
