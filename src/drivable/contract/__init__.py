@@ -1,1 +1,48 @@
-"""drivable.contract."""
+"""drivable.contract: declare tools a model can drive, and the one pipeline that calls them."""
+
+from drivable.contract.codes import (
+    ERROR_CODES,
+    ISSUE_CODES,
+    WARNING_CODES,
+    Code,
+    IssueCode,
+    Recovery,
+    WarningCode,
+)
+from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.runtime import (
+    MAX_INLINE_BYTES,
+    NAMESPACE,
+    Call,
+    Contract,
+    Outcome,
+    Principal,
+    Summary,
+)
+from drivable.contract.tool import READ_ONLY, ContractError, Deprecation, Effects, ToolSpec
+
+__all__ = [
+    "ERROR_CODES",
+    "ISSUE_CODES",
+    "MAX_INLINE_BYTES",
+    "NAMESPACE",
+    "READ_ONLY",
+    "WARNING_CODES",
+    "Call",
+    "Code",
+    "Contract",
+    "ContractError",
+    "Deprecation",
+    "Effects",
+    "Envelope",
+    "Issue",
+    "IssueCode",
+    "Outcome",
+    "Principal",
+    "Recovery",
+    "Repair",
+    "Summary",
+    "ToolError",
+    "ToolSpec",
+    "WarningCode",
+]

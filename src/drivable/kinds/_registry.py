@@ -196,9 +196,13 @@ def _load_all() -> None:
         return
     import importlib
 
-    for module in _KIND_MODULES:
-        importlib.import_module(f"drivable.kinds.{module}")
-    _loaded = True
+    _loaded = True  # set first: a kind module may declare `Kind(...)` aliases while importing
+    try:
+        for module in _KIND_MODULES:
+            importlib.import_module(f"drivable.kinds.{module}")
+    except BaseException:
+        _loaded = False
+        raise
 
 
 # One module per kind; the census test checks this list against the package.
@@ -217,4 +221,5 @@ _KIND_MODULES = (
     "enum",
     "cursor",
     "text",
+    "identifier",
 )

@@ -1,0 +1,132 @@
+"""The closed, append-only registry of error codes, issue codes and warning codes.
+
+Every code a drivable server can emit is registered here (or by a server through its contract,
+for its domain) with one recovery class and a one-screen doc. Codes are surface: once published a
+code is never renamed or removed, and its meaning never changes (`[6.code-changes-breaking]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
+
+
+class Recovery(StrEnum):
+    """The one action an agent takes on a code (seed 002's taxonomy)."""
+
+    FIX_INPUT = "fix_input"  # fix the named field, retry once
+    REREAD_STATE = "reread_state"  # re-read state, re-plan, do not blind-retry
+    RETRY_LATER = "retry_later"  # retry with backoff, same idempotency key
+    ASK_USER = "ask_user"  # stop and surface to the user
+    LOOKUP_ID = "lookup_id"  # verify the identifier with a read tool first
+
+
+@dataclass(frozen=True)
+class Code:
+    """One error code: its id, recovery class, whether it is temporary, and its doc."""
+
+    id: str
+    recovery: Recovery
+    doc: str
+    temporary: bool = False
+
+
+@dataclass(frozen=True)
+class IssueCode:
+    """A field-level issue code (inside `issues[]`)."""
+
+    id: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class WarningCode:
+    """A warning code on a successful result: a known trap the caller probably fell into."""
+
+    id: str
+    doc: str
+
+
+def _index(items: Iterable[_T]) -> dict[str, _T]:
+    out: dict[str, _T] = {}
+    for item in items:
+        if item.id in out:
+            raise ValueError(f"code {item.id!r} registered twice")
+        out[item.id] = item
+    return out
+
+
+_T = TypeVar("_T", Code, IssueCode, WarningCode)
+
+
+# Append only. Never rename, never remove, never change a meaning.
+ERROR_CODES: Mapping[str, Code] = _index(
+    [
+        Code("invalid_arguments", Recovery.FIX_INPUT, "The arguments did not validate against the tool's input schema. `issues` names each field, what was received and what is expected."),
+        Code("unknown_tool", Recovery.FIX_INPUT, "No tool has this name. `hint` names the nearest tool; `tools/list` lists them all."),
+        Code("payload_too_large", Recovery.FIX_INPUT, "The arguments are larger than the inline limit the description states. Pass a reference (an id or a URI of something already stored) instead of the content."),
+        Code("not_found", Recovery.LOOKUP_ID, "No record has this identifier. Look it up with the search or list tool named in `repair` first."),
+        Code("conflict", Recovery.REREAD_STATE, "The record changed since it was read (`expected_version` is stale). Re-read it with the tool in `repair`, then reapply."),
+        Code("state_conflict", Recovery.REREAD_STATE, "The request conflicts with the current state of a record. Re-read it with the tool in `repair` and re-plan."),
+        Code("idempotency_mismatch", Recovery.FIX_INPUT, "This idempotency_key was already used with different arguments; `issues` names the fields that differ. Use a new key for a new request, or resend the original arguments."),
+        Code("in_progress", Recovery.RETRY_LATER, "A call with this idempotency_key is still running. Retry after `retry_after_ms` with the same key and arguments.", temporary=True),
+        Code("confirmation_required", Recovery.FIX_INPUT, "A destructive action needs a confirm_token from its dry run. Make the dry-run call in `repair`, then repeat with the token it returns."),
+        Code("confirmation_invalid", Recovery.FIX_INPUT, "The confirm_token is forged, expired, already used, or was issued for other arguments. Make the dry-run call in `repair` for a fresh token."),
+        Code("invalid_cursor", Recovery.FIX_INPUT, "The cursor was not issued for this query or is damaged. Omit `cursor` to start again from the first page (the call in `repair`)."),
+        Code("cursor_expired", Recovery.FIX_INPUT, "The cursor is older than its declared lifetime. Omit `cursor` to start again from the first page (the call in `repair`)."),
+        Code("unauthenticated", Recovery.ASK_USER, "No credential was sent. The user must configure a token for this server."),
+        Code("invalid_credentials", Recovery.ASK_USER, "The credential sent is not valid (unknown or expired). The user must renew it."),
+        Code("insufficient_scope", Recovery.ASK_USER, "The credential lacks a scope this tool needs; `hint` names the required scopes and where to grant them."),
+        Code("feature_disabled", Recovery.ASK_USER, "The capability is switched off in this deployment. `hint` says where a person enables it."),
+        Code("rate_limited", Recovery.RETRY_LATER, "Too many calls. Retry after `retry_after_ms`.", temporary=True),
+        Code("unavailable", Recovery.RETRY_LATER, "A dependency of the server is unavailable right now. Retry after `retry_after_ms` with the same arguments (and the same idempotency_key).", temporary=True),
+        Code("upstream_timeout", Recovery.RETRY_LATER, "A dependency did not answer in time; the effect may or may not have been applied. Retry with the same idempotency_key: a duplicate will not run twice.", temporary=True),
+        Code("internal_error", Recovery.RETRY_LATER, "The server failed unexpectedly. Nothing of the failure is disclosed; quote `request_id` to the operator. Retrying once is safe for read-only tools.", temporary=True),
+    ]
+)  # fmt: skip
+
+ISSUE_CODES: Mapping[str, IssueCode] = _index(
+    [
+        IssueCode("missing_property", "A required property is absent (or was sent as a placeholder, which reads as no value)."),
+        IssueCode("unknown_property", "The property is not in the schema; the message names the allowed ones and the nearest match."),
+        IssueCode("invalid_type", "The value has the wrong JSON type."),
+        IssueCode("invalid_value", "The value does not satisfy the schema (pattern, length, enum, bounds)."),
+        IssueCode("out_of_range", "The number or date is outside the declared bounds."),
+        IssueCode("value_too_long", "A scalar was longer than any value of its kind."),
+        IssueCode("placeholder_value", "The value looks like a placeholder ('string', 'n/a', '<value>'); on a write it is asked about rather than read as absence."),
+        IssueCode("ambiguous_number", "A spelling such as '1,234' reads as two numbers; `readings` names both."),
+        IssueCode("ambiguous_date", "A spelling such as '01/02/2026' reads as two dates; `readings` names both."),
+        IssueCode("ambiguous_choice", "A spelling folds to several allowed values; `readings` names them."),
+        IssueCode("invalid_number", "Not a number in any spelling drivable reads."),
+        IssueCode("invalid_integer", "Not a whole number."),
+        IssueCode("invalid_boolean", "Not true or false in any spelling drivable reads."),
+        IssueCode("invalid_date", "Not a date (or an impossible one)."),
+        IssueCode("invalid_id", "Not an identifier of the declared form."),
+        IssueCode("invalid_choice", "Not one of the allowed values; the message names them and the nearest one."),
+        IssueCode("invalid_eli", "Not a European Legislation Identifier."),
+        IssueCode("invalid_country", "Not an ISO 3166-1 country."),
+        IssueCode("invalid_locale", "Not a BCP 47 locale."),
+        IssueCode("invalid_text", "Not a string."),
+        IssueCode("invalid_cursor", "The cursor was not issued for this query or is damaged."),
+        IssueCode("cursor_expired", "The cursor is older than its declared lifetime."),
+        IssueCode("unknown_vocabulary_value", "The value names no stored value of the vocabulary (or several)."),
+        IssueCode("differs_from_original", "This field differs from the first call made with the same idempotency_key."),
+    ]
+)  # fmt: skip
+
+WARNING_CODES: Mapping[str, WarningCode] = _index(
+    [
+        WarningCode("filter_value_dropped", "A filter value named no stored value (or several) and was dropped rather than emptying the result; the message names the stored values."),
+        WarningCode("page_size_clamped", "The requested page size was outside its bounds and was clamped."),
+        WarningCode("no_hits_filtered", "The page is empty because of a filter; the message names the values that would have matched."),
+        WarningCode("value_repaired", "A value was read from a spelling other than its canonical one; see `notes`."),
+        WarningCode("deprecated_tool", "The tool is deprecated; the message names its replacement and the removal date."),
+        WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),
+    ]
+)  # fmt: skip
+
+
+def recovery_of(code: str) -> Recovery:
+    return ERROR_CODES[code].recovery

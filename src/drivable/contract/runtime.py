@@ -1,0 +1,503 @@
+"""The contract: a server's tools, codes and summary, and the one call pipeline every transport uses.
+
+`Contract.call(name, arguments)` is transport-free: it bounds the payload, checks scopes, validates
+through the tool's input model (lenient kinds, notes), runs the handler, turns every failure into
+the envelope, and checks the result against the output model. `drivable.serve` mounts it on the
+SDK's low-level Server for stdio and streamable HTTP.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from drivable.contract import telemetry
+from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
+from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.tool import (
+    Deprecation,
+    Effects,
+    Handler,
+    Stability,
+    ToolSpec,
+    build_spec,
+)
+from drivable.contract.validation import issues_from, repaired_arguments
+from drivable.kinds import validate
+
+log = logging.getLogger("drivable.contract")
+
+# One shared bound for inline content in tool arguments; descriptions state it, transports
+# enforce a bound of the same order on the request body before parsing.
+MAX_INLINE_BYTES = 256 * 1024
+NAMESPACE = "dev.drivable"
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who calls: an id and the scopes their credential grants (stdio: the local user, all scopes)."""
+
+    id: str = "local"
+    scopes: frozenset[str] | None = None  # None: every scope (a local, trusted transport)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The capability summary ([2.summary]): what the server does, does not, and needs."""
+
+    text: str
+    does: Sequence[str]
+    does_not: Sequence[str]
+    prerequisites: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "summary": self.text,
+            "does": list(self.does),
+            "does_not": list(self.does_not),
+            "prerequisites": dict(self.prerequisites),
+            "error_carriers": {
+                "tool_errors": "tools/call result with isError: true; the envelope in "
+                "structuredContent, its JSON text in content[0]",
+                "non_tool_rpc_errors": "JSON-RPC error with the envelope in error.data "
+                "(machine_code, human_message)",
+            },
+        }
+
+
+@dataclass
+class Call:
+    """What a handler gets besides its arguments."""
+
+    tool: str
+    principal: Principal
+    request_id: str
+    contract: Contract
+    notes: list[str] = field(default_factory=list)
+    warnings: list[dict[str, str]] = field(default_factory=list)
+    progress: ProgressFn | None = None
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def warn(self, code: str, message: str, path: str | None = None) -> None:
+        if code not in self.contract.warning_codes:
+            raise ValueError(f"unregistered warning code {code!r}")
+        entry = {"code": code, "message": message}
+        if path:
+            entry["path"] = path
+        self.warnings.append(entry)
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        if self.progress is not None:
+            await self.progress(progress, total, message)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one call: structuredContent and whether it is an error."""
+
+    structured: dict[str, Any]
+    is_error: bool
+
+    def text(self) -> str:
+        return json.dumps(self.structured, ensure_ascii=False, separators=(",", ":"))
+
+
+class Contract:
+    """A server's agent-facing contract: tools, codes, warnings, summary, identity."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        version: str,
+        summary: Summary,
+        title: str | None = None,
+        settings_url: str | None = None,
+        domain_codes: Sequence[Code] = (),
+        warning_codes: Sequence[WarningCode] = (),
+        max_inline_bytes: int = MAX_INLINE_BYTES,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.title = title or name
+        self.summary = summary
+        self.settings_url = settings_url
+        self.max_inline_bytes = max_inline_bytes
+        self.codes: dict[str, Code] = dict(ERROR_CODES)
+        for code in domain_codes:
+            if code.id in self.codes:
+                raise ValueError(f"domain code {code.id!r} collides with a registered code")
+            self.codes[code.id] = code
+        self.warning_codes: dict[str, WarningCode] = dict(WARNING_CODES)
+        for warning in warning_codes:
+            self.warning_codes[warning.id] = warning
+        self.tools: dict[str, ToolSpec] = {}
+        self._fingerprint: str | None = None
+
+    # -- declaring -----------------------------------------------------------------------------
+
+    def tool(
+        self,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        effects: Effects,
+        errors: Sequence[str] = (),
+        stability: Stability = "stable",
+        deprecation: Deprecation | None = None,
+        scopes: Sequence[str] = (),
+    ) -> Callable[[Handler], Handler]:
+        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`."""
+
+        def decorate(handler: Handler) -> Handler:
+            if name in self.tools:
+                from drivable.contract.tool import ContractError
+
+                raise ContractError(f"tool {name!r} is declared twice")
+            self.tools[name] = build_spec(
+                handler,
+                name=name,
+                title=title,
+                description=description,
+                effects=effects,
+                errors=errors,
+                known_codes=self.codes,
+                stability=stability,
+                deprecation=deprecation,
+                scopes=scopes,
+            )
+            self._fingerprint = None
+            return handler
+
+        return decorate
+
+    # -- the surface ---------------------------------------------------------------------------
+
+    def tool_codes(self, spec: ToolSpec) -> list[str]:
+        """The codes one tool can emit: the ones every tool can, plus its declared domain codes."""
+        common = ["invalid_arguments", "payload_too_large", "internal_error"]
+        if spec.scopes:
+            common.append("insufficient_scope")
+        return sorted(set(common) | set(spec.errors))
+
+    def tool_meta(self, spec: ToolSpec) -> dict[str, Any]:
+        lifecycle: dict[str, Any] = {"stability": spec.stability}
+        if spec.deprecation is not None:
+            lifecycle["deprecation"] = spec.deprecation.to_dict()
+        return {
+            f"{NAMESPACE}/lifecycle": lifecycle,
+            f"{NAMESPACE}/errors": [
+                {
+                    "code": c,
+                    "recovery": self.codes[c].recovery.value,
+                    "temporary": self.codes[c].temporary,
+                    "description": self.codes[c].doc,
+                }
+                for c in self.tool_codes(spec)
+            ],
+        }
+
+    def tool_wire(self, spec: ToolSpec) -> dict[str, Any]:
+        """The tool as tools/list shows it (camelCase, as on the wire)."""
+        return {
+            "name": spec.name,
+            "title": spec.title,
+            "description": spec.description,
+            "inputSchema": spec.input_schema,
+            "outputSchema": spec.output_schema,
+            "annotations": {"title": spec.title, **spec.effects.annotations()},
+            "_meta": self.tool_meta(spec),
+        }
+
+    def listed_tools(self) -> list[ToolSpec]:
+        """Deterministic order ([9.deterministic-order]): by name."""
+        return [self.tools[n] for n in sorted(self.tools)]
+
+    def summary_dict(self) -> dict[str, Any]:
+        out = self.summary.to_dict()
+        out["server"] = {
+            "name": self.name,
+            "version": self.version,
+            "fingerprint": self.fingerprint,
+        }
+        out["tools"] = [s.name for s in self.listed_tools()]
+        return out
+
+    @property
+    def fingerprint(self) -> str | None:
+        """`<server>@<version>+<hash>` of the agent-visible surface ([9.fingerprint]).
+
+        Computed by `drivable.serve` when the server starts, from the surface a client collects,
+        exactly as `drivable snapshot` computes it; None before that.
+        """
+        return self._fingerprint
+
+    def set_fingerprint(self, value: str) -> None:
+        self._fingerprint = value
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def validate(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        *,
+        intent: Literal["read", "write"] | None = None,
+    ) -> Any:
+        """Validate arguments exactly as a call does (tests and the eval use this)."""
+        spec = self.tools[tool]
+        return validate(spec.input_model, arguments, intent=intent or spec.intent)
+
+    async def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        principal: Principal | None = None,
+        request_id: str | None = None,
+        progress: ProgressFn | None = None,
+    ) -> Outcome:
+        rid = request_id or uuid.uuid4().hex[:16]
+        who = principal or Principal()
+        raw: Mapping[str, Any] = arguments if arguments is not None else {}
+        with telemetry.call_span(name) as span:
+            outcome = await self._call(name, raw, who, rid, progress)
+            if outcome.is_error:
+                telemetry.record_rejection(span, name, outcome.structured)
+            else:
+                telemetry.record_success(span, name)
+            return outcome
+
+    async def _call(
+        self,
+        name: str,
+        raw: Mapping[str, Any],
+        principal: Principal,
+        rid: str,
+        progress: ProgressFn | None,
+    ) -> Outcome:
+        spec = self.tools.get(name)
+        if spec is None:
+            return self._unknown_tool(name, raw, rid)
+        if not isinstance(raw, Mapping):
+            return self._error(
+                Envelope(
+                    "invalid_arguments",
+                    f"The arguments of {name} must be a JSON object.",
+                    hint=f"Call {name} with an object of named arguments, as its inputSchema shows.",
+                ),
+                rid,
+            )
+        size = _size(raw)
+        if size > self.max_inline_bytes:
+            return self._error(
+                Envelope(
+                    "payload_too_large",
+                    f"The arguments of {name} are {size} bytes; the inline limit is "
+                    f"{self.max_inline_bytes} bytes.",
+                    hint=(
+                        "Pass a reference instead of inline content: the id or URI of something "
+                        "already stored, as the tool's description says."
+                    ),
+                    details={"limit_bytes": self.max_inline_bytes, "received_bytes": size},
+                ),
+                rid,
+            )
+        missing = self._missing_scopes(spec, principal)
+        if missing:
+            where = f" A person can grant them at {self.settings_url}." if self.settings_url else ""
+            return self._error(
+                Envelope(
+                    "insufficient_scope",
+                    f"{name} needs the scopes {', '.join(missing)}, which this credential lacks.",
+                    hint=f"Ask the user for a credential with the scopes {', '.join(missing)}.{where}",
+                    details={"required_scopes": list(missing)},
+                ),
+                rid,
+            )
+        try:
+            validated = validate(spec.input_model, raw, intent=spec.intent)
+        except ValidationError as error:
+            return self._invalid(spec, raw, error, rid)
+        call = Call(
+            tool=name,
+            principal=principal,
+            request_id=rid,
+            contract=self,
+            notes=list(validated.notes),
+            warnings=list(validated.warnings),
+            progress=progress,
+        )
+        try:
+            result = await spec.handler(validated.value, call)
+        except ToolError as failure:
+            return self._domain_error(spec, failure, rid)
+        except Exception:
+            log.exception("tool %s failed (request_id=%s)", name, rid)
+            return self._internal(name, rid)
+        return self._success(spec, result, call, rid)
+
+    # -- shaping results -----------------------------------------------------------------------
+
+    def _success(self, spec: ToolSpec, result: Any, call: Call, rid: str) -> Outcome:
+        try:
+            if not isinstance(result, spec.output_model):
+                result = spec.output_model.model_validate(result)
+            structured = result.model_dump(mode="json", by_alias=True)
+        except Exception:
+            log.exception("tool %s returned a result outside its outputSchema (%s)", spec.name, rid)
+            return self._internal(spec.name, rid)
+        if call.notes:
+            structured["notes"] = call.notes
+        if call.warnings:
+            structured["warnings"] = call.warnings
+        return Outcome(structured, is_error=False)
+
+    def _error(self, envelope: Envelope, rid: str) -> Outcome:
+        code = self.codes.get(envelope.code)
+        if code is None:
+            log.error("unregistered error code %r (request_id=%s)", envelope.code, rid)
+            return self._internal("", rid)
+        envelope.temporary = code.temporary
+        if not code.temporary:
+            envelope.retry_after_ms = None
+        elif envelope.retry_after_ms is None:
+            envelope.retry_after_ms = 1000
+        envelope.request_id = rid
+        envelope.fingerprint = self.fingerprint
+        return Outcome(envelope.to_dict(), is_error=True)
+
+    def _internal(self, name: str, rid: str) -> Outcome:
+        subject = f"{name} failed" if name else "The call failed"
+        return self._error(
+            Envelope(
+                "internal_error",
+                f"{subject} unexpectedly on the server.",
+                hint=(
+                    "Retry once; if it fails again, stop and tell the user, quoting request_id "
+                    f"{rid} for the operator."
+                ),
+            ),
+            rid,
+        )
+
+    def _unknown_tool(self, name: str, raw: Mapping[str, Any], rid: str) -> Outcome:
+        names = sorted(self.tools)
+        near = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+        repair = None
+        if near and isinstance(raw, Mapping):
+            try:
+                validate(self.tools[near[0]].input_model, raw, intent=self.tools[near[0]].intent)
+                repair = Repair(near[0], dict(raw), "call_nearest_tool")
+            except ValidationError:
+                repair = None
+        hint = (
+            f"Did you mean {near[0]}? Tools: {', '.join(names)}."
+            if near
+            else f"Call one of: {', '.join(names)} (tools/list describes them)."
+        )
+        envelope = Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
+        return self._error(envelope, rid)
+
+    def _invalid(
+        self, spec: ToolSpec, raw: Mapping[str, Any], error: ValidationError, rid: str
+    ) -> Outcome:
+        issues = issues_from(error, raw, spec.input_schema)
+        fixed = repaired_arguments(raw, issues, spec.input_schema)
+        repair = None
+        if fixed is not None:
+            try:
+                validate(spec.input_model, fixed, intent=spec.intent)
+                repair = Repair(spec.name, fixed, "resend_with_corrected_property_names")
+            except ValidationError:
+                repair = None
+        first = issues[0] if issues else None
+        count = len(issues)
+        if first is None:
+            hint = f"Check the arguments against {spec.name}'s inputSchema and call it again."
+        elif first.readings:
+            choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
+            hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
+        elif repair is not None:
+            hint = (
+                f"Call {spec.name} again with the corrected property names (the call in `repair`)."
+            )
+        else:
+            hint = f"Fix {first.path} ({first.message.rstrip('.')}) and call {spec.name} again."
+        envelope = Envelope(
+            "invalid_arguments",
+            f"{count} argument{'s' if count != 1 else ''} of {spec.name} did not validate.",
+            hint=hint,
+            issues=issues,
+            repair=repair,
+        )
+        return self._error(envelope, rid)
+
+    def _domain_error(self, spec: ToolSpec, failure: ToolError, rid: str) -> Outcome:
+        if failure.code not in self.codes:
+            log.error("tool %s raised unregistered code %r (%s)", spec.name, failure.code, rid)
+            return self._internal(spec.name, rid)
+        repair = failure.repair
+        if repair is not None and not self._callable(repair):
+            log.error("tool %s offered a repair that does not validate (%s)", spec.name, rid)
+            repair = None
+        hint = failure.hint
+        code = self.codes[failure.code]
+        if (
+            code.recovery is Recovery.ASK_USER
+            and self.settings_url
+            and self.settings_url not in hint
+        ):
+            hint = f"{hint} A person can change this at {self.settings_url}."
+        envelope = Envelope(
+            failure.code,
+            failure.message,
+            hint=hint,
+            issues=list(failure.issues),
+            repair=repair,
+            retry_after_ms=failure.retry_after_ms,
+            details=failure.details,
+        )
+        return self._error(envelope, rid)
+
+    def _callable(self, repair: Repair) -> bool:
+        """A repair is sent only when its arguments validate against the named tool."""
+        target = self.tools.get(repair.tool)
+        if target is None:
+            return False
+        try:
+            validate(target.input_model, repair.arguments, intent=target.intent)
+        except ValidationError:
+            return False
+        return True
+
+    def _missing_scopes(self, spec: ToolSpec, principal: Principal) -> list[str]:
+        if principal.scopes is None:
+            return []
+        return [s for s in spec.scopes if s not in principal.scopes]
+
+
+def _size(raw: Mapping[str, Any]) -> int:
+    try:
+        return len(json.dumps(raw, ensure_ascii=False, default=str).encode())
+    except (TypeError, ValueError):
+        return 0
+
+
+def issue(path: str, code: str, message: str, **kw: Any) -> Issue:
+    """A convenience for handlers building issues for a ToolError."""
+    return Issue(path, code, message, has_received="received" in kw, **kw)

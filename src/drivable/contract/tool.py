@@ -1,0 +1,322 @@
+"""Declaring tools: one pydantic input model and one output model per tool, checked at import time.
+
+The input model is what tools/list shows, what the handler receives, and what tests and the eval
+validate (`Contract.validate`). Registration refuses a tool a model could not drive: no
+description, a name that is not verb_noun, undecided annotations, a read-only tool marked
+destructive, an id input not declared with the shared id kinds, cross-field checks (mutually
+exclusive optionals belong in one discriminated union), an open schema, no output model.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from drivable.kinds import Kind, KindModel
+
+ID_KINDS = frozenset({"uuid", "identifier"})
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+# Verbs whose meaning is fixed across every drivable server ([3.verbs]).
+VERBS = frozenset(
+    {
+        "get", "list", "search", "find", "create", "update", "delete", "remove", "add", "set",
+        "send", "read", "describe", "explain", "refund", "void", "cancel", "archive", "restore",
+        "import", "export", "run", "check", "validate", "preview", "upsert", "count", "resolve",
+        "lookup", "fetch", "submit", "approve", "reject", "close", "open", "assign", "summarize",
+        "echo", "convert", "compare", "render", "schedule", "sync",
+    }
+)  # fmt: skip
+_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+
+Stability = Literal["stable", "preview", "experimental"]
+
+
+class ContractError(Exception):
+    """A tool declaration a model could not drive; raised at import time, never at call time."""
+
+
+@dataclass(frozen=True)
+class Effects:
+    """The four annotations, each decided by the author (no defaults on purpose)."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+    def annotations(self) -> dict[str, bool]:
+        return {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY = Effects(read_only=True, destructive=False, idempotent=True, open_world=False)
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    """The discoverable deprecation marker ([9.deprecation-marker])."""
+
+    since: str
+    removal_at_or_after: str
+    replaced_by: str | None
+    migration: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "since": self.since,
+            "removal_at_or_after": self.removal_at_or_after,
+            "replaced_by": self.replaced_by,
+            "migration": self.migration,
+        }
+
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
+
+
+@dataclass
+class ToolSpec:
+    """A registered tool: everything the runtime needs to list it and to call it."""
+
+    name: str
+    title: str
+    description: str
+    effects: Effects
+    input_model: type[KindModel]
+    output_model: type[BaseModel]
+    handler: Handler
+    errors: tuple[str, ...]
+    stability: Stability
+    deprecation: Deprecation | None
+    scopes: tuple[str, ...]
+    input_schema: dict[str, Any] = field(default_factory=dict)
+    output_schema: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def intent(self) -> Literal["read", "write"]:
+        return "read" if self.effects.read_only else "write"
+
+
+def check_name(name: str) -> None:
+    if not _NAME.match(name):
+        raise ContractError(
+            f"tool name {name!r} is not snake_case verb_noun (e.g. 'search_decisions', "
+            "'billing_refund_invoice')"
+        )
+    parts = name.split("_")
+    if not (parts[0] in VERBS or (len(parts) > 2 and parts[1] in VERBS)):
+        raise ContractError(
+            f"tool name {name!r} does not start with a verb (or prefix_verb): use one of "
+            f"{', '.join(sorted(VERBS))}"
+        )
+
+
+def check_description(name: str, description: str | None) -> str:
+    text = (description or "").strip()
+    if len(text) < 40:
+        raise ContractError(
+            f"tool {name!r} needs a description of at least 40 characters: when to use it, its "
+            "edge cases, and an example call"
+        )
+    return text
+
+
+def _annotated_kinds(annotation: Any) -> list[Kind]:
+    found: list[Kind] = []
+    for meta in getattr(annotation, "__metadata__", ()):
+        if isinstance(meta, Kind):
+            found.append(meta)
+    for arg in typing.get_args(annotation):
+        found.extend(_annotated_kinds(arg))
+    return found
+
+
+def _nested_models(annotation: Any) -> list[type[BaseModel]]:
+    out: list[type[BaseModel]] = []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        out.append(annotation)
+    for arg in typing.get_args(annotation):
+        out.extend(_nested_models(arg))
+    return out
+
+
+def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None = None) -> None:
+    """Closed objects, shared id kinds, no cross-field checks — at every level."""
+    seen = seen if seen is not None else set()
+    if model in seen:
+        return
+    seen.add(model)
+    if model.model_config.get("extra") != "forbid":
+        raise ContractError(
+            f"tool {tool!r}: input model {model.__name__} must be closed (subclass "
+            "drivable.kinds.KindModel, or set extra='forbid')"
+        )
+    decorators = model.__pydantic_decorators__
+    if decorators.model_validators:
+        raise ContractError(
+            f"tool {tool!r}: {model.__name__} has a cross-field check; mutually exclusive "
+            "optionals belong in one discriminated union (or the tool has more than one job)"
+        )
+    for name, info in model.model_fields.items():
+        kinds = [m for m in info.metadata if isinstance(m, Kind)] + _annotated_kinds(
+            info.annotation
+        )
+        if (name == "id" or name.endswith("_id")) and not any(k.name in ID_KINDS for k in kinds):
+            raise ContractError(
+                f"tool {tool!r}: id input {model.__name__}.{name} must be declared with the shared "
+                "id type (drivable.kinds.uuid.Uuid or drivable.kinds.identifier.IdOf(prefix))"
+            )
+        for nested in _nested_models(info.annotation):
+            check_input_model(tool, nested, seen)
+
+
+def _strip_titles(node: Any) -> Any:
+    """Titles repeat property names and cost tokens on every tools/list ([2.compact-baseline])."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "title" and isinstance(value, str):
+                continue
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {k: _strip_titles(v) for k, v in value.items()}
+            else:
+                out[key] = _strip_titles(value)
+        return out
+    if isinstance(node, list):
+        return [_strip_titles(x) for x in node]
+    return node
+
+
+def _check_closed(tool: str, node: Any, where: str) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "object" and node.get("additionalProperties") is not False:
+            raise ContractError(f"tool {tool!r}: schema object at {where or '/'} is not closed")
+        for key, value in node.items():
+            _check_closed(tool, value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_closed(tool, value, f"{where}/{i}")
+
+
+def input_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
+    schema = _strip_titles(model.model_json_schema())
+    _check_closed(tool, schema, "")
+    return {"$schema": DIALECT, **schema}
+
+
+NOTES_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": "How lenient reading repaired the arguments ('Read X as Y.'). Present when non-empty.",
+}
+WARNINGS_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "description": "Known traps the call probably fell into, with closed codes. Present when non-empty.",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["code", "message"],
+        "properties": {
+            "code": {"type": "string"},
+            "message": {"type": "string"},
+            "path": {"type": "string"},
+        },
+    },
+}
+
+
+def output_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
+    if model.model_config.get("extra") != "forbid":
+        raise ContractError(
+            f"tool {tool!r}: output model {model.__name__} must be closed (extra='forbid')"
+        )
+    schema = _strip_titles(model.model_json_schema(mode="serialization"))
+    props = dict(schema.get("properties", {}))
+    for reserved in ("notes", "warnings"):
+        if reserved in props:
+            raise ContractError(
+                f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
+            )
+    props["notes"] = NOTES_SCHEMA
+    props["warnings"] = WARNINGS_SCHEMA
+    schema["properties"] = props
+    _check_closed(tool, schema, "")
+    return {"$schema": DIALECT, **schema}
+
+
+def models_of(tool: str, handler: Handler) -> tuple[type[KindModel], type[BaseModel]]:
+    """The input model (first parameter) and output model (return type) of a handler."""
+    try:
+        hints = typing.get_type_hints(handler, include_extras=False)
+    except Exception as exc:
+        raise ContractError(f"tool {tool!r}: cannot resolve the handler's annotations") from exc
+    params = [p for p in hints if p != "return"]
+    if not params:
+        raise ContractError(f"tool {tool!r}: the handler's first parameter must be its input model")
+    input_model = hints[params[0]]
+    output_model = hints.get("return")
+    if not (isinstance(input_model, type) and issubclass(input_model, KindModel)):
+        raise ContractError(
+            f"tool {tool!r}: the input model must subclass drivable.kinds.KindModel"
+        )
+    if not (isinstance(output_model, type) and issubclass(output_model, BaseModel)):
+        raise ContractError(
+            f"tool {tool!r}: the handler must return a pydantic model (its outputSchema)"
+        )
+    return input_model, output_model
+
+
+def build_spec(
+    handler: Handler,
+    *,
+    name: str,
+    title: str,
+    description: str | None,
+    effects: Effects | None,
+    errors: Sequence[str],
+    known_codes: Mapping[str, Any],
+    stability: Stability,
+    deprecation: Deprecation | None,
+    scopes: Sequence[str],
+) -> ToolSpec:
+    check_name(name)
+    text = check_description(name, description)
+    if not isinstance(effects, Effects):
+        raise ContractError(
+            f"tool {name!r}: declare effects=Effects(read_only=..., destructive=..., "
+            "idempotent=..., open_world=...); annotations are decided, never defaulted"
+        )
+    if effects.read_only and effects.destructive:
+        raise ContractError(f"tool {name!r}: a read-only tool cannot be destructive")
+    if not title.strip():
+        raise ContractError(f"tool {name!r}: a title is required for people choosing tools")
+    unknown = [c for c in errors if c not in known_codes]
+    if unknown:
+        raise ContractError(f"tool {name!r}: unregistered error codes {unknown}")
+    input_model, output_model = models_of(name, handler)
+    check_input_model(name, input_model)
+    spec = ToolSpec(
+        name=name,
+        title=title.strip(),
+        description=text,
+        effects=effects,
+        input_model=input_model,
+        output_model=output_model,
+        handler=handler,
+        errors=tuple(errors),
+        stability=stability,
+        deprecation=deprecation,
+        scopes=tuple(scopes),
+    )
+    spec.input_schema = input_schema_of(name, input_model)
+    spec.output_schema = output_schema_of(name, output_model)
+    return spec

@@ -1,0 +1,216 @@
+"""From a pydantic ValidationError to issues that name the field, what came and what is expected.
+
+Also computes the repair for the rejections whose fix is certain (a near-miss property name), and
+checks it: a repair is only offered when the repaired arguments validate.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from drivable.contract.envelope import Issue
+from drivable.kinds import absence
+
+_TYPE_CODES = {
+    "missing": "missing_property",
+    "extra_forbidden": "unknown_property",
+    "greater_than": "out_of_range",
+    "greater_than_equal": "out_of_range",
+    "less_than": "out_of_range",
+    "less_than_equal": "out_of_range",
+    "literal_error": "invalid_choice",
+    "enum": "invalid_choice",
+    "union_tag_invalid": "invalid_choice",
+    "union_tag_not_found": "missing_property",
+    "string_too_short": "invalid_value",
+    "string_too_long": "invalid_value",
+    "string_pattern_mismatch": "invalid_value",
+    "too_short": "invalid_value",
+    "too_long": "invalid_value",
+}
+
+MAX_RECEIVED_CHARS = 200
+
+
+def _clip(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > MAX_RECEIVED_CHARS:
+        return value[: MAX_RECEIVED_CHARS - 3] + "..."
+    if isinstance(value, list | dict):
+        import json
+
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        if len(text) > MAX_RECEIVED_CHARS:
+            return f"<{type(value).__name__} of {len(value)} items>"
+    return value
+
+
+def _walk(raw: Any, loc: Sequence[Any]) -> tuple[list[str | int], Any, bool]:
+    """Follow `loc` through the raw arguments; keep only the steps that exist there.
+
+    pydantic puts union member tags into locations; the published path has only real keys.
+    """
+    path: list[str | int] = []
+    node = raw
+    found = True
+    for step in loc:
+        if (isinstance(node, Mapping) and step in node) or (
+            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        ):
+            node = node[step]
+            path.append(step)
+        elif isinstance(node, Mapping) and isinstance(step, str) and not path_like_tag(step):
+            path.append(step)
+            found = False
+            node = None
+        else:
+            continue
+    return path, node, found
+
+
+def path_like_tag(step: str) -> bool:
+    """pydantic's internal location steps ('function-plain[...]', 'list[...]') are not keys."""
+    return "[" in step or step.startswith("function-")
+
+
+def dotted(path: Sequence[str | int]) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def allowed_properties(schema: Mapping[str, Any], path: Sequence[str | int]) -> list[str]:
+    """The property names the advertised schema allows at `path` (the object holding the field)."""
+    defs = schema.get("$defs", {})
+
+    def deref(node: Mapping[str, Any]) -> Mapping[str, Any]:
+        while "$ref" in node:
+            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        return node
+
+    node = deref(schema)
+    for step in path:
+        node = deref(node)
+        if isinstance(step, int):
+            node = deref(node.get("items", {}))
+            continue
+        props = node.get("properties", {})
+        if step in props:
+            node = deref(props[step])
+            for key in ("anyOf", "oneOf"):
+                members = [deref(m) for m in node.get(key, []) if deref(m).get("type") != "null"]
+                if len(members) == 1:
+                    node = members[0]
+        else:
+            return []
+    node = deref(node)
+    return sorted(node.get("properties", {}))
+
+
+def issues_from(
+    error: ValidationError, raw: Mapping[str, Any], schema: Mapping[str, Any]
+) -> list[Issue]:
+    out: list[Issue] = []
+    for e in error.errors(include_url=False):
+        kind = str(e["type"])
+        ctx = e.get("ctx") or {}
+        loc = list(e["loc"])
+        path, node, found = _walk(raw, loc)
+        where = dotted(path) or "(arguments)"
+        code = _TYPE_CODES.get(
+            kind,
+            kind
+            if kind.startswith(
+                ("invalid_", "ambiguous_", "placeholder_", "value_", "cursor_", "out_of_")
+            )
+            else "invalid_type",
+        )
+        if kind == "missing":
+            if found and absence.is_absent(node):
+                out.append(
+                    Issue(
+                        where,
+                        "missing_property",
+                        f"'{where}' is required; {node!r} reads as no value. Send the real value.",
+                        received=node,
+                        has_received=True,
+                    )
+                )
+            else:
+                out.append(Issue(where, "missing_property", f"'{where}' is required."))
+            continue
+        if kind == "extra_forbidden":
+            parent = path[:-1]
+            allowed = allowed_properties(schema, parent)
+            name = str(path[-1]) if path else where
+            near = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
+            suggestion = f" Did you mean '{near[0]}'?" if near else ""
+            out.append(
+                Issue(
+                    where,
+                    "unknown_property",
+                    f"'{name}' is not a property here.{suggestion} Allowed: {', '.join(allowed) or 'none'}.",
+                    expected=f"one of: {', '.join(allowed)}" if allowed else None,
+                )
+            )
+            continue
+        received = ctx.get("received", e.get("input"))
+        expected = ctx.get("expected")
+        if expected is None and "expected" in ctx:
+            expected = str(ctx["expected"])
+        if expected is None:
+            expected = _expected_from(kind, ctx)
+        message = str(e["msg"])
+        out.append(
+            Issue(
+                where,
+                code,
+                message,
+                received=_clip(received),
+                expected=str(expected) if expected is not None else None,
+                readings=ctx.get("readings"),
+                has_received=True,
+            )
+        )
+    return out
+
+
+def _expected_from(kind: str, ctx: Mapping[str, Any]) -> str | None:
+    if "ge" in ctx:
+        return f">= {ctx['ge']}"
+    if "le" in ctx:
+        return f"<= {ctx['le']}"
+    if "pattern" in ctx:
+        return f"a string matching {ctx['pattern']}"
+    if "max_length" in ctx:
+        return f"at most {ctx['max_length']} characters/items"
+    if "min_length" in ctx:
+        return f"at least {ctx['min_length']} characters/items"
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        return kind.split("_")[0]
+    return None
+
+
+def repaired_arguments(
+    raw: Mapping[str, Any], issues: Sequence[Issue], schema: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """Arguments with every certain fix applied, or None when some issue needs a decision.
+
+    Certain: an unknown top-level property whose name is a near miss of exactly one allowed one
+    that was not also sent. Everything else (a missing value, an ambiguous date) needs the caller.
+    """
+    fixed = dict(raw)
+    for issue in issues:
+        if issue.code != "unknown_property" or "." in issue.path:
+            return None
+        allowed = allowed_properties(schema, [])
+        near = difflib.get_close_matches(issue.path, allowed, n=1, cutoff=0.6)
+        if not near or near[0] in raw:
+            return None
+        fixed[near[0]] = fixed.pop(issue.path)
+    return fixed
+
+
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()

@@ -1,0 +1,144 @@
+"""A small drivable server used by the runtime's tests (run as a script for stdio)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from drivable.contract import (
+    READ_ONLY,
+    Call,
+    Contract,
+    Effects,
+    Repair,
+    Summary,
+    ToolError,
+)
+from drivable.kinds import Kind, KindModel
+from drivable.kinds.identifier import IdOf
+
+contract = Contract(
+    "notes-example",
+    version="1.0.0",
+    summary=Summary(
+        text="Search and read short notes. Use search_notes first, then get_note with an id it returned.",
+        does=["search notes by text and date", "read one note by id"],
+        does_not=["edit or delete notes"],
+    ),
+    settings_url="https://example.test/settings/notes",
+)
+
+NOTES = {
+    f"note_{i}": {
+        "id": f"note_{i}",
+        "title": f"Note {i}",
+        "day": (datetime.date(2026, 1, 1) + datetime.timedelta(days=i * 7)).isoformat(),
+    }
+    for i in range(1, 31)
+}
+
+
+class SearchInput(KindModel):
+    query: Annotated[str, Field(min_length=1, max_length=200, description="Words to find.")]
+    date_from: datetime.date | None = Field(None, description="First day, inclusive.")
+    date_to: datetime.date | None = Field(None, description="Last day, inclusive.")
+    limit: int = Field(10, ge=1, le=20, description="Page size.")
+    detail: Literal["summary", "full"] = "summary"
+
+
+class NoteRow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    title: str
+    day: str
+
+
+class SearchOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    results: list[NoteRow]
+    has_more: bool
+
+
+@contract.tool(
+    name="search_notes",
+    title="Search notes",
+    description=(
+        "Find notes by words and an optional date range. Use it before get_note. Dates are "
+        "YYYY-MM-DD; a bare year in date_from or date_to covers the whole year. "
+        'Example: {"query": "budget", "date_from": "2026-01-01"}.'
+    ),
+    effects=READ_ONLY,
+)
+async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
+    rows = [
+        NoteRow(**n)
+        for n in NOTES.values()
+        if (args.date_from is None or n["day"] >= args.date_from.isoformat())
+        and (args.date_to is None or n["day"] <= args.date_to.isoformat())
+    ]
+    return SearchOutput(results=rows[: args.limit], has_more=len(rows) > args.limit)
+
+
+class GetInput(KindModel):
+    note_id: Annotated[str, Kind("identifier", prefix="note_")] = Field(
+        description="The id search_notes returned, e.g. 'note_3'."
+    )
+
+
+class GetOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note: NoteRow
+
+
+@contract.tool(
+    name="get_note",
+    title="Get a note",
+    description=(
+        "Read one note by the id search_notes returned. An unknown id is not_found, whose repair "
+        'is the search to run. Example: {"note_id": "note_3"}.'
+    ),
+    effects=READ_ONLY,
+    errors=["not_found"],
+)
+async def get_note(args: GetInput, call: Call) -> GetOutput:
+    note = NOTES.get(args.note_id)
+    if note is None:
+        raise ToolError(
+            "not_found",
+            f"No note has the id {args.note_id}.",
+            hint="Search for the note with search_notes and use an id it returns.",
+            repair=Repair("search_notes", {"query": "note"}, "search_first"),
+        )
+    return GetOutput(note=NoteRow(**note))
+
+
+class BoomInput(KindModel):
+    flag: bool = False
+
+
+class BoomOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ok: bool
+
+
+@contract.tool(
+    name="check_failure",
+    title="Fail on purpose",
+    description=(
+        "Fails with an unexpected exception that mentions a database path, to prove nothing of it "
+        'reaches the client. Example: {"flag": true}.'
+    ),
+    effects=Effects(read_only=True, destructive=False, idempotent=True, open_world=False),
+)
+async def check_failure(args: BoomInput, call: Call) -> BoomOutput:
+    raise RuntimeError("sqlite3.OperationalError: no such table: notes at /srv/db/notes.sqlite")
+
+
+IdOf("note_")  # the shared id type is importable as a type too
+
+if __name__ == "__main__":
+    from drivable.serve import run_stdio
+
+    run_stdio(contract)
