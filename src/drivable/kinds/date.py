@@ -1,0 +1,348 @@
+"""date: a calendar day, read from the spellings models use; sent back as "YYYY-MM-DD".
+
+Accepted without a question (each with a note "Read X as Y."): ISO ("2026-10-01"), ISO basic
+("20261001"), day-month-year with dots and with or without spaces ("1. 10. 2026", "1.10.2026"),
+year-first with any separator ("2026/10/01"), written months in English, Czech (nominative and
+genitive), German, French, Slovak and Polish, in any case and with or without diacritics
+("1 October 2026", "Oct 1, 2026", "1. října 2026", "1 rijna 2026"), and timestamps (the date part,
+with a note that the time was dropped).
+
+Asked about: a slash- or dash-separated day and month that are both at most 12 and differ
+("01/02/2026" is 1 February or 2 January). "13/02/2026" and "02/02/2026" carry one meaning.
+
+A bare year or month ("2020", "2020-05", "5/2020", "květen 2020") is a day only as a range bound:
+its first day for `bound="from"`, its last day for `bound="to"`. Elsewhere it is refused with a hint,
+because no single day is meant. 0001-01-01, 9999-12-31 and 0000-00-00 mean "no bound".
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as _dt
+import re
+import unicodedata
+from functools import cache
+from typing import Annotated, Any
+
+from babel.dates import get_day_names, get_month_names
+
+from drivable.kinds import absence
+from drivable.kinds._pydantic import Kind
+from drivable.kinds._reading import Reading, read_note, shown
+from drivable.kinds._registry import Options, kind
+
+EXPECTED = "YYYY-MM-DD"
+_FIRST = _dt.date(1, 1, 1)
+_LAST = _dt.date(9999, 12, 31)
+_NO_BOUND = (_FIRST, _LAST)
+
+# Month names come from CLDR (babel), never from a hand-written table.
+_MONTH_LOCALES = ("en", "cs", "de", "fr", "sk", "pl")
+# Words that may surround a written date without changing it ("the 1st of October", "le 1er mai").
+_FILLER = frozenset({"the", "of", "st", "nd", "rd", "th", "er", "le", "den", "am", "dne", "dnia"})
+
+
+def _schema(options: Options) -> dict[str, Any]:
+    if options.bound == "from":
+        what = "The first day of the range, inclusive"
+    elif options.bound == "to":
+        what = "The last day of the range, inclusive"
+    else:
+        what = "A calendar day"
+    return {
+        "type": "string",
+        "format": "date",
+        "description": f"{what}, as YYYY-MM-DD.",
+        "examples": ["2026-10-01"],
+    }
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@cache
+def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]]:
+    """Folded month names (and unique prefixes of three letters or more) -> the months they name."""
+    names: dict[str, set[int]] = {}
+    for locale in _MONTH_LOCALES:
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, locale).items():
+                    names.setdefault(_fold(name).strip("."), set()).add(number)
+    prefixes: dict[str, set[int]] = {}
+    for name, months in names.items():
+        for end in range(3, len(name)):
+            prefixes.setdefault(name[:end], set()).update(months)
+    exact = {k: frozenset(v) for k, v in names.items()}
+    partial = {k: frozenset(v) for k, v in prefixes.items() if k not in exact}
+    return exact, partial
+
+
+@cache
+def _weekdays() -> frozenset[str]:
+    words: set[str] = set()
+    for locale in _MONTH_LOCALES:
+        for width in ("wide", "abbreviated"):
+            for name in get_day_names(width, "format", locale).values():
+                words.add(_fold(name).strip("."))
+    return frozenset(words)
+
+
+def _month_of(word: str) -> frozenset[int]:
+    exact, partial = _month_index()
+    return exact.get(word) or partial.get(word) or frozenset()
+
+
+_TIME = re.compile(
+    r"^(?P<date>.+?)(?:[Tt]|\s*,\s*|\s+)"
+    r"(?P<time>\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[aApP]\.?[mM]\.?)?"
+    r"\s*(?:[Zz]|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?)$"
+)
+_BASIC_TIME = re.compile(r"^(?P<date>\d{8})T(?P<time>\d{2,6}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)$")
+_SEPARATOR_SPACES = re.compile(r"\s*([./-])\s*")
+_YMD = re.compile(r"^(\d{4})([./-])(\d{1,2})\2(\d{1,2})\.?$")
+_BASIC = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
+_DMY = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?$")
+_DMY_SHORT_YEAR = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{2})\.?$")
+_YEAR = re.compile(r"^(\d{4})\.?$")
+_YEAR_MONTH = re.compile(r"^(\d{4})[./-](\d{1,2})\.?$")
+_MONTH_YEAR = re.compile(r"^(\d{1,2})[./-](\d{4})\.?$")
+_TOKENS = re.compile(r"\d+|[^\W\d_]+")
+_JUNK = re.compile(r"[\s,.'’/-]+")
+
+
+@kind("date", schema=_schema, expected=EXPECTED)
+def read_date(value: Any, options: Options) -> Reading:
+    # Fast path: the canonical spelling.
+    if type(value) is str and len(value) == 10 and value[4] == "-" and value[7] == "-":
+        try:
+            day = _dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+        else:
+            if day in _NO_BOUND:
+                return _no_bound(value, options)
+            if options.minimum is None and options.maximum is None:
+                return Reading.of(day)
+            return _checked(value, day, options, Reading.of(day))
+    if isinstance(value, _dt.datetime):
+        return _finish(value, value.date(), options, dropped=value.time().isoformat())
+    if isinstance(value, _dt.date):
+        return _finish(value, value, options)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 99991231:
+        return _read_text(value, str(value), options)
+    if not isinstance(value, str):
+        return _invalid(value, "Send the date as a JSON string, YYYY-MM-DD (e.g. 2026-10-01).")
+    return _read_text(value, value, options)
+
+
+def _read_text(received: Any, text: str, options: Options) -> Reading:
+    text = unicodedata.normalize("NFKC", text).strip()
+    dropped = None
+    timed = _BASIC_TIME.match(text) or _TIME.match(text)
+    if timed is not None:
+        text, dropped = timed.group("date").strip(), timed.group("time")
+    if _all_zero(text):
+        return _no_bound(received, options)
+    compact = _SEPARATOR_SPACES.sub(r"\1", text)
+
+    if m := _YMD.match(compact):
+        return _day(received, int(m[1]), int(m[3]), int(m[4]), options, dropped)
+    if m := _BASIC.match(compact):
+        return _day(received, int(m[1]), int(m[2]), int(m[3]), options, dropped)
+    if m := _DMY.match(compact):
+        first, separator, second, year = int(m[1]), m[2], int(m[3]), int(m[4])
+        if separator == ".":  # dots are day-first wherever they are written
+            return _day(received, year, second, first, options, dropped)
+        return _day_or_month_first(received, first, second, year, options, dropped)
+    if _DMY_SHORT_YEAR.match(compact):
+        return _invalid(
+            received,
+            f"{shown(received)} has a two-digit year, which could be either century. "
+            "Send the date as YYYY-MM-DD with the full year.",
+        )
+    if dropped is None:
+        if m := _YEAR.match(compact):
+            return _period(received, int(m[1]), None, options)
+        if m := _YEAR_MONTH.match(compact):
+            return _period(received, int(m[1]), int(m[2]), options)
+        if m := _MONTH_YEAR.match(compact):
+            return _period(received, int(m[2]), int(m[1]), options)
+    return _written(received, text, options, dropped)
+
+
+def _written(received: Any, text: str, options: Options, dropped: str | None) -> Reading:
+    """A date with its month written as a word, in any order of day, month and year."""
+    tokens = _TOKENS.findall(_fold(text))
+    numbers: list[str] = []
+    months: list[frozenset[int]] = []
+    weekdays = _weekdays()
+    for token in tokens:
+        if token.isdigit():
+            numbers.append(token)
+            continue
+        found = _month_of(token)
+        if found:
+            months.append(found)
+        elif token not in _FILLER and token not in weekdays:
+            return _unreadable(received)
+    if len(months) != 1 or _JUNK.sub("", text).isdigit():
+        return _unreadable(received)
+    years = [n for n in numbers if len(n) == 4]
+    days = [n for n in numbers if len(n) <= 2]
+    if len(years) != 1 or len(days) + len(years) != len(numbers) or len(days) > 1:
+        return _unreadable(received)
+    year = int(years[0])
+    candidates = sorted(months[0])
+    if len(candidates) > 1:
+        readings = [
+            f"{year:04d}-{month:02d}" + (f"-{int(days[0]):02d}" if days else "")
+            for month in candidates
+        ]
+        return Reading.ask(
+            received,
+            expected=EXPECTED,
+            hint=f"{shown(received)} names a month that differs between languages. "
+            "Send the date as YYYY-MM-DD.",
+            readings=readings,
+            code="ambiguous_date",
+        )
+    month = candidates[0]
+    if not days:
+        return _period(received, year, month, options)
+    return _day(received, year, month, int(days[0]), options, dropped)
+
+
+def _day_or_month_first(
+    received: Any, first: int, second: int, year: int, options: Options, dropped: str | None
+) -> Reading:
+    """ "01/02/2026": day first in most of the world, month first in the US. Ask when both fit."""
+    day_first = _make(year, second, first)
+    month_first = _make(year, first, second)
+    if day_first is not None and month_first is not None and day_first != month_first:
+        return Reading.ask(
+            received,
+            expected=EXPECTED,
+            hint=(
+                f"{shown(received)} is {_long(day_first)} read day-first and "
+                f"{_long(month_first)} read month-first. Send the date as YYYY-MM-DD."
+            ),
+            readings=(day_first, month_first),
+            code="ambiguous_date",
+        )
+    day = day_first or month_first
+    if day is None:
+        return _impossible(received)
+    return _finish(received, day, options, dropped)
+
+
+def _day(
+    received: Any, year: int, month: int, day: int, options: Options, dropped: str | None
+) -> Reading:
+    made = _make(year, month, day)
+    if made is None:
+        return _impossible(received)
+    return _finish(received, made, options, dropped)
+
+
+def _period(received: Any, year: int, month: int | None, options: Options) -> Reading:
+    """A bare year or month: a day only as a range bound (its first or last day)."""
+    if year < 1 or (month is not None and not 1 <= month <= 12):
+        return _impossible(received)
+    named = f"{year:04d}" if month is None else f"{year:04d}-{month:02d}"
+    if options.bound is None:
+        return _invalid(
+            received,
+            f"{shown(received)} names a {'year' if month is None else 'month'}, not a day. "
+            f"Send one day as YYYY-MM-DD (e.g. {named}-01"
+            + ("-01" if month is None else "")
+            + "); to cover a whole period, use the range's from/to properties.",
+        )
+    if options.bound == "from":
+        day = _dt.date(year, month or 1, 1)
+    else:
+        last_month = month or 12
+        day = _dt.date(year, last_month, calendar.monthrange(year, last_month)[1])
+    if day in _NO_BOUND:
+        return _no_bound(received, options)
+    return _checked(received, day, options, Reading.repaired(received, day))
+
+
+def _finish(received: Any, day: _dt.date, options: Options, dropped: str | None = None) -> Reading:
+    if day in _NO_BOUND:
+        return _no_bound(received, options)
+    if dropped is not None:
+        note = read_note(received, day)[:-1] + f" (the time {dropped} was dropped)."
+        reading = Reading.of(day, note)
+    else:
+        reading = Reading.repaired(received, day)
+    return _checked(received, day, options, reading)
+
+
+def _checked(received: Any, day: _dt.date, options: Options, reading: Reading) -> Reading:
+    low, high = _as_date(options.minimum), _as_date(options.maximum)
+    if (low is not None and day < low) or (high is not None and day > high):
+        span = f"from {low.isoformat() if low else 'any day'} to {high.isoformat() if high else 'any day'}"
+        return Reading.invalid(
+            received,
+            expected=f"{EXPECTED}, {span}",
+            hint=f"{day.isoformat()} is outside the accepted days ({span}). Send a day in that range.",
+            code="date_out_of_range",
+        )
+    return reading
+
+
+def _as_date(bound: Any) -> _dt.date | None:
+    if bound is None:
+        return None
+    if isinstance(bound, _dt.datetime):
+        return bound.date()
+    if isinstance(bound, _dt.date):
+        return bound
+    return _dt.date.fromisoformat(str(bound))
+
+
+def _no_bound(received: Any, options: Options) -> Reading:
+    """0001-01-01, 9999-12-31, 0000-00-00: the spellings of "no bound"."""
+    if options.bound is not None:
+        return Reading.absent(f"Read {shown(received)} as no bound.")
+    return absence.reading_for(received, options.intent, EXPECTED)
+
+
+def _all_zero(text: str) -> bool:
+    digits = [c for c in text if c.isdigit()]
+    return len(digits) >= 6 and set(digits) == {"0"} and not any(c.isalpha() for c in text)
+
+
+def _make(year: int, month: int, day: int) -> _dt.date | None:
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _long(day: _dt.date) -> str:
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def _impossible(received: Any) -> Reading:
+    return _invalid(
+        received, f"{shown(received)} is not a day of the calendar. Send a real day as YYYY-MM-DD."
+    )
+
+
+def _unreadable(received: Any) -> Reading:
+    return _invalid(received, "Send the date as YYYY-MM-DD, e.g. 2026-10-01.")
+
+
+def _invalid(received: Any, hint: str) -> Reading:
+    return Reading.invalid(received, expected=EXPECTED, hint=hint, code="invalid_date")
+
+
+Date = Annotated[_dt.date, Kind("date")]
+DateFrom = Annotated[_dt.date, Kind("date", bound="from")]
+DateTo = Annotated[_dt.date, Kind("date", bound="to")]
+
+__all__ = ["EXPECTED", "Date", "DateFrom", "DateTo", "read_date"]

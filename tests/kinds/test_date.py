@@ -1,0 +1,266 @@
+"""date: every unambiguous spelling of any day reads back to it; ambiguous ones ask with both."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import unicodedata
+
+import pytest
+from babel.dates import get_month_names
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drivable.kinds import KindModel, read, validate
+from drivable.kinds.date import Date, DateFrom, DateTo
+
+OUTCOMES = {"value", "absent", "ask", "invalid"}
+LOCALES = ("en", "cs", "de", "fr", "sk", "pl")
+
+# 0001-01-01 and 9999-12-31 mean "no bound"; four-digit years for spellings that need them.
+days = st.dates(min_value=dt.date(1000, 1, 1), max_value=dt.date(9999, 12, 30))
+iso_days = st.dates(min_value=dt.date(1, 1, 2), max_value=dt.date(9999, 12, 30))
+
+
+def strip_diacritics(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def value_of(value: object, **options: object) -> object:
+    reading = read("date", value, **options)
+    assert reading.outcome == "value", reading.to_dict()
+    return reading.value
+
+
+@given(iso_days)
+def test_iso_reads_without_a_note(day: dt.date) -> None:
+    reading = read("date", day.isoformat())
+    assert reading.outcome == "value"
+    assert reading.value == day
+    assert reading.notes == ()
+
+
+@given(days, st.sampled_from(["{d}. {m}. {y}", "{d}.{m}.{y}", "{dd}.{mm}.{y}", "{dd}. {mm}. {y}"]))
+def test_dotted_day_first(day: dt.date, template: str) -> None:
+    text = template.format(
+        d=day.day, m=day.month, y=day.year, dd=f"{day.day:02d}", mm=f"{day.month:02d}"
+    )
+    reading = read("date", text)
+    assert reading.value == day
+    assert reading.notes == (f"Read '{text}' as {day.isoformat()}.",)
+
+
+@given(days)
+def test_iso_basic_and_year_first(day: dt.date) -> None:
+    assert value_of(day.strftime("%Y%m%d")) == day
+    assert value_of(f"{day.year}/{day.month:02d}/{day.day:02d}") == day
+    assert value_of(f"{day.year}.{day.month}.{day.day}.") == day
+
+
+@given(
+    days,
+    st.times(),
+    st.sampled_from(["Z", "+02:00", "-05:30", "+0100", ""]),
+    st.sampled_from(["T", " "]),
+)
+def test_timestamps_keep_the_date_part_with_a_note(
+    day: dt.date, time: dt.time, zone: str, separator: str
+) -> None:
+    text = f"{day.isoformat()}{separator}{time.strftime('%H:%M:%S')}{zone}"
+    reading = read("date", text)
+    assert reading.value == day
+    assert len(reading.notes) == 1
+    assert "time" in reading.notes[0] and "dropped" in reading.notes[0]
+
+
+@given(
+    days,
+    st.sampled_from(LOCALES),
+    st.sampled_from(["wide", "abbreviated"]),
+    st.sampled_from(["format", "stand-alone"]),
+    st.sampled_from([str.lower, str.upper, str.title, lambda s: s]),
+    st.booleans(),
+    st.sampled_from(["{d} {month} {y}", "{d}. {month} {y}", "{month} {d}, {y}", "{y} {month} {d}"]),
+)
+def test_written_months(
+    day: dt.date,
+    locale: str,
+    width: str,
+    context: str,
+    case: object,
+    plain: bool,
+    template: str,
+) -> None:
+    month = get_month_names(width, context, locale)[day.month]
+    month = case(month)  # type: ignore[operator]
+    if plain:
+        month = strip_diacritics(month)
+    text = template.format(d=day.day, month=month, y=day.year)
+    assert value_of(text) == day, text
+
+
+@given(days)
+def test_slashes_with_one_possible_reading(day: dt.date) -> None:
+    text = f"{day.day:02d}/{day.month:02d}/{day.year}"
+    swapped = f"{day.month:02d}/{day.day:02d}/{day.year}"
+    if day.day > 12 or day.day == day.month:
+        assert value_of(text) == day
+        assert value_of(swapped) == day
+
+
+@given(
+    st.integers(1, 12),
+    st.integers(1, 12),
+    st.integers(1000, 9999),
+    st.sampled_from(["/", "-"]),
+    st.booleans(),
+)
+def test_ambiguous_day_and_month_ask_with_both_readings(
+    first: int, second: int, year: int, separator: str, padded: bool
+) -> None:
+    if first == second:
+        return
+    a, b = (f"{first:02d}", f"{second:02d}") if padded else (str(first), str(second))
+    text = f"{a}{separator}{b}{separator}{year}"
+    reading = read("date", text)
+    assert reading.outcome == "ask"
+    assert reading.code == "ambiguous_date"
+    assert reading.readings == (dt.date(year, second, first), dt.date(year, first, second))
+    assert reading.to_dict()["expected"] == "YYYY-MM-DD"
+
+
+@given(st.integers(1000, 9998), st.integers(1, 12))
+def test_range_bounds_read_periods_as_first_and_last_day(year: int, month: int) -> None:
+    last = calendar.monthrange(year, month)[1]
+    assert value_of(str(year), bound="from") == dt.date(year, 1, 1)
+    assert value_of(str(year), bound="to") == dt.date(year, 12, 31)
+    for text in (f"{year}-{month:02d}", f"{month}/{year}", f"{month:02d}.{year}"):
+        assert value_of(text, bound="from") == dt.date(year, month, 1)
+        assert value_of(text, bound="to") == dt.date(year, month, last)
+    czech = get_month_names("wide", "stand-alone", "cs")[month]
+    assert value_of(f"{czech} {year}", bound="to") == dt.date(year, month, last)
+
+
+@given(st.text(max_size=40) | st.from_regex(r"[0-9 ./:T-]{0,24}", fullmatch=True))
+def test_any_text_reads_to_one_of_four_outcomes(text: str) -> None:
+    for options in ({}, {"bound": "from"}, {"bound": "to"}, {"intent": "write"}):
+        reading = read("date", text, **options)  # type: ignore[arg-type]
+        assert reading.outcome in OUTCOMES
+        reading.to_dict()
+
+
+@given(st.integers() | st.floats() | st.booleans() | st.lists(st.integers(), max_size=2))
+def test_any_json_value_reads_to_one_of_four_outcomes(value: object) -> None:
+    assert read("date", value).outcome in OUTCOMES
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("2026-10-01", "2026-10-01"),
+        ("1. 10. 2026", "2026-10-01"),
+        ("1.10.2026", "2026-10-01"),
+        ("1 October 2026", "2026-10-01"),
+        ("Oct 1, 2026", "2026-10-01"),
+        ("1. října 2026", "2026-10-01"),
+        ("1 rijna 2026", "2026-10-01"),
+        ("20261001", "2026-10-01"),
+        ("2026-10-01T12:30:00Z", "2026-10-01"),
+        ("2026-10-01T23:30:00-05:00", "2026-10-01"),
+        ("13/02/2026", "2026-02-13"),
+        ("02/02/2026", "2026-02-02"),
+        ("Thursday, 1st of October 2026", "2026-10-01"),
+    ],
+)
+def test_pinned_spellings(text: str, iso: str) -> None:
+    assert read("date", text).to_dict()["value"] == iso
+
+
+def test_pinned_outcomes() -> None:
+    assert read("date", "01/02/2026").to_dict() == {
+        "outcome": "ask",
+        "received": "01/02/2026",
+        "expected": "YYYY-MM-DD",
+        "hint": read("date", "01/02/2026").hint,
+        "readings": ["2026-02-01", "2026-01-02"],
+    }
+    impossible = read("date", "31. 2. 2026")
+    assert (impossible.outcome, impossible.code, impossible.expected) == (
+        "invalid",
+        "invalid_date",
+        "YYYY-MM-DD",
+    )
+    assert read("date", "1. 10. 2026").notes == ("Read '1. 10. 2026' as 2026-10-01.",)
+    assert read("date_from", "2020").to_dict() == {
+        "outcome": "value",
+        "value": "2020-01-01",
+        "notes": ["Read '2020' as 2020-01-01."],
+    }
+    assert read("date_to", "2020").value == dt.date(2020, 12, 31)
+    assert read("date_to", "2024-02").value == dt.date(2024, 2, 29)
+    assert read("date_to", "2023-02").value == dt.date(2023, 2, 28)
+    assert read("date_from", "květen 2020").value == dt.date(2020, 5, 1)
+
+
+def test_a_bare_period_is_no_day_without_a_bound() -> None:
+    for text in ("2020", "2020-05", "říjen 2026"):
+        reading = read("date", text)
+        assert reading.outcome == "invalid"
+        assert "names a" in reading.hint and "from/to" in reading.hint
+
+
+@pytest.mark.parametrize("text", ["0001-01-01", "9999-12-31", "0000-00-00"])
+def test_no_bound_spellings(text: str) -> None:
+    assert read("date_from", text).outcome == "absent"
+    assert read("date_to", text).outcome == "absent"
+    assert read("date", text).outcome == "absent"
+    assert read("date", text, intent="write").outcome == "ask"
+
+
+def test_minimum_and_maximum() -> None:
+    assert read("date", "2026-10-01", minimum="2026-01-01", maximum=dt.date(2026, 12, 31)).ok
+    late = read("date", "1. 1. 2027", maximum="2026-12-31")
+    assert (late.outcome, late.code) == ("invalid", "date_out_of_range")
+
+
+def test_a_huge_string_is_refused_unparsed() -> None:
+    assert read("date", "1" * 1_000_000).code == "value_too_long"
+
+
+class Search(KindModel):
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    decided_on: Date | None = None
+
+
+def test_pydantic_seam_reads_bounds_and_keeps_notes() -> None:
+    validated = validate(
+        Search, {"date_from": "2020", "date_to": "2020", "decided_on": "1.10.2026"}
+    )
+    assert validated.value.date_from == dt.date(2020, 1, 1)
+    assert validated.value.date_to == dt.date(2020, 12, 31)
+    assert validated.value.decided_on == dt.date(2026, 10, 1)
+    assert "date_from: Read '2020' as 2020-01-01." in validated.notes
+    assert validate(Search, {"date_from": "0001-01-01"}).value.date_from is None
+
+
+def test_pydantic_seam_advertises_the_strict_schema() -> None:
+    properties = Search.model_json_schema()["properties"]
+    for name in ("date_from", "date_to", "decided_on"):
+        members = properties[name].get("anyOf", [properties[name]])
+        strict = next(m for m in members if m.get("type") == "string")
+        assert strict["format"] == "date"
+        assert "pattern" not in strict and "anyOf" not in strict
+
+
+def test_aliases_carry_their_bounds() -> None:
+    class Range(KindModel):
+        start: DateFrom
+        end: DateTo
+
+    validated = validate(Range, {"start": "2020-05", "end": "2020-05"})
+    assert (validated.value.start, validated.value.end) == (
+        dt.date(2020, 5, 1),
+        dt.date(2020, 5, 31),
+    )
