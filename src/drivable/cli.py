@@ -23,6 +23,9 @@ def _register_all() -> None:
     import drivable.kinds.command as kinds_command
 
     kinds_command.register(app)
+    import drivable.surface.command as surface_command
+
+    surface_command.register(app)
 
 
 _register_all()

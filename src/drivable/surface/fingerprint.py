@@ -1,0 +1,128 @@
+"""The surface fingerprint `<server>@<version>+<hash>` and what it covers ([9.fingerprint-format]).
+
+This computation is versioned surface: a client compares fingerprints across releases of drivable, so
+the algorithm below changes only with a new `ALGORITHM` number (and a note in docs/surface.md).
+
+Algorithm 1, from a canonical snapshot `s` (`drivable.surface.snapshot.canonical`):
+
+1. Build the covered document, a JSON object with exactly these keys:
+   - `algorithm`: 1
+   - `tools`, `resources`, `resource_templates`, `prompts`: `s[key]` as is (each item carries its
+     title, description, schemas, annotations, lifecycle, error catalog, other `_meta` and position);
+   - `completion_support`, `subscription_support`: `s[key]` (booleans);
+   - `error_codes`: `s["error_codes"]`;
+   - `summary`: `{"capabilities": s["capabilities"], "instructions": s["instructions"],
+     "capability_summary": s["capability_summary"], "server": s["server"] less name and version}`.
+   Not covered: `format`, `published_fingerprint`, `fingerprint`, and the server's name and version
+   (they are the fingerprint's prefix).
+2. Remove what the server publishes about its own fingerprint, so publishing it does not change it:
+   the key `fingerprint` of `summary.capability_summary.server`; and in every string anywhere in the
+   document, each occurrence of `<name>@<version>+` followed by 16 lowercase hex digits, and of the
+   published fingerprint itself, is replaced by `<fingerprint>`. (Namespaced `_meta` keys ending in
+   `/fingerprint` never reach the snapshot's items: the snapshot keeps them aside.)
+3. Serialize with sorted keys, separators `,` and `:`, no ASCII escaping, encode as UTF-8.
+4. `hash` = the first 16 hex digits of SHA-256 of those bytes.
+5. `value` = `<name>@<version>+<hash>`, where a missing name is `unknown` and a missing version `0`.
+
+`covers` lists the keys of step 1 other than `algorithm`, in that order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ALGORITHM = 1
+COVERS: tuple[str, ...] = (
+    "tools",
+    "resources",
+    "resource_templates",
+    "prompts",
+    "completion_support",
+    "subscription_support",
+    "error_codes",
+    "summary",
+)
+PLACEHOLDER = "<fingerprint>"
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    value: str
+    covers: list[str]
+
+    @property
+    def hash(self) -> str:
+        return self.value.rsplit("+", 1)[-1]
+
+
+def _scrub(value: Any, patterns: list[re.Pattern[str]]) -> Any:
+    if isinstance(value, str):
+        for pattern in patterns:
+            value = pattern.sub(PLACEHOLDER, value)
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _scrub(v, patterns) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(v, patterns) for v in value]
+    return value
+
+
+def covered_document(surface: Mapping[str, Any]) -> dict[str, Any]:
+    """Steps 1 and 2: the exact JSON value that is hashed."""
+    server = dict(surface.get("server") or {})
+    name = server.pop("name", None)
+    version = server.pop("version", None)
+    summary = surface.get("capability_summary")
+    if isinstance(summary, Mapping):
+        summary = dict(summary)
+        inner = summary.get("server")
+        if isinstance(inner, Mapping):
+            summary["server"] = {k: v for k, v in inner.items() if k != "fingerprint"}
+    doc: dict[str, Any] = {"algorithm": ALGORITHM}
+    for key in COVERS[:-1]:
+        default: Any = False if key.endswith("_support") else []
+        doc[key] = surface.get(key, default)
+    doc["summary"] = {
+        "capabilities": surface.get("capabilities") or {},
+        "instructions": surface.get("instructions"),
+        "capability_summary": summary,
+        "server": server,
+    }
+    patterns = [
+        re.compile(re.escape(f"{name_part(name)}@{version_part(version)}+") + r"[0-9a-f]{16}")
+    ]
+    published = surface.get("published_fingerprint")
+    if isinstance(published, str) and published:
+        patterns.append(re.compile(re.escape(published)))
+    scrubbed: dict[str, Any] = _scrub(doc, patterns)
+    return scrubbed
+
+
+def name_part(name: Any) -> str:
+    return str(name) if name not in (None, "") else "unknown"
+
+
+def version_part(version: Any) -> str:
+    return str(version) if version not in (None, "") else "0"
+
+
+def compute(surface: Mapping[str, Any]) -> Fingerprint:
+    """The fingerprint of a canonical snapshot (with or without its `fingerprint` key)."""
+    doc = covered_document(surface)
+    data = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    server = surface.get("server") or {}
+    value = f"{name_part(server.get('name'))}@{version_part(server.get('version'))}+{digest}"
+    return Fingerprint(value=value, covers=list(COVERS))
+
+
+def of_collected(collected: Mapping[str, Any]) -> Fingerprint:
+    """The fingerprint of a surface as `drivable.target.collect_surface` returns it."""
+    from drivable.surface.snapshot import canonical
+
+    return compute(canonical(collected))

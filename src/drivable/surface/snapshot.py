@@ -1,0 +1,340 @@
+"""The canonical snapshot of what an agent sees of a server.
+
+`canonical(collected)` turns a surface from `drivable.target.collect_surface` (or an offline dump read by
+`load_surface_file`) into one sorted, era-independent dict; `dumps(snapshot)` writes it byte for byte the
+same every time for the same server. What goes in:
+
+- `server`: name, version, title, description, website (from serverInfo);
+- `instructions`, `capabilities` (the agent-relevant flags only, so both protocol eras agree), and the
+  derived `completion_support` / `subscription_support`;
+- `capability_summary`: the JSON of a capability summary resource, when the server has one;
+- `error_codes`: the server-wide error catalog (namespaced `_meta` keys ending in `/errors` on discover,
+  and `errors` / `error_codes` / `failure_codes` in the capability summary), sorted by code; a tool's
+  own catalog (`_meta["<ns>/errors"]` on the tool) stays on the tool as `errors`;
+- `tools` (sorted by name) with title, description, input and output schemas, annotations as given,
+  lifecycle metadata (`_meta["<ns>/lifecycle"]`), the tool's own error catalog, the other `_meta` keys,
+  and `position` (its place in the server's own order);
+- `resources` (by uri), `resource_templates` (by uriTemplate), `prompts` (by name), likewise;
+- `published_fingerprint`: what the server says its fingerprint is, kept out of every hash;
+- `fingerprint`: `{value, covers}` computed by `drivable.surface.fingerprint.compute`.
+
+Nothing about the transport, the protocol era or the wire bytes goes in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from mcp import Client
+
+from drivable.target import Target, collect_surface, connect, load_surface_file
+
+FORMAT = "drivable.surface/1"
+
+# MCP's defaults for absent tool annotations (the spec's meaning of "not said").
+ANNOTATION_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+
+_SUMMARY_HINT = re.compile(r"capabilit|summary", re.IGNORECASE)
+_ERROR_KEYS = ("errors", "error_codes", "failure_codes")
+
+
+def _meta_key_kind(key: str) -> str | None:
+    """`lifecycle`, `errors` or `fingerprint` for a namespaced `_meta` key that carries one."""
+    tail = key.rsplit("/", 1)[-1].lower()
+    if tail in ("lifecycle", "errors", "fingerprint"):
+        return tail
+    return None
+
+
+def _sorted_required(schema: Any) -> Any:
+    """A copy of a JSON Schema with every `required` list sorted (it is a set by the spec)."""
+    if isinstance(schema, dict):
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            if key == "required" and isinstance(value, list):
+                out[key] = sorted({str(v) for v in value})
+            elif key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(
+                value, dict
+            ):
+                out[key] = {k: _sorted_required(v) for k, v in value.items()}
+            else:
+                out[key] = _sorted_required(value)
+        return out
+    if isinstance(schema, list):
+        return [_sorted_required(v) for v in schema]
+    return schema
+
+
+def _error_entries(raw: Any, source: str) -> list[dict[str, Any]]:
+    """Error catalog entries from a list of `{code, ...}` or a mapping `code -> description|{...}`."""
+    entries: list[dict[str, Any]] = []
+    if isinstance(raw, Mapping):
+        for code, doc in raw.items():
+            entry: dict[str, Any] = {"code": str(code)}
+            if isinstance(doc, Mapping):
+                entry.update({str(k): v for k, v in doc.items() if k != "code"})
+            elif doc is not None:
+                entry["description"] = doc
+            entries.append(entry)
+    elif isinstance(raw, list):
+        for item in raw:
+            if isinstance(item, str):
+                entries.append({"code": item})
+            elif isinstance(item, Mapping):
+                code = item.get("code", item.get("machine_code", item.get("name")))
+                if code is None:
+                    continue
+                entry = {str(k): v for k, v in item.items() if k not in ("machine_code", "name")}
+                entry["code"] = str(code)
+                entries.append(entry)
+    for entry in entries:
+        entry["source"] = source
+    return entries
+
+
+def _merge_codes(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per code (the first source wins, sources listed), sorted by code."""
+    by_code: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        code = entry["code"]
+        if code in by_code:
+            sources = by_code[code]["source"]
+            if entry["source"] not in sources:
+                sources.append(entry["source"])
+            continue
+        merged = dict(entry)
+        merged["source"] = [entry["source"]]
+        by_code[code] = merged
+    out = []
+    for code in sorted(by_code):
+        entry = by_code[code]
+        entry["source"] = sorted(entry["source"])
+        out.append(entry)
+    return out
+
+
+def _split_meta(meta: Any) -> tuple[dict[str, Any] | None, Any, dict[str, Any], str | None]:
+    """(lifecycle, errors, other meta, published fingerprint) from a `_meta` object."""
+    lifecycle: dict[str, Any] | None = None
+    errors: Any = None
+    other: dict[str, Any] = {}
+    fingerprint: str | None = None
+    if not isinstance(meta, Mapping):
+        return None, None, {}, None
+    for key in sorted(meta):
+        value = meta[key]
+        kind = _meta_key_kind(key)
+        if kind == "lifecycle" and isinstance(value, Mapping):
+            lifecycle = dict(value)
+        elif kind == "errors":
+            errors = value
+        elif kind == "fingerprint":
+            fingerprint = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+        elif key == "io.modelcontextprotocol/serverInfo":
+            continue  # the SDK's stamp of serverInfo, already under `server`
+        else:
+            other[key] = value
+    return lifecycle, errors, other, fingerprint
+
+
+def _item(
+    raw: Mapping[str, Any], key_fields: tuple[str, ...], position: int
+) -> tuple[dict[str, Any], str | None]:
+    item: dict[str, Any] = {}
+    lifecycle, errors, meta, fingerprint = _split_meta(raw.get("_meta"))
+    for key, value in raw.items():
+        if key == "_meta":
+            continue
+        if key in ("inputSchema", "outputSchema"):
+            item[key] = _sorted_required(value)
+        else:
+            item[key] = value
+    for name in key_fields:
+        item.setdefault(name, None)
+    item["lifecycle"] = lifecycle
+    item["errors"] = _merge_codes(_error_entries(errors, "_meta")) if errors is not None else []
+    item["meta"] = meta
+    item["position"] = position
+    return item, fingerprint
+
+
+def _capabilities(caps: Any) -> dict[str, Any]:
+    """The capability flags an agent depends on, the same whichever era reported them."""
+    caps = caps if isinstance(caps, Mapping) else {}
+    out: dict[str, Any] = {}
+    for name in ("tools", "resources", "prompts"):
+        value = caps.get(name)
+        if value is None:
+            continue
+        flags = {k: v for k, v in sorted(value.items()) if isinstance(v, bool)}
+        out[name] = flags
+    for name in ("completions", "logging"):
+        if caps.get(name) is not None:
+            out[name] = {}
+    extensions = caps.get("extensions")
+    if isinstance(extensions, Mapping) and extensions:
+        out["extensions"] = sorted(extensions)
+    experimental = caps.get("experimental")
+    if isinstance(experimental, Mapping) and experimental:
+        out["experimental"] = sorted(experimental)
+    return out
+
+
+def _server(info: Any) -> dict[str, Any]:
+    info = info if isinstance(info, Mapping) else {}
+    out: dict[str, Any] = {"name": info.get("name"), "version": info.get("version")}
+    for key in ("title", "description", "websiteUrl"):
+        if info.get(key) is not None:
+            out[key] = info[key]
+    return out
+
+
+def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical snapshot dict (fingerprint included) of a collected or offline surface."""
+    from drivable.surface.fingerprint import compute  # the fingerprint reads this module's shape
+
+    published: list[str] = []
+    codes: list[dict[str, Any]] = []
+
+    tools = []
+    for i, raw in enumerate(collected.get("tools") or []):
+        item, fp = _item(raw, ("name", "title", "description", "inputSchema", "outputSchema"), i)
+        item.setdefault("annotations", None)
+        tools.append(item)
+        if fp:
+            published.append(fp)
+    resources = []
+    for i, raw in enumerate(collected.get("resources") or []):
+        item, fp = _item(raw, ("uri", "name", "title", "description", "mimeType"), i)
+        resources.append(item)
+        if fp:
+            published.append(fp)
+    templates = []
+    for i, raw in enumerate(collected.get("resource_templates") or []):
+        item, fp = _item(raw, ("uriTemplate", "name", "title", "description", "mimeType"), i)
+        templates.append(item)
+        if fp:
+            published.append(fp)
+    prompts = []
+    for i, raw in enumerate(collected.get("prompts") or []):
+        item, fp = _item(raw, ("name", "title", "description"), i)
+        item["arguments"] = sorted(
+            (dict(a) for a in (raw.get("arguments") or [])), key=lambda a: str(a.get("name"))
+        )
+        prompts.append(item)
+        if fp:
+            published.append(fp)
+
+    discover = collected.get("discover")
+    if isinstance(discover, Mapping):
+        _, errors, _, fp = _split_meta(discover.get("_meta"))
+        if errors is not None:
+            codes.extend(_error_entries(errors, "discover._meta"))
+        if fp:
+            published.append(fp)
+
+    summary = collected.get("capability_summary")
+    if isinstance(summary, Mapping):
+        for key in _ERROR_KEYS:
+            raw = summary.get(key)
+            if raw is None:
+                continue
+            if key == "failure_codes" and isinstance(raw, Mapping):
+                # `{situation: CODE}`: the values are the codes, the keys say when they happen
+                raw = [{"code": c, "description": k} for k, c in raw.items() if isinstance(c, str)]
+            codes.extend(_error_entries(raw, f"capability_summary.{key}"))
+        server_part = summary.get("server")
+        if isinstance(server_part, Mapping) and isinstance(server_part.get("fingerprint"), str):
+            published.append(server_part["fingerprint"])
+
+    caps = _capabilities(collected.get("capabilities"))
+    snapshot: dict[str, Any] = {
+        "format": FORMAT,
+        "server": _server(collected.get("server")),
+        "instructions": collected.get("instructions"),
+        "capabilities": caps,
+        "completion_support": "completions" in caps,
+        "subscription_support": bool(caps.get("resources", {}).get("subscribe", False)),
+        "capability_summary": dict(summary) if isinstance(summary, Mapping) else None,
+        "error_codes": _merge_codes(codes),
+        "tools": sorted(tools, key=lambda t: str(t["name"])),
+        "resources": sorted(resources, key=lambda r: str(r["uri"])),
+        "resource_templates": sorted(templates, key=lambda r: str(r["uriTemplate"])),
+        "prompts": sorted(prompts, key=lambda p: str(p["name"])),
+        "published_fingerprint": sorted(set(published))[0] if published else None,
+    }
+    computed = compute(snapshot)
+    snapshot["fingerprint"] = {"value": computed.value, "covers": computed.covers}
+    plain: dict[str, Any] = _plain(snapshot)
+    return plain
+
+
+def _plain(value: Any) -> Any:
+    """Round-trip through JSON so the dict holds only JSON types (tuples become lists)."""
+    return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+def dumps(snapshot: Mapping[str, Any]) -> str:
+    """The snapshot file's exact text: sorted keys, two-space indent, UTF-8, one final newline."""
+    return json.dumps(snapshot, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
+def is_snapshot(data: Any) -> bool:
+    return isinstance(data, Mapping) and data.get("format") == FORMAT
+
+
+async def _capability_summary(client: Client, collected: Mapping[str, Any]) -> Any:
+    """Read the first JSON resource that names itself a capability summary; None when there is none."""
+    for res in collected.get("resources") or []:
+        label = " ".join(str(res.get(k) or "") for k in ("uri", "name", "title"))
+        mime = str(res.get("mimeType") or "application/json")
+        if not _SUMMARY_HINT.search(label) or "json" not in mime:
+            continue
+        try:
+            result = await client.read_resource(str(res["uri"]))
+        except Exception:  # a summary the server lists but fails to serve is simply absent
+            continue
+        for content in result.contents:
+            text = getattr(content, "text", None)
+            if text is None:
+                continue
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(data, Mapping):
+                return data
+    return None
+
+
+async def take_collected(target: Target, errlog: TextIO | None = None) -> dict[str, Any]:
+    """Collect a live server's surface and its capability summary (read-only calls only).
+
+    A stdio server's stderr goes to `errlog` (default: this process's stderr).
+    """
+    async with connect(target, errlog=errlog) as client:
+        collected = await collect_surface(client)
+        collected["capability_summary"] = await _capability_summary(client, collected)
+    return collected
+
+
+async def take(target: Target, errlog: TextIO | None = None) -> dict[str, Any]:
+    """The canonical snapshot of a live server."""
+    return canonical(await take_collected(target, errlog))
+
+
+def load(path: str) -> dict[str, Any]:
+    """A snapshot from a file: a drivable snapshot as is, or any dump `load_surface_file` reads."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if is_snapshot(data):
+        return dict(data)
+    return canonical(load_surface_file(path))
