@@ -11,9 +11,11 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import sys
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -162,6 +164,7 @@ class Contract:
         scopes: Sequence[str] = (),
     ) -> Callable[[Handler], Handler]:
         """Register `async def handler(args: InputModel, call: Call) -> OutputModel`."""
+        declaring_scope = _declaring_scope()
 
         def decorate(handler: Handler) -> Handler:
             if name in self.tools:
@@ -179,6 +182,7 @@ class Contract:
                 stability=stability,
                 deprecation=deprecation,
                 scopes=scopes,
+                localns=declaring_scope,
             )
             self._fingerprint = None
             return handler
@@ -388,8 +392,8 @@ class Contract:
                 "internal_error",
                 f"{subject} unexpectedly on the server.",
                 hint=(
-                    "Retry once; if it fails again, stop and tell the user, quoting request_id "
-                    f"{rid} for the operator."
+                    f"Call {name or 'the tool'} once more with the same arguments; if it fails "
+                    f"again, stop and tell the user, quoting request_id {rid} for the operator."
                 ),
             ),
             rid,
@@ -489,6 +493,20 @@ class Contract:
         if principal.scopes is None:
             return []
         return [s for s in spec.scopes if s not in principal.scopes]
+
+
+def _declaring_scope(depth: int = 4) -> dict[str, Any]:
+    """Locals of the frames that declared a tool, nearest first, so models declared inside a
+    function (tests, factories) resolve like module-level ones."""
+    scope: dict[str, Any] = {}
+    frame: FrameType | None = sys._getframe(2)
+    for _ in range(depth):
+        if frame is None:
+            break
+        for key, value in frame.f_locals.items():
+            scope.setdefault(key, value)
+        frame = frame.f_back
+    return scope
 
 
 def _size(raw: Mapping[str, Any]) -> int:

@@ -253,10 +253,15 @@ def output_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
     return {"$schema": DIALECT, **schema}
 
 
-def models_of(tool: str, handler: Handler) -> tuple[type[KindModel], type[BaseModel]]:
-    """The input model (first parameter) and output model (return type) of a handler."""
+def models_of(
+    tool: str, handler: Handler, localns: Mapping[str, Any] | None = None
+) -> tuple[type[KindModel], type[BaseModel]]:
+    """The input model (first parameter) and output model (return type) of a handler.
+
+    `localns` resolves models declared in the scope that declared the handler.
+    """
     try:
-        hints = typing.get_type_hints(handler, include_extras=False)
+        hints = typing.get_type_hints(handler, localns=dict(localns or {}), include_extras=False)
     except Exception as exc:
         raise ContractError(f"tool {tool!r}: cannot resolve the handler's annotations") from exc
     params = [p for p in hints if p != "return"]
@@ -287,6 +292,7 @@ def build_spec(
     stability: Stability,
     deprecation: Deprecation | None,
     scopes: Sequence[str],
+    localns: Mapping[str, Any] | None = None,
 ) -> ToolSpec:
     check_name(name)
     text = check_description(name, description)
@@ -302,7 +308,7 @@ def build_spec(
     unknown = [c for c in errors if c not in known_codes]
     if unknown:
         raise ContractError(f"tool {name!r}: unregistered error codes {unknown}")
-    input_model, output_model = models_of(name, handler)
+    input_model, output_model = models_of(name, handler, localns)
     check_input_model(name, input_model)
     spec = ToolSpec(
         name=name,

@@ -8,7 +8,9 @@ optional property's placeholders as absence, so a new tool inherits both without
 
 from __future__ import annotations
 
+import datetime
 import types
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
@@ -139,7 +141,7 @@ def _bind_fields(model: type[BaseModel]) -> bool:
         if _declares_kind(info.annotation):
             continue
         bound = bound_kind(name)
-        if bound is not None and _scalar_annotation(info.annotation):
+        if bound is not None and _binds(bound[0], info.annotation):
             kind_name, options = bound
             merged = dict(options)
             kept = []
@@ -173,12 +175,25 @@ def _flatten(annotation: Any) -> list[Any]:
     return [annotation]
 
 
-def _scalar_annotation(annotation: Any) -> bool:
-    import datetime
-    import uuid
+# A name binds its kind only when the declared Python type is the kind's own: `date_from: date`
+# reads as a range bound, `invoice_id: UUID` as a uuid; `invoice_id: str` binds nothing (and the
+# runtime refuses it: ids are declared with the shared id kinds).
+_BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "date": (datetime.date,),
+    "uuid": (uuid.UUID,),
+    "cursor": (str,),
+    "locale": (str,),
+    "country": (str,),
+    "eli": (str,),
+}
 
+
+def _binds(kind_name: str, annotation: Any) -> bool:
     members = [a for a in _flatten(annotation) if a is not type(None)]
-    return len(members) == 1 and members[0] in (int, float, str, bool, datetime.date, uuid.UUID)
+    return len(members) == 1 and members[0] in _BINDABLE_TYPES.get(kind_name, ())
 
 
 def _is_plain_str(annotation: Any) -> bool:

@@ -42,14 +42,13 @@ def build_server(contract: Contract) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         progress = None
-        token = (params.meta or {}).get("progressToken") if params.meta else None
+        raw_token = (params.meta or {}).get("progressToken") if params.meta else None
+        token = raw_token if isinstance(raw_token, str | int) else None
         if token is not None and ctx.session is not None:
             session = ctx.session
 
             async def progress(done: float, total: float | None, message: str | None) -> None:
-                await session.send_progress_notification(
-                    token, done, total=total, message=message
-                )
+                await session.send_progress_notification(token, done, total=total, message=message)
 
         outcome = await contract.call(
             params.name,

@@ -1,0 +1,215 @@
+"""The call pipeline: every outcome is a conforming result or an envelope naming the next step."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from example_server import contract
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from drivable.contract import Principal
+from drivable.contract.envelope import envelope_schema
+
+ENVELOPE = envelope_schema(list(contract.codes))
+LEAKS = re.compile(r"sqlite|OperationalError|Traceback|/srv/|\.py\b|RuntimeError|Exception", re.I)
+
+
+def assert_conforms(tool: str, structured: dict[str, Any], is_error: bool) -> None:
+    if is_error:
+        jsonschema.validate(structured, ENVELOPE)
+        assert structured["hint"], "every rejection names the next step"
+        names = set(contract.tools) | {"tools/list"}
+        assert any(n in structured["hint"] for n in names) or structured.get("repair"), structured
+        repair = structured.get("repair")
+        if repair:
+            target = contract.tools[repair["tool"]]
+            contract.validate(target.name, repair["arguments"])  # literally callable
+    else:
+        jsonschema.validate(structured, contract.tools[tool].output_schema)
+    assert not LEAKS.search(json.dumps(structured)), structured
+
+
+async def test_success_carries_notes_for_repaired_spellings() -> None:
+    out = await contract.call(
+        "search_notes",
+        {"query": "x", "date_from": "2026", "date_to": "1. 3. 2026", "limit": "500"},
+    )
+    assert not out.is_error
+    assert_conforms("search_notes", out.structured, False)
+    notes = out.structured["notes"]
+    assert "date_from: Read '2026' as 2026-01-01." in notes
+    assert "date_to: Read '1. 3. 2026' as 2026-03-01." in notes
+    assert any(n.startswith("limit: ") and "20" in n for n in notes)
+
+
+async def test_an_unknown_property_names_the_near_miss_and_a_callable_repair() -> None:
+    out = await contract.call("search_notes", {"query": "x", "date_form": "2026-01-01"})
+    assert out.is_error
+    env = out.structured
+    assert env["code"] == "invalid_arguments"
+    assert env["issues"][0]["path"] == "date_form"
+    assert "date_from" in env["issues"][0]["message"]
+    assert env["repair"] == {
+        "next_step": "resend_with_corrected_property_names",
+        "tool": "search_notes",
+        "arguments": {"query": "x", "date_from": "2026-01-01"},
+    }
+    repaired = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
+    assert not repaired.is_error
+
+
+async def test_an_ambiguous_date_is_asked_about_with_both_readings() -> None:
+    out = await contract.call("search_notes", {"query": "x", "date_from": "01/02/2026"})
+    issue = out.structured["issues"][0]
+    assert issue["code"] == "ambiguous_date"
+    assert issue["readings"] == ["2026-02-01", "2026-01-02"]
+    assert "repair" not in out.structured  # never guessed
+    assert "2026-02-01" in out.structured["hint"] and "2026-01-02" in out.structured["hint"]
+
+
+async def test_a_placeholder_in_a_required_id_is_named_as_such() -> None:
+    out = await contract.call("get_note", {"note_id": "string"})
+    issue = out.structured["issues"][0]
+    assert issue == {
+        "path": "note_id",
+        "code": "missing_property",
+        "message": "'note_id' is required; 'string' reads as no value. Send the real value.",
+        "received": "string",
+    }
+
+
+async def test_a_domain_error_carries_its_repair() -> None:
+    out = await contract.call("get_note", {"note_id": "note_99"})
+    assert out.structured["code"] == "not_found"
+    assert out.structured["repair"]["tool"] == "search_notes"
+    assert_conforms("get_note", out.structured, True)
+
+
+async def test_an_unexpected_exception_discloses_nothing() -> None:
+    out = await contract.call("check_failure", {})
+    env = out.structured
+    assert env["code"] == "internal_error"
+    assert env["temporary"] is True and env["retry_after_ms"] >= 0
+    assert re.fullmatch(r"[0-9a-f]{16}", env["request_id"])
+    assert env["request_id"] in env["hint"]
+    assert_conforms("check_failure", env, True)
+
+
+async def test_an_unknown_tool_names_the_nearest_one() -> None:
+    out = await contract.call("serch_notes", {"query": "x"})
+    assert out.structured["code"] == "unknown_tool"
+    assert out.structured["repair"]["tool"] == "search_notes"
+
+
+async def test_an_oversized_payload_is_refused_with_the_limit_and_a_reference_hint() -> None:
+    out = await contract.call("search_notes", {"query": "x" * (contract.max_inline_bytes + 10)})
+    env = out.structured
+    assert env["code"] == "payload_too_large"
+    assert env["details"]["limit_bytes"] == contract.max_inline_bytes
+    assert "reference" in env["hint"]
+    assert not re.search(r"shorten|shrink|truncate|smaller|rewrite", env["hint"], re.I)
+
+
+async def test_insufficient_scope_names_the_required_scopes() -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    from drivable.contract import READ_ONLY, Call, Contract, Summary
+    from drivable.kinds import KindModel
+
+    scoped = Contract(
+        "s",
+        version="1",
+        summary=Summary(text="t", does=["t"], does_not=["u"]),
+        settings_url="https://example.test/settings",
+    )
+
+    class In(KindModel):
+        query: str
+
+    class Out(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        ok: bool
+
+    @scoped.tool(
+        name="search_secrets",
+        title="Search secrets",
+        effects=READ_ONLY,
+        scopes=["secrets:read"],
+        description='Search secret things by words. Needs secrets:read. Example: {"query": "x"}.',
+    )
+    async def search(args: In, call: Call) -> Out:
+        return Out(ok=True)
+
+    refused = await scoped.call(
+        "search_secrets", {"query": "x"}, principal=Principal("u1", frozenset())
+    )
+    assert refused.structured["code"] == "insufficient_scope"
+    assert refused.structured["details"]["required_scopes"] == ["secrets:read"]
+    assert "https://example.test/settings" in refused.structured["hint"]
+    allowed = await scoped.call(
+        "search_secrets", {"query": "x"}, principal=Principal("u1", frozenset({"secrets:read"}))
+    )
+    assert allowed.structured == {"ok": True}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+spellings = st.sampled_from(
+    [
+        "4 000",
+        "1,234",
+        "01/02/2026",
+        "1. 10. 2026",
+        "2026",
+        "n/a",
+        "string",
+        "<value>",
+        "ano",
+        "note_1",
+        "note_xxx",
+        "",
+        " ",
+        "c1.invented",
+        "9999-12-31",
+        "'; DROP TABLE notes; --",
+        "../../etc/passwd",
+    ]
+)
+argument_maps = st.dictionaries(
+    st.sampled_from(
+        ["query", "date_from", "date_to", "limit", "detail", "note_id", "flag", "date_form", "x"]
+    ),
+    spellings | json_values,
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tool=st.sampled_from(["search_notes", "get_note"]), arguments=argument_maps)
+async def test_every_outcome_conforms_and_names_the_next_step(
+    tool: str, arguments: dict[str, Any]
+) -> None:
+    out = await contract.call(tool, arguments)
+    assert_conforms(tool, out.structured, out.is_error)
+    if out.is_error and out.structured["code"] == "invalid_arguments":
+        for issue in out.structured["issues"]:
+            assert issue["path"], "every issue names its field"
+
+
+def test_validate_is_the_handlers_own_reading() -> None:
+    validated = contract.validate("search_notes", {"query": "x", "date_to": "2020"})
+    assert validated.value.date_to.isoformat() == "2020-12-31"
+    assert validated.notes == ["date_to: Read '2020' as 2020-12-31."]
+    with pytest.raises(ValidationError):
+        contract.validate("search_notes", {"query": "x", "date_to": "01/02/2026"})
