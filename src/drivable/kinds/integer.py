@@ -1,0 +1,104 @@
+"""integer: a whole number in every spelling `number` reads, and page sizes that clamp into bounds.
+
+Spellings are read by `number`'s one parser ("4 000", "1.234.567", "1e3", "10.0"); the result must
+be integral ("10.5" is refused, never rounded). A bare "1,234" is asked about with both readings, as
+for any number: the field being an integer does not make the sender's meaning certain.
+
+Bounds: by default a value outside [minimum, maximum] is refused naming the bounds. With
+`clamp=True` (bound by name for limit, page_size, per_page, ...) it is clamped into them with a
+note, "Read 500 as 100, the largest page size.", because a page size beyond the largest is a request
+for as much as the server gives, not an error worth a round trip.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from drivable.kinds._pydantic import Kind
+from drivable.kinds._reading import Reading, shown
+from drivable.kinds._registry import Options, kind
+from drivable.kinds.number import (
+    ambiguous,
+    canonical_int,
+    decimal_of,
+    out_of_range,
+    value_reading,
+)
+
+EXPECTED = "a JSON integer, such as 20"
+
+
+def _schema(options: Options) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer"}
+    if options.minimum is not None:
+        schema["minimum"] = options.minimum
+    if options.maximum is not None:
+        schema["maximum"] = options.maximum
+    return schema
+
+
+@kind("integer", schema=_schema, expected=EXPECTED)
+def read_integer(value: Any, options: Options) -> Reading:
+    if canonical_int(value):
+        result = int(value)  # the canonical path: a JSON integer or plain digits
+    else:
+        got = decimal_of(value)
+        if isinstance(got, Reading):
+            if got.outcome == "ask":
+                return ambiguous(value, got.readings, EXPECTED)
+            return _as_integer_refusal(got)
+        if got != got.to_integral_value():
+            return Reading.invalid(
+                value,
+                expected=EXPECTED,
+                hint=f"{shown(value)} is not a whole number; send an integer such as {_nearby(got)}.",
+                code="not_integer",
+            )
+        result = int(got)
+    if options.clamp:
+        return _clamped(value, result, options)
+    refused = out_of_range(value, result, options, "an integer")
+    if refused is not None:
+        return refused
+    return value_reading(value, result)
+
+
+def _nearby(value: Decimal) -> int:
+    return int(value.to_integral_value())
+
+
+def _as_integer_refusal(reading: Reading) -> Reading:
+    return Reading.invalid(
+        reading.received,
+        expected=EXPECTED,
+        hint=reading.hint.replace("a JSON number", "a JSON integer"),
+        code=reading.code.replace("number", "integer"),
+    )
+
+
+def _clamped(received: Any, result: int, options: Options) -> Reading:
+    """Clamp into [minimum, maximum], saying so; the spelling's own note comes first."""
+    label = str(options.extra.get("label", "page size"))
+    low, high = options.minimum, options.maximum
+    if low is not None and result < low:
+        limit, which = low, "smallest"
+    elif high is not None and result > high:
+        limit, which = high, "largest"
+    else:
+        return value_reading(received, result)
+    first = value_reading(received, result)
+    return Reading.of(
+        limit,
+        *first.notes,
+        f"Read {shown(result) if first.notes else shown(received)} as {limit}, the {which} {label}.",
+    )
+
+
+Integer = Annotated[int, Kind("integer")]
+"""An integer field; JSON Schema `{"type": "integer"}` (add bounds with `Kind("integer", ...)`)."""
+
+PageSize = Annotated[int, Kind("integer", minimum=1, maximum=100, clamp=True)]
+"""A page size from 1 to 100 that clamps: `Kind("integer", minimum=.., maximum=.., clamp=True)`."""
+
+__all__ = ["EXPECTED", "Integer", "PageSize", "read_integer"]
