@@ -1,0 +1,204 @@
+"""cursor: the opaque paging token a server issues, and the one encoder and decoder of it.
+
+The class of tokens: `encode_cursor` emits "c1." + base64url(JSON body) + "." + base64url(HMAC), the
+HMAC-SHA256 over the prefix, the body and a scope (the tool and a hash of its query, see
+`cursor_scope`), so a cursor is good for the query that issued it and no other. The body carries an
+issue time, so a lifetime can expire it.
+
+The kind reads a value outside that class (null, "", " ", "0", "1", "start", "first", "none", a
+number, an invented token without the prefix) as no cursor, with a note: a client filling every
+declared property invents a first-call cursor, and the first page is what it asked for. A value
+inside the class goes to the decoder when the reader is given `extra={"secret": ..., "scope": ...}`
+(and optionally `lifetime` in seconds and `now`); a token that fails there is refused
+(`invalid_cursor`, `cursor_expired`) with a hint naming the restart. It is never silently restarted
+at the first page, which would repeat a page the caller already read. Without a secret the token
+passes through as a string for the server's own decoder.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from drivable.kinds._pydantic import Kind
+from drivable.kinds._reading import Reading, shown
+from drivable.kinds._registry import MAX_SCALAR_CHARS, Options, kind
+
+PREFIX = "c1."
+EXPECTED = "the next_cursor value a previous page returned, or no cursor for the first page"
+RESTART = "omit cursor to start again from the first page"
+
+Status = Literal["ok", "malformed", "forged", "expired"]
+
+
+@dataclass(frozen=True)
+class CursorCheck:
+    """What the decoder made of a token: `ok` with its payload, or why not."""
+
+    status: Status
+    payload: dict[str, Any] | None = None
+    issued_at: int | None = None
+
+
+def _b64encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _mac(secret: bytes, scope: str, signed: str) -> bytes:
+    message = signed.encode("ascii") + b"\x00" + scope.encode("utf-8")
+    return hmac.new(secret, message, hashlib.sha256).digest()
+
+
+def cursor_scope(tool: str, query: Mapping[str, Any]) -> str:
+    """The scope a cursor is bound to: the tool and a hash of its query (the cursor itself left out)."""
+    canonical = {k: v for k, v in query.items() if k not in ("cursor", "page_token")}
+    digest = hashlib.sha256(
+        json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
+    ).hexdigest()
+    return f"{tool}:{digest[:32]}"
+
+
+def encode_cursor(
+    payload: Mapping[str, Any], *, secret: bytes, scope: str, issued_at: float | None = None
+) -> str:
+    """A signed token carrying `payload` (JSON-serialisable), good only for `scope`.
+
+    Raises ValueError for an empty secret or a token longer than the kinds accept (keep payloads
+    small: an offset or the last key seen, not the page).
+    """
+    if not secret:
+        raise ValueError("a cursor needs a non-empty secret")
+    moment = int(time.time() if issued_at is None else issued_at)
+    body = json.dumps(
+        {"p": dict(payload), "t": moment}, separators=(",", ":"), sort_keys=True, ensure_ascii=False
+    )
+    signed = PREFIX + _b64encode(body.encode("utf-8"))
+    token = f"{signed}.{_b64encode(_mac(secret, scope, signed))}"
+    if len(token) > MAX_SCALAR_CHARS:
+        raise ValueError(f"cursor of {len(token)} characters; at most {MAX_SCALAR_CHARS}")
+    return token
+
+
+def check_cursor(
+    token: str,
+    *,
+    secret: bytes,
+    scope: str,
+    lifetime: float | None = None,
+    now: float | None = None,
+) -> CursorCheck:
+    """Verify `token` for `scope`: its shape, its signature, then its age. Never raises."""
+    if not isinstance(token, str) or not token.startswith(PREFIX) or not token.isascii():
+        return CursorCheck("malformed")
+    signed, _, signature = token.rpartition(".")
+    if len(signed) <= len(PREFIX) or not signed.startswith(PREFIX) or not signature:
+        return CursorCheck("malformed")
+    expected = _b64encode(_mac(secret, scope, signed)) if secret else ""
+    if not secret or not hmac.compare_digest(signature, expected):
+        return CursorCheck("forged")
+    try:
+        body = json.loads(_b64decode(signed[len(PREFIX) :]))
+    except (binascii.Error, ValueError):
+        return CursorCheck("malformed")
+    if not isinstance(body, dict) or not isinstance(body.get("p"), dict):
+        return CursorCheck("malformed")
+    issued = body.get("t")
+    if not isinstance(issued, int) or isinstance(issued, bool):
+        return CursorCheck("malformed")
+    if lifetime is not None:
+        moment = time.time() if now is None else now
+        if moment - issued > lifetime:
+            return CursorCheck("expired", issued_at=issued)
+    return CursorCheck("ok", payload=body["p"], issued_at=issued)
+
+
+def decode_cursor(
+    token: str,
+    *,
+    secret: bytes,
+    scope: str,
+    lifetime: float | None = None,
+    now: float | None = None,
+) -> dict[str, Any] | None:
+    """The payload of a token issued by `encode_cursor` for `scope`, or None (never raises)."""
+    return check_cursor(token, secret=secret, scope=scope, lifetime=lifetime, now=now).payload
+
+
+def _schema(options: Options) -> dict[str, Any]:
+    prefix = str(options.extra.get("prefix", PREFIX))
+    return {
+        "type": "string",
+        "pattern": "^" + prefix.replace(".", "\\.") + ".+",
+        "description": "Omit on the first call; then send the next_cursor a previous page returned.",
+    }
+
+
+def _no_cursor(value: Any) -> Reading:
+    return Reading.absent(f"Read {shown(value)} as no cursor: the first page.")
+
+
+@kind("cursor", schema=_schema, expected=EXPECTED, handles_placeholders=True)
+def read_cursor(value: Any, options: Options) -> Reading:
+    if not isinstance(value, str):
+        return Reading.absent() if value is None else _no_cursor(value)
+    prefix = str(options.extra.get("prefix", PREFIX))
+    token = value.strip().strip("\"'`")
+    if not token.startswith(prefix):
+        return _no_cursor(value)  # outside the class the encoder emits: invented, not damaged
+    secret, scope = options.extra.get("secret"), options.extra.get("scope")
+    if not isinstance(secret, bytes) or not isinstance(scope, str):
+        return Reading.of(token) if token == value else Reading.repaired(value, token)
+    lifetime = options.extra.get("lifetime")
+    now = options.extra.get("now")
+    check = check_cursor(
+        token,
+        secret=secret,
+        scope=scope,
+        lifetime=float(lifetime) if isinstance(lifetime, int | float) else None,
+        now=float(now) if isinstance(now, int | float) else None,
+    )
+    if check.status == "ok":
+        return Reading.of(check.payload)
+    if check.status == "expired":
+        return Reading.invalid(
+            value,
+            expected=EXPECTED,
+            hint=f"This cursor has expired; {RESTART}.",
+            code="cursor_expired",
+        )
+    return Reading.invalid(
+        value,
+        expected=EXPECTED,
+        hint=(
+            "This cursor was not issued for this query, or it was changed on the way; "
+            f"{RESTART}, or send the next_cursor the previous page returned, unchanged."
+        ),
+        code="invalid_cursor",
+    )
+
+
+Cursor = Annotated[str, Kind("cursor")]
+"""An opaque cursor passed through as a string; invented first-page values read as no cursor."""
+
+__all__ = [
+    "PREFIX",
+    "RESTART",
+    "Cursor",
+    "CursorCheck",
+    "check_cursor",
+    "cursor_scope",
+    "decode_cursor",
+    "encode_cursor",
+    "read_cursor",
+]
