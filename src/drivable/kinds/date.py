@@ -101,7 +101,6 @@ _TIME = re.compile(
     r"\s*(?:[Zz]|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?)$"
 )
 _BASIC_TIME = re.compile(r"^(?P<date>\d{8})T(?P<time>\d{2,6}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)$")
-_SEPARATOR_SPACES = re.compile(r"\s*([./-])\s*")
 _YMD = re.compile(r"^(\d{4})([./-])(\d{1,2})\2(\d{1,2})\.?$")
 _BASIC = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _DMY = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?$")
@@ -139,14 +138,19 @@ def read_date(value: Any, options: Options) -> Reading:
 
 
 def _read_text(received: Any, text: str, options: Options) -> Reading:
-    text = unicodedata.normalize("NFKC", text).strip()
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    text = text.strip()
     dropped = None
-    timed = _BASIC_TIME.match(text) or _TIME.match(text)
+    timed = (_BASIC_TIME.match(text) if "T" in text else None) or (
+        _TIME.match(text) if ":" in text else None
+    )
     if timed is not None:
         text, dropped = timed.group("date").strip(), timed.group("time")
-    if _all_zero(text):
+    if "0" in text and _all_zero(text):
         return _no_bound(received, options)
-    compact = _SEPARATOR_SPACES.sub(r"\1", text)
+    # Spaces around separators carry nothing ("1. 10. 2026"); the patterns below are all digits.
+    compact = "".join(text.split()) if ("." in text or "/" in text or "-" in text) else text
 
     if m := _YMD.match(compact):
         return _day(received, int(m[1]), int(m[3]), int(m[4]), options, dropped)
@@ -312,8 +316,7 @@ def _no_bound(received: Any, options: Options) -> Reading:
 
 
 def _all_zero(text: str) -> bool:
-    digits = [c for c in text if c.isdigit()]
-    return len(digits) >= 6 and set(digits) == {"0"} and not any(c.isalpha() for c in text)
+    return not text.strip("0-./: ") and text.count("0") >= 6
 
 
 def _make(year: int, month: int, day: int) -> _dt.date | None:

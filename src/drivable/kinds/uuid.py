@@ -77,7 +77,10 @@ def read_uuid(value: Any, options: Options) -> Reading:
         )
     # Fast path: the canonical spelling.
     if len(value) == 36 and _CANONICAL.match(value):
-        return _checked(value, _uuid.UUID(value), options)
+        read = _uuid.UUID(value)
+        if is_placeholder(read):
+            return absence.reading_for(value, options.intent, EXPECTED)
+        return Reading.of(read)
     text = value.strip().strip("\"'").strip()
     lowered = text.lower()
     if lowered.startswith("urn:uuid:"):
