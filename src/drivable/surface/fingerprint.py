@@ -9,7 +9,7 @@ Algorithm 1, from a canonical snapshot `s` (`drivable.surface.snapshot.canonical
    - `algorithm`: 1
    - `tools`, `resources`, `resource_templates`, `prompts`: `s[key]` as is (each item carries its
      title, description, schemas, annotations, lifecycle, error catalog, other `_meta` and position);
-   - `completion_support`, `subscription_support`: `s[key]` (booleans);
+   - `completion_support`, `subscription_support`: `s[key]` (a boolean; the second may be null);
    - `error_codes`: `s["error_codes"]`;
    - `summary`: `{"capabilities": s["capabilities"], "instructions": s["instructions"],
      "capability_summary": s["capability_summary"], "server": s["server"] less name and version}`.
@@ -85,7 +85,7 @@ def covered_document(surface: Mapping[str, Any]) -> dict[str, Any]:
             summary["server"] = {k: v for k, v in inner.items() if k != "fingerprint"}
     doc: dict[str, Any] = {"algorithm": ALGORITHM}
     for key in COVERS[:-1]:
-        default: Any = False if key.endswith("_support") else []
+        default: Any = None if key.endswith("_support") else []
         doc[key] = surface.get(key, default)
     doc["summary"] = {
         "capabilities": surface.get("capabilities") or {},

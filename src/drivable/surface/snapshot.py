@@ -5,8 +5,10 @@
 same every time for the same server. What goes in:
 
 - `server`: name, version, title, description, website (from serverInfo);
-- `instructions`, `capabilities` (the agent-relevant flags only, so both protocol eras agree), and the
-  derived `completion_support` / `subscription_support`;
+- `instructions`, `capabilities` (which ones the server has; the era-dependent notification flags are
+  left out so both protocol eras agree), `completion_support` (the completions capability) and
+  `subscription_support` (what the capability summary says of resource subscriptions, null when it
+  says nothing);
 - `capability_summary`: the JSON of a capability summary resource, when the server has one;
 - `error_codes`: the server-wide error catalog (namespaced `_meta` keys ending in `/errors` on discover,
   and `errors` / `error_codes` / `failure_codes` in the capability summary), sorted by code; a tool's
@@ -167,16 +169,15 @@ def _item(
 
 
 def _capabilities(caps: Any) -> dict[str, Any]:
-    """The capability flags an agent depends on, the same whichever era reported them."""
+    """Which capabilities the server has, the same whichever protocol era reported them.
+
+    The `listChanged` and `subscribe` flags are left out on purpose: they are notification plumbing
+    for the client, not surface for the agent, and the SDK advertises them differently per era (a
+    2026-07-28 server says true for all of them, since `subscriptions/listen` serves every one).
+    """
     caps = caps if isinstance(caps, Mapping) else {}
     out: dict[str, Any] = {}
-    for name in ("tools", "resources", "prompts"):
-        value = caps.get(name)
-        if value is None:
-            continue
-        flags = {k: v for k, v in sorted(value.items()) if isinstance(v, bool)}
-        out[name] = flags
-    for name in ("completions", "logging"):
+    for name in ("tools", "resources", "prompts", "completions"):
         if caps.get(name) is not None:
             out[name] = {}
     extensions = caps.get("extensions")
@@ -186,6 +187,21 @@ def _capabilities(caps: Any) -> dict[str, Any]:
     if isinstance(experimental, Mapping) and experimental:
         out["experimental"] = sorted(experimental)
     return out
+
+
+def _subscription_support(summary: Any) -> bool | None:
+    """What the capability summary says of resource subscriptions; None when it says nothing."""
+    if not isinstance(summary, Mapping):
+        return None
+    for key in ("subscription_support", "subscriptions"):
+        if isinstance(summary.get(key), bool):
+            return bool(summary[key])
+    prereq = summary.get("prerequisites")
+    negotiated = prereq.get("negotiated_capabilities") if isinstance(prereq, Mapping) else None
+    server_caps = negotiated.get("server") if isinstance(negotiated, Mapping) else None
+    if isinstance(server_caps, list):
+        return any("subscri" in str(c) for c in server_caps)
+    return None
 
 
 def _server(info: Any) -> dict[str, Any]:
@@ -262,7 +278,7 @@ def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
         "instructions": collected.get("instructions"),
         "capabilities": caps,
         "completion_support": "completions" in caps,
-        "subscription_support": bool(caps.get("resources", {}).get("subscribe", False)),
+        "subscription_support": _subscription_support(summary),
         "capability_summary": dict(summary) if isinstance(summary, Mapping) else None,
         "error_codes": _merge_codes(codes),
         "tools": sorted(tools, key=lambda t: str(t["name"])),
