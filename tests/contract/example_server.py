@@ -16,6 +16,8 @@ from drivable.contract import (
     Summary,
     ToolError,
 )
+from drivable.contract.collections import EachOnItsOwn
+from drivable.contract.paging import Detail, PageInfo, Pager, paged_rows
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import IdOf
 
@@ -134,6 +136,88 @@ class BoomOutput(BaseModel):
 )
 async def check_failure(args: BoomInput, call: Call) -> BoomOutput:
     raise RuntimeError("sqlite3.OperationalError: no such table: notes at /srv/db/notes.sqlite")
+
+
+PAGER = Pager(secret=b"example-secret-for-tests")
+
+
+class ListInput(KindModel):
+    cursor: str | None = Field(
+        None, description="next_cursor of the previous page; omit for the first page."
+    )
+    limit: int = Field(5, ge=1, le=10, description="Page size, 1 to 10.")
+    detail: Detail = Field("summary", description="summary: id and title; full: adds the day.")
+
+
+class ListedNote(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    title: str
+    day: str | None = None
+
+
+class ListOutput(PageInfo):
+    results: list[ListedNote]
+
+
+@contract.tool(
+    name="list_notes",
+    title="List notes",
+    description=(
+        "List every note, oldest first, a page at a time. Pass next_cursor back as cursor for the "
+        "next page; detail=full adds each note's day without changing the rows. "
+        'Example: {"limit": 5}.'
+    ),
+    effects=READ_ONLY,
+    errors=["invalid_cursor", "cursor_expired"],
+)
+async def list_notes(args: ListInput, call: Call) -> ListOutput:
+    start = PAGER.offset("list_notes", args)
+    rows, more = paged_rows(list(NOTES.values()), start, args.limit)
+    listed = [
+        ListedNote(id=n["id"], title=n["title"], day=n["day"] if args.detail == "full" else None)
+        for n in rows
+    ]
+    page = PAGER.page("list_notes", args, start, len(rows), more)
+    return ListOutput(results=listed, has_more=page.has_more, next_cursor=page.next_cursor)
+
+
+class NoteDraft(KindModel):
+    title: str = Field(min_length=1, max_length=80)
+    day: datetime.date
+
+
+class CreateInput(KindModel):
+    drafts: EachOnItsOwn[NoteDraft] = Field(
+        description="The notes to add; each is applied on its own."
+    )
+
+
+class CreateOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    created: list[str]
+
+
+CREATED: list[dict[str, str]] = []
+
+
+@contract.tool(
+    name="create_notes",
+    title="Create notes",
+    description=(
+        "Add notes. Each draft is checked on its own: valid drafts are created, the others come "
+        "back under `rejected` with their issues. "
+        'Example: {"drafts": [{"title": "Budget", "day": "2026-10-01"}]}.'
+    ),
+    effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+)
+async def create_notes(args: CreateInput, call: Call) -> CreateOutput:
+    made = []
+    for draft in args.drafts:
+        note_id = f"new_{len(CREATED) + 1}"
+        CREATED.append({"id": note_id, "title": draft.title, "day": draft.day.isoformat()})
+        made.append(note_id)
+    return CreateOutput(created=made)
 
 
 IdOf("note_")  # the shared id type is importable as a type too

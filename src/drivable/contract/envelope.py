@@ -109,6 +109,21 @@ class Envelope:
         return out
 
 
+ISSUE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["path", "code", "message"],
+    "properties": {
+        "path": {"type": "string"},
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "received": {},
+        "expected": {"type": "string"},
+        "readings": {"type": "array"},
+    },
+}
+
+
 def envelope_schema(codes: Sequence[str]) -> dict[str, Any]:
     """The JSON Schema of the envelope (documented beside each tool's error catalog)."""
     return {
@@ -127,22 +142,7 @@ def envelope_schema(codes: Sequence[str]) -> dict[str, Any]:
             "code": {"type": "string", "enum": sorted(codes)},
             "message": {"type": "string"},
             "hint": {"type": "string"},
-            "issues": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["path", "code", "message"],
-                    "properties": {
-                        "path": {"type": "string"},
-                        "code": {"type": "string"},
-                        "message": {"type": "string"},
-                        "received": {},
-                        "expected": {"type": "string"},
-                        "readings": {"type": "array"},
-                    },
-                },
-            },
+            "issues": {"type": "array", "items": ISSUE_SCHEMA},
             "repair": {
                 "type": "object",
                 "additionalProperties": False,

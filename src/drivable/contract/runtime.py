@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from drivable.contract import telemetry
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
+from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
 from drivable.contract.tool import (
     Deprecation,
@@ -31,7 +32,7 @@ from drivable.contract.tool import (
     ToolSpec,
     build_spec,
 )
-from drivable.contract.validation import issues_from, repaired_arguments
+from drivable.contract.validation import issues_from, rejected_entries, repaired_arguments
 from drivable.kinds import validate
 
 log = logging.getLogger("drivable.contract")
@@ -87,6 +88,7 @@ class Call:
     notes: list[str] = field(default_factory=list)
     warnings: list[dict[str, str]] = field(default_factory=list)
     progress: ProgressFn | None = None
+    rejected: list[dict[str, Any]] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -346,6 +348,34 @@ class Contract:
             warnings=list(validated.warnings),
             progress=progress,
         )
+        set_aside = validated.context.get(REJECTED_KEY, [])
+        if set_aside:
+            entries = rejected_entries(spec.input_schema, set_aside)
+            emptied = [f for f in spec.best_effort if not getattr(validated.value, f, None)]
+            if emptied:
+                issues = [i for entry in entries for i in entry["issue_objects"]]
+                return self._error(
+                    Envelope(
+                        "invalid_arguments",
+                        f"No entry of {', '.join(emptied)} in {name} validated; nothing was applied.",
+                        hint=f"Fix the entries named in `issues` and call {name} again.",
+                        issues=issues,
+                    ),
+                    rid,
+                )
+            call.rejected = [
+                {
+                    "path": e["path"],
+                    "index": e["index"],
+                    "issues": [i.to_dict() for i in e["issue_objects"]],
+                }
+                for e in entries
+            ]
+            call.warn(
+                "partial_success",
+                f"{len(entries)} entr{'y was' if len(entries) == 1 else 'ies were'} not applied; "
+                f"`rejected` lists them with their issues. Fix those and send only them to {name}.",
+            )
         try:
             result = await spec.handler(validated.value, call)
         except ToolError as failure:
@@ -369,6 +399,8 @@ class Contract:
             structured["notes"] = call.notes
         if call.warnings:
             structured["warnings"] = call.warnings
+        if call.rejected:
+            structured["rejected"] = call.rejected
         return Outcome(structured, is_error=False)
 
     def _error(self, envelope: Envelope, rid: str) -> Outcome:

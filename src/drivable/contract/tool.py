@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from drivable.contract.envelope import ISSUE_SCHEMA
 from drivable.kinds import Kind, KindModel
 
 ID_KINDS = frozenset({"uuid", "identifier"})
@@ -100,6 +101,7 @@ class ToolSpec:
     scopes: tuple[str, ...]
     input_schema: dict[str, Any] = field(default_factory=dict)
     output_schema: dict[str, Any] = field(default_factory=dict)
+    best_effort: tuple[str, ...] = ()
 
     @property
     def intent(self) -> Literal["read", "write"]:
@@ -180,11 +182,14 @@ def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None 
 
 
 def _strip_titles(node: Any) -> Any:
-    """Titles repeat property names and cost tokens on every tools/list ([2.compact-baseline])."""
+    """Titles repeat property names and cost tokens on every tools/list ([2.compact-baseline]);
+    a null default only restates that an optional property may be omitted."""
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
             if key == "title" and isinstance(value, str):
+                continue
+            if key == "default" and value is None:
                 continue
             if key == "properties" and isinstance(value, dict):
                 out[key] = {k: _strip_titles(v) for k, v in value.items()}
@@ -234,20 +239,52 @@ WARNINGS_SCHEMA: dict[str, Any] = {
 }
 
 
-def output_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
+REJECTED_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "description": "Entries of a collection that were not applied, each with its issues; the valid entries were applied. Present when non-empty.",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["path", "index", "issues"],
+        "properties": {
+            "path": {"type": "string"},
+            "index": {"type": "integer", "minimum": 0},
+            "issues": {"type": "array", "items": ISSUE_SCHEMA},
+        },
+    },
+}
+
+
+def best_effort_fields(model: type[BaseModel]) -> list[str]:
+    """Top-level list fields read entry by entry (`EachOnItsOwn`)."""
+    from drivable.contract.collections import EACH_ON_ITS_OWN
+
+    found = []
+    for name, info in model.model_fields.items():
+        metadata = list(info.metadata) + list(getattr(info.annotation, "__metadata__", ()))
+        if any(m is EACH_ON_ITS_OWN for m in metadata):
+            found.append(name)
+    return found
+
+
+def output_schema_of(
+    tool: str, model: type[BaseModel], *, best_effort: bool = False
+) -> dict[str, Any]:
     if model.model_config.get("extra") != "forbid":
         raise ContractError(
             f"tool {tool!r}: output model {model.__name__} must be closed (extra='forbid')"
         )
     schema = _strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
-    for reserved in ("notes", "warnings"):
+    for reserved in ("notes", "warnings", "rejected"):
         if reserved in props:
             raise ContractError(
                 f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
             )
     props["notes"] = NOTES_SCHEMA
     props["warnings"] = WARNINGS_SCHEMA
+    if best_effort:
+        props["rejected"] = REJECTED_SCHEMA
     schema["properties"] = props
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
@@ -324,5 +361,6 @@ def build_spec(
         scopes=tuple(scopes),
     )
     spec.input_schema = input_schema_of(name, input_model)
-    spec.output_schema = output_schema_of(name, output_model)
+    spec.best_effort = tuple(best_effort_fields(input_model))
+    spec.output_schema = output_schema_of(name, output_model, best_effort=bool(spec.best_effort))
     return spec

@@ -214,3 +214,31 @@ def repaired_arguments(
 
 def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
+
+
+def rejected_entries(
+    input_schema: Mapping[str, Any], set_aside: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Issues of the entries a best-effort list set aside, with paths like `lines.3.amount_cents`."""
+    defs = input_schema.get("$defs", {})
+    out: list[dict[str, Any]] = []
+    for entry in set_aside:
+        field_name, index = str(entry["field"]), int(entry["index"])
+        items = input_schema.get("properties", {}).get(field_name, {}).get("items", {})
+        item_schema = {**items, "$defs": defs}
+        raw = entry["entry"] if isinstance(entry["entry"], Mapping) else {}
+        prefix = f"{field_name}.{index}"
+        issues = [
+            Issue(
+                f"{prefix}.{i.path}" if i.path != "(arguments)" else prefix,
+                i.code,
+                i.message,
+                received=i.received,
+                expected=i.expected,
+                readings=i.readings,
+                has_received=i.has_received,
+            )
+            for i in issues_from(entry["error"], raw, item_schema)
+        ]
+        out.append({"path": prefix, "index": index, "issue_objects": issues})
+    return out

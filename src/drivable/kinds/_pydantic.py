@@ -13,7 +13,7 @@ import types
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 import annotated_types
 from pydantic import (
@@ -66,7 +66,7 @@ class Kind:
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
         spec = KINDS[self.name]
-        base = make_options(**self.options)
+        base = make_options(**{k: v for k, v in self.options.items() if k != "json_extra"})
 
         def validate(value: Any, info: ValidationInfo) -> Any:
             context = info.context if isinstance(info.context, dict) else None
@@ -85,7 +85,9 @@ class Kind:
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return KINDS[self.name].schema(make_options(**self.options))
+        options = dict(self.options)
+        extra = options.pop("json_extra", None) or {}
+        return {**KINDS[self.name].schema(make_options(**options)), **extra}
 
 
 def _apply(reading: Reading, field_name: str | None, context: dict[str, Any] | None) -> Any:
@@ -132,7 +134,13 @@ class KindModel(BaseModel):
 
 
 def _bind_fields(model: type[BaseModel]) -> bool:
-    """Attach the kind a property's name implies, and absence for optional free text."""
+    """Attach a kind to every field that has one: by property name first, then by Python type.
+
+    `limit: int` clamps as a page size, `date_to: date` reads "2020" as 2020-12-31, any `date`,
+    `bool`, `int`, `float`, `UUID`, `Literal[...]` or `list[str]` reads through its kind, and an
+    optional `str` reads placeholders as absence. Bounds move into the kind (it clamps or refuses
+    with them); other constraints stay and are still advertised.
+    """
     changed = False
     unbound: frozenset[str] = getattr(model, "unbound", frozenset())
     for name, info in model.model_fields.items():
@@ -140,24 +148,87 @@ def _bind_fields(model: type[BaseModel]) -> bool:
             continue
         if _declares_kind(info.annotation):
             continue
+        chosen: tuple[str, dict[str, Any]] | None = None
         bound = bound_kind(name)
         if bound is not None and _binds(bound[0], info.annotation):
-            kind_name, options = bound
-            merged = dict(options)
-            kept = []
-            for m in info.metadata:  # the kind owns the bounds, so clamping can use them
-                if isinstance(m, annotated_types.Ge):
-                    merged["minimum"] = m.ge
-                elif isinstance(m, annotated_types.Le):
-                    merged["maximum"] = m.le
-                else:
-                    kept.append(m)
-            info.metadata[:] = [*kept, Kind(kind_name, **merged)]
-            changed = True
-        elif not info.is_required() and _is_plain_str(info.annotation):
-            info.metadata.append(Kind("text"))
-            changed = True
+            chosen = (bound[0], dict(bound[1]))
+        else:
+            chosen = _kind_of_type(info.annotation, required=info.is_required())
+        if chosen is None:
+            continue
+        kind_name, options = chosen
+        kept: list[Any] = []
+        extra_schema: dict[str, Any] = {}
+        for m in info.metadata:
+            if isinstance(m, annotated_types.Ge) and kind_name in _BOUNDED:
+                options["minimum"] = m.ge
+            elif isinstance(m, annotated_types.Le) and kind_name in _BOUNDED:
+                options["maximum"] = m.le
+            else:
+                kept.append(m)
+                extra_schema.update(_constraint_schema(m, kind_name))
+        if extra_schema:
+            options["json_extra"] = extra_schema
+        # The kind comes first: the constraints left after it check the value it read.
+        info.metadata[:] = [Kind(kind_name, **options), *kept]
+        changed = True
     return changed
+
+
+_BOUNDED = frozenset({"integer", "number", "date"})
+
+
+def _kind_of_type(annotation: Any, *, required: bool) -> tuple[str, dict[str, Any]] | None:
+    members = [a for a in _flatten(annotation) if a is not type(None)]
+    if len(members) != 1:
+        return None
+    member = members[0]
+    if member is bool:
+        return "boolean", {}
+    if member is int:
+        return "integer", {}
+    if member is float:
+        return "number", {}
+    if member is datetime.date:
+        return "date", {}
+    if member is uuid.UUID:
+        return "uuid", {}
+    if get_origin(member) is Literal:
+        choices = get_args(member)
+        if choices and all(isinstance(c, str) for c in choices):
+            return "enum", {"choices": tuple(choices)}
+        return None
+    if get_origin(member) is list:
+        (item,) = get_args(member) or (None,)
+        if item is str:
+            return "string_list", {}
+        if get_origin(item) is Literal and all(isinstance(c, str) for c in get_args(item)):
+            return "string_list", {"choices": tuple(get_args(item))}
+        return None
+    if member is str and not required:
+        return "text", {}
+    return None
+
+
+def _constraint_schema(meta: Any, kind_name: str) -> dict[str, Any]:
+    """The JSON Schema keywords of a constraint that stays on the field after the kind."""
+    is_list = kind_name == "string_list"
+    if isinstance(meta, annotated_types.MinLen):
+        return {"minItems" if is_list else "minLength": meta.min_length}
+    if isinstance(meta, annotated_types.MaxLen):
+        return {"maxItems" if is_list else "maxLength": meta.max_length}
+    if isinstance(meta, annotated_types.Gt):
+        return {"exclusiveMinimum": meta.gt}
+    if isinstance(meta, annotated_types.Lt):
+        return {"exclusiveMaximum": meta.lt}
+    if isinstance(meta, annotated_types.Ge):
+        return {"minimum": meta.ge}
+    if isinstance(meta, annotated_types.Le):
+        return {"maximum": meta.le}
+    pattern = getattr(meta, "pattern", None)
+    if isinstance(pattern, str):
+        return {"pattern": pattern}
+    return {}
 
 
 def _declares_kind(annotation: Any) -> bool:
@@ -212,6 +283,8 @@ class Validated(Generic[T]):
     value: T
     notes: list[str] = field(default_factory=list)
     warnings: list[dict[str, str]] = field(default_factory=list)
+    # What other field types recorded while reading (e.g. entries a best-effort list set aside).
+    context: dict[str, Any] = field(default_factory=dict)
 
 
 def validate(
@@ -224,7 +297,7 @@ def validate(
     """
     context: dict[str, Any] = {INTENT_KEY: intent, NOTES_KEY: [], WARNINGS_KEY: []}
     value = model.model_validate(data, context=context)
-    return Validated(value, context[NOTES_KEY], context[WARNINGS_KEY])
+    return Validated(value, context[NOTES_KEY], context[WARNINGS_KEY], context)
 
 
 __all__ = [
