@@ -102,3 +102,18 @@ def test_placeholders_are_absent_but_codes_never_are(text: str) -> None:
     assert read("country", text, intent="write").outcome == "ask"
     assert read("country", "NIC").value == "NI"
     assert read("country", "NA").value == "NA"
+
+
+@given(st.text(max_size=40) | st.integers() | st.floats() | st.booleans())
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in (
+        {},
+        {"intent": "write"},
+    ):
+        reading = KINDS["country"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()

@@ -264,3 +264,27 @@ def test_aliases_carry_their_bounds() -> None:
         dt.date(2020, 5, 1),
         dt.date(2020, 5, 31),
     )
+
+
+@given(
+    st.text(max_size=40)
+    | st.from_regex(r"[0-9 ./:TZ+-]{0,24}", fullmatch=True)
+    | st.integers()
+    | st.floats()
+    | st.dates()
+    | st.datetimes()
+)
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in (
+        {},
+        {"bound": "from"},
+        {"bound": "to"},
+        {"intent": "write"},
+    ):
+        reading = KINDS["date"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()

@@ -123,3 +123,19 @@ def test_pydantic_seam() -> None:
     assert validated.value.eli == "https://eli.gov.cz/eli/cz/sb/2012/89"
     assert len(validated.notes) == 2
     assert Lookup.model_json_schema()["properties"]["eli"]["pattern"] == PATTERN
+
+
+@given(
+    st.text(max_size=60)
+    | st.from_regex(r"(eli/|\(EU\) |zákon č\. )?[0-9/ ]{1,14}( Sb\.)?", fullmatch=True)
+    | st.integers()
+)
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in ({},):
+        reading = KINDS["eli"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()

@@ -109,3 +109,25 @@ def test_pydantic_seam() -> None:
     validated = validate(Settings, {"locale": "cs_CZ.UTF-8", "ui_locale": "Deutsch"})
     assert (validated.value.locale, validated.value.ui_locale) == ("cs-CZ", "de")
     assert Settings.model_json_schema()["properties"]["locale"]["pattern"] == PATTERN
+
+
+@given(
+    st.text(max_size=30)
+    | st.from_regex(
+        r"[a-zA-Z]{1,4}([_-][a-zA-Z0-9]{1,8}){0,3}(\.[A-Za-z0-9-]{1,8})?(@[a-z]{1,9})?",
+        fullmatch=True,
+    )
+    | st.integers()
+)
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in (
+        {},
+        {"intent": "write"},
+    ):
+        reading = KINDS["locale"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()

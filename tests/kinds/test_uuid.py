@@ -131,3 +131,23 @@ def test_pydantic_seam_binds_ids_by_name_and_reads_placeholders_by_intent() -> N
     )
     properties = Update.model_json_schema()["properties"]
     assert properties["matter_id"]["format"] == "uuid"
+
+
+@given(
+    st.text(max_size=60)
+    | st.from_regex(r"[{(]?(urn:uuid:)?[0-9a-fA-F -]{28,40}[)}]?", fullmatch=True)
+    | st.uuids()
+    | st.integers()
+)
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in (
+        {},
+        {"intent": "write"},
+    ):
+        reading = KINDS["uuid"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()

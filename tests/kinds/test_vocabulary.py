@@ -143,3 +143,19 @@ def test_pydantic_seam_drops_a_miss_with_a_warning() -> None:
     assert dropped.value.court is None
     assert dropped.warnings[0]["code"] == "filter_value_dropped"
     assert dropped.warnings[0]["path"] == "court"
+
+
+@given(st.text(max_size=40) | st.integers() | st.none())
+def test_the_reader_itself_never_raises(value: object) -> None:
+    # read() turns a reader's exception into a refusal; the reader must not rely on that.
+    from drivable.kinds import KINDS
+    from drivable.kinds._registry import make_options
+
+    for options in (
+        {"vocabulary": COURTS},
+        {"vocabulary": COURTS, "strict": True},
+        {},
+    ):
+        reading = KINDS["vocabulary"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        assert reading.outcome in {"value", "absent", "ask", "invalid"}
+        reading.to_dict()
