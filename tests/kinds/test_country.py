@@ -117,3 +117,10 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         reading = KINDS["country"].reader(value, make_options(**options))  # type: ignore[arg-type]
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()
+
+
+def test_a_partial_name_reads_when_it_names_one_country_and_asks_when_it_names_a_few() -> None:
+    assert read("country", "Bosnia").value == "BA"
+    korea = read("country", "Korea")
+    assert (korea.outcome, korea.readings) == ("ask", ("KP", "KR"))
+    assert read("country", "Republic").outcome == "invalid"

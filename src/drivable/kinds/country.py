@@ -125,7 +125,7 @@ def read_country(value: Any, options: Options) -> Reading:
     else:
         return _invalid(value, "Send the country as a JSON string, e.g. CZ.")
     folded = _fold(value_text)
-    found = _index().get(folded)
+    found = _index().get(folded) or _containing(folded)
     if found is not None and len(found) == 1:
         return Reading.repaired(value, next(iter(found)))
     if found:
@@ -142,6 +142,27 @@ def read_country(value: Any, options: Options) -> Reading:
     if near:
         hint += f" Closest: {_named(near)}."
     return _invalid(value, hint + " Send an ISO 3166-1 alpha-2 code, e.g. CZ.")
+
+
+# Words too common in country names to identify one ("Republic", "Islands").
+_GENERIC = frozenset(
+    {"republic", "islands", "island", "united", "kingdom", "states", "state", "democratic",
+     "people", "peoples", "federal", "federation", "of", "and", "saint", "new", "south", "north",
+     "east", "west", "central", "guinea", "republika", "ostrovy"}
+)  # fmt: skip
+_MOST_CANDIDATES = 4
+
+
+def _containing(folded: str) -> frozenset[str] | None:
+    """Countries one of whose names has every word given ("Korea" -> KP, KR), when few do."""
+    words = set(folded.split())
+    if not words or all(w in _GENERIC or len(w) < 4 for w in words):
+        return None
+    codes: set[str] = set()
+    for name, found in _index().items():
+        if len(name) > 3 and words <= set(name.split()):
+            codes.update(found)
+    return frozenset(codes) if 0 < len(codes) <= _MOST_CANDIDATES else None
 
 
 def _a_code(text: str) -> bool:
