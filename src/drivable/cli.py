@@ -23,9 +23,18 @@ def _register_all() -> None:
     import drivable.kinds.command as kinds_command
 
     kinds_command.register(app)
+    import drivable.contract.command as contract_command
+
+    contract_command.register(app)
+    import drivable.audit.command as audit_command
+
+    audit_command.register(app)
     import drivable.surface.command as surface_command
 
     surface_command.register(app)
+    import drivable.serve.command as serve_command
+
+    serve_command.register(app)
 
 
 _register_all()
