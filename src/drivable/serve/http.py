@@ -1,0 +1,247 @@
+"""Streamable HTTP: a contract served by uvicorn, stateless, in both protocol eras.
+
+The app is the SDK's streamable HTTP app in stateless mode (so several worker processes can serve one
+endpoint: no session lives in a process), with drivable's layers in front of it, outermost first:
+
+1. the fingerprint is computed at startup (lifespan), as stdio does;
+2. bearer authentication when a `TokenVerifier` is given (`drivable.serve.auth`);
+3. the request body is bounded before anything parses it: a body over the limit is answered 413 with
+   the envelope `payload_too_large` (by its declared Content-Length at once, else while it streams);
+4. the SDK's transport, which keeps DNS-rebinding protection (Host and Origin checks) for a server
+   bound to a loopback address.
+
+`run_http` serves a contract object (one worker) or an import path `module:attr` naming a contract
+or a function returning one (any number of workers).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+import uvicorn
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from drivable.contract import Contract
+from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
+from drivable.serve.mount import build_server, compute_fingerprint
+
+DEFAULT_PATH = "/mcp"
+# A request body carries the arguments plus the JSON-RPC envelope and `_meta`: the inline bound of
+# the arguments plus this much room. Arguments over the inline bound but within the body bound reach
+# the runtime, which refuses them with the same code and the tool's name.
+ENVELOPE_ROOM_BYTES = 64 * 1024
+
+_TARGET_ENV = "DRIVABLE_HTTP_CONTRACT"
+_VERIFIER_ENV = "DRIVABLE_HTTP_VERIFIER"
+_HOST_ENV = "DRIVABLE_HTTP_HOST"
+_LIMIT_ENV = "DRIVABLE_HTTP_MAX_BODY"
+
+
+def body_limit(contract: Contract) -> int:
+    return contract.max_inline_bytes + ENVELOPE_ROOM_BYTES
+
+
+class BodyLimit:
+    """Refuse a request body over `limit` bytes before the app reads it, with the envelope."""
+
+    def __init__(self, app: ASGIApp, limit: int, contract: Contract | None = None) -> None:
+        self.app = app
+        self.limit = limit
+        self.contract = contract
+
+    async def _refuse(self, send: Send, received: int | None) -> None:
+        details: dict[str, Any] = {"limit_bytes": self.limit}
+        if received is not None:
+            details["received_bytes"] = received
+        size = f"{received} bytes" if received is not None else "larger than the limit"
+        body, _ = envelope_body(
+            self.contract,
+            "payload_too_large",
+            f"The request body is {size}; this server accepts at most {self.limit} bytes.",
+            hint=(
+                "Pass a reference instead of inline content: the id or URI of something already "
+                "stored, as the tool's description says."
+            ),
+            details=details,
+        )
+        await send_envelope(send, 413, body, headers={"Connection": "close"})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared: int | None = None
+        for key, value in scope.get("headers", ()):
+            if key.lower() == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = None
+        if declared is not None and declared > self.limit:
+            await self._refuse(send, declared)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        pending: list[Message] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                pending.append(message)
+                break
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await self._refuse(send, None)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        replay: list[Message] = [
+            {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        ]
+        replay.extend(pending)
+
+        async def replayed() -> Message:
+            # After the buffered body, hand through what the server sends next: the
+            # `http.disconnect` that cancels a long call when the client gives up.
+            if replay:
+                return replay.pop(0)
+            return await receive()
+
+        await self.app(scope, replayed, send)
+
+
+class Fingerprinted:
+    """Compute the contract's fingerprint when the server starts, before it answers anything."""
+
+    def __init__(self, app: ASGIApp, contract: Contract) -> None:
+        self.app = app
+        self.contract = contract
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+
+        async def on_startup() -> Message:
+            message = await receive()
+            if message["type"] == "lifespan.startup" and self.contract.fingerprint is None:
+                await compute_fingerprint(self.contract)
+            return message
+
+        await self.app(scope, on_startup, send)
+
+
+def build_app(
+    contract: Contract,
+    *,
+    host: str = "127.0.0.1",
+    verifier: TokenVerifier | None = None,
+    max_body_bytes: int | None = None,
+    path: str = DEFAULT_PATH,
+) -> ASGIApp:
+    """The ASGI app serving `contract` at `path` (stateless streamable HTTP, both eras)."""
+    limit = max_body_bytes or body_limit(contract)
+    server = build_server(contract)
+    # Passing the bind host lets the SDK switch DNS-rebinding protection on for loopback hosts.
+    app: ASGIApp = server.streamable_http_app(
+        streamable_http_path=path,
+        stateless_http=True,
+        host=host,
+        max_request_body_size=limit,
+    )
+    app = BodyLimit(app, limit, contract)
+    if verifier is not None:
+        app = BearerAuth(app, verifier, contract=contract)
+    return Fingerprinted(app, contract)
+
+
+def load(path: str) -> Any:
+    """Import `module:attr` (attr may be dotted); call it when it is a function returning the object."""
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"expected MODULE:ATTR, got {path!r}")
+    found: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def load_contract(path: str) -> Contract:
+    found = load(path)
+    if not isinstance(found, Contract) and callable(found):
+        found = found()
+    if not isinstance(found, Contract):
+        raise TypeError(f"{path} is not a drivable Contract (nor a function returning one)")
+    return found
+
+
+def load_verifier(path: str) -> TokenVerifier:
+    found = load(path)
+    if not isinstance(found, TokenVerifier) and callable(found):
+        found = found()
+    if not isinstance(found, TokenVerifier):
+        raise TypeError(f"{path} is not a TokenVerifier (nor a function returning one)")
+    return found
+
+
+def app_from_env() -> ASGIApp:
+    """The app factory each uvicorn worker process calls (the contract named by the environment)."""
+    contract = load_contract(os.environ[_TARGET_ENV])
+    verifier_path = os.environ.get(_VERIFIER_ENV)
+    limit = os.environ.get(_LIMIT_ENV)
+    return build_app(
+        contract,
+        host=os.environ.get(_HOST_ENV, "127.0.0.1"),
+        verifier=load_verifier(verifier_path) if verifier_path else None,
+        max_body_bytes=int(limit) if limit else None,
+    )
+
+
+def run_http(
+    target: Contract | str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+    *,
+    verifier: TokenVerifier | str | None = None,
+    max_body_bytes: int | None = None,
+    log_level: str = "warning",
+) -> None:
+    """Serve `target` over streamable HTTP at http://host:port/mcp until interrupted.
+
+    `target` is a Contract, or `module:attr` naming one (or a function returning one). Several
+    `workers` need the import path form (each worker process imports the contract itself), and a
+    verifier, if any, as an import path too.
+    """
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if workers == 1:
+        contract = load_contract(target) if isinstance(target, str) else target
+        chosen = load_verifier(verifier) if isinstance(verifier, str) else verifier
+        app = build_app(contract, host=host, verifier=chosen, max_body_bytes=max_body_bytes)
+        config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+        uvicorn.Server(config).run()
+        return
+    if not isinstance(target, str):
+        raise ValueError("several workers need the contract as an import path MODULE:ATTR")
+    if verifier is not None and not isinstance(verifier, str):
+        raise ValueError("several workers need the verifier as an import path MODULE:ATTR")
+    load_contract(target)  # fail here, in the parent, rather than in every worker
+    os.environ[_TARGET_ENV] = target
+    os.environ[_HOST_ENV] = host
+    if verifier is not None:
+        os.environ[_VERIFIER_ENV] = verifier
+    if max_body_bytes is not None:
+        os.environ[_LIMIT_ENV] = str(max_body_bytes)
+    uvicorn.run(
+        "drivable.serve.http:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        lifespan="on",
+    )
