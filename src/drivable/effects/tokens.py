@@ -104,11 +104,11 @@ class ConfirmTokens:
             return Refusal(RefusalReason.FORGED)
         if claims.expires_at <= self._clock():
             return Refusal(RefusalReason.EXPIRED)
-        if not hmac.compare_digest(claims.tool, tool):
+        if claims.tool != tool:  # tool names are public
             return Refusal(RefusalReason.OTHER_TOOL)
-        if not hmac.compare_digest(claims.subject, self._subject(principal)):
+        if not hmac.compare_digest(claims.subject.encode(), self._subject(principal).encode()):
             return Refusal(RefusalReason.OTHER_PRINCIPAL)
-        if not hmac.compare_digest(claims.digest, digest):
+        if not hmac.compare_digest(claims.digest.encode(), digest.encode()):
             return Refusal(RefusalReason.OTHER_ARGUMENTS)
         return claims
 

@@ -1,0 +1,88 @@
+"""A separate OS process driving a store, for the cross-process and crash tests.
+
+python effects_worker.py race  URL KEY CALLS GO_FILE   # CALLS concurrent calls, one JSON line each
+python effects_worker.py crash URL KEY mid|after       # prints a line, then waits to be killed
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import uuid
+from typing import Any
+
+import anyio
+
+from drivable.effects import Executed, NewClaim, Replay, Transaction, open_store
+
+ARGS = {"invoice_id": "inv_1", "amount_cents": 4200}
+
+
+async def refund(tx: Transaction, hold_s: float = 0.0) -> dict[str, Any]:
+    refund_id = f"rf_{uuid.uuid4().hex[:10]}"
+    await tx.execute(
+        "INSERT INTO refunds (id, invoice_id, amount_cents) VALUES (?, ?, ?)",
+        (refund_id, ARGS["invoice_id"], ARGS["amount_cents"]),
+    )
+    if hold_s:
+        await anyio.sleep(hold_s)
+    return {"status": "refunded", "refund_id": refund_id, "pid": os.getpid()}
+
+
+async def race(url: str, key: str, calls: int, go_file: str) -> None:
+    store = open_store(url)
+    print("ready", flush=True)
+    while not os.path.exists(go_file):
+        time.sleep(0.002)
+    out: list[str] = []
+
+    async def effect(tx: Transaction) -> dict[str, Any]:
+        return await refund(tx, hold_s=0.05)
+
+    async def call() -> None:
+        r = await store.run_idempotent(
+            tool="refund", principal="p", key=key, arguments=ARGS, effect=effect, wait_s=60
+        )
+        result = r.result if isinstance(r, Executed | Replay) else None
+        out.append(json.dumps({"kind": type(r).__name__, "result": result}, sort_keys=True))
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(calls):
+            tg.start_soon(call)
+    await store.close()
+    print("\n".join(out), flush=True)
+
+
+async def crash(url: str, key: str, phase: str) -> None:
+    store = open_store(url)
+    if phase == "mid":
+        async with store.idempotent(
+            tool="refund", principal="p", key=key, arguments=ARGS, lease_s=1.0
+        ) as claim:
+            assert isinstance(claim, NewClaim)
+            await refund(claim.transaction)  # part of the effect is written, uncommitted
+            print("inside", flush=True)
+            await anyio.sleep(3600)  # killed here, mid-transaction
+    else:
+        r = await store.run_idempotent(
+            tool="refund", principal="p", key=key, arguments=ARGS, effect=refund, lease_s=1.0
+        )
+        assert isinstance(r, Executed)
+        print("done " + json.dumps(r.result, sort_keys=True), flush=True)
+        await anyio.sleep(3600)  # killed before it could answer its client
+
+
+def main() -> None:
+    mode, url, key, *rest = sys.argv[1:]
+    if mode == "race":
+        anyio.run(race, url, key, int(rest[0]), rest[1])
+    elif mode == "crash":
+        anyio.run(crash, url, key, rest[0])
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
