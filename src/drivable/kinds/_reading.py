@@ -78,7 +78,14 @@ class Reading:
 
     @classmethod
     def of(cls, value: Any, *notes: str) -> Reading:
-        return cls("value", value=value, notes=tuple(notes))
+        # The hot path of every canonical read: built without the frozen dataclass __init__ (one
+        # object.__setattr__ per field, several times the cost); unset fields keep their defaults.
+        reading = object.__new__(cls)
+        fields = reading.__dict__
+        fields["outcome"] = "value"
+        fields["value"] = value
+        fields["notes"] = notes
+        return reading
 
     @classmethod
     def repaired(cls, received: Any, value: Any, *more: str) -> Reading:

@@ -140,7 +140,14 @@ def read_with(spec: KindSpec, value: Any, options: Options) -> Reading:
         )
     if value is None:
         return Reading.absent()
-    if not spec.handles_placeholders and not _is_a_choice(value, options):
+    # Only strings can be placeholders, and no placeholder is spelled in digits: the canonical
+    # "4000" goes straight to its reader.
+    if (
+        not spec.handles_placeholders
+        and isinstance(value, str)
+        and not value.isdigit()
+        and not _is_a_choice(value, options)
+    ):
         placeholder = absence.placeholder_of(value)
         if placeholder is not None:
             return absence.reading_for(value, options.intent, spec.expected)
