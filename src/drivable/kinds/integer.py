@@ -20,6 +20,7 @@ from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.number import (
     ambiguous,
+    canonical,
     canonical_int,
     decimal_of,
     out_of_range,
@@ -40,8 +41,11 @@ def _schema(options: Options) -> dict[str, Any]:
 
 @kind("integer", schema=_schema, expected=EXPECTED)
 def read_integer(value: Any, options: Options) -> Reading:
+    fast = canonical(value, options)
+    if fast is not None:
+        return fast
     if canonical_int(value):
-        result = int(value)  # the canonical path: a JSON integer or plain digits
+        result = int(value)  # plain digits out of bounds, or with leading zeros
     else:
         got = decimal_of(value)
         if isinstance(got, Reading):

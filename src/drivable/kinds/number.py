@@ -189,6 +189,32 @@ def _valid_grouping(groups: list[str]) -> bool:
     return len(rest[-1]) == 3 and all(len(g) == 2 for g in rest[:-1]) and 1 <= len(head) <= 2
 
 
+def canonical(value: Any, options: Options) -> Reading | None:
+    """The fast path: a JSON integer or a canonical digit string within bounds, else None.
+
+    Both number and integer start here, so the common case costs little more than `int()`.
+    """
+    kind_of = type(value)
+    if kind_of is int:
+        if not -_INT_MAX <= value <= _INT_MAX:
+            return None
+        n = value
+    elif (
+        kind_of is str
+        and value.isdigit()
+        and value.isascii()
+        and (value[0] != "0" or len(value) == 1)
+        and len(value) < 300
+    ):
+        n = int(value)
+    else:
+        return None
+    low, high = options.minimum, options.maximum
+    if (low is not None and n < low) or (high is not None and n > high):
+        return None
+    return Reading.of(n)
+
+
 def canonical_int(value: Any) -> bool:
     """A JSON integer or a string of plain ASCII digits, within a double's range: the fast path."""
     if type(value) is int:
@@ -319,8 +345,11 @@ def _schema(options: Options) -> dict[str, Any]:
 
 @kind("number", schema=_schema, expected=EXPECTED)
 def read_number(value: Any, options: Options) -> Reading:
+    fast = canonical(value, options)
+    if fast is not None:
+        return fast
     if canonical_int(value):
-        result: int | float = int(value)  # the canonical path: a JSON integer or plain digits
+        result: int | float = int(value)  # plain digits out of bounds, or with leading zeros
         exact = Decimal(result)
     else:
         got = decimal_of(value)
@@ -339,4 +368,4 @@ def read_number(value: Any, options: Options) -> Reading:
 Number = Annotated[float, Kind("number")]
 """A number field: `int` when integral, else `float`; JSON Schema `{"type": "number"}`."""
 
-__all__ = ["EXPECTED", "Number", "Parsed", "parse_decimal", "read_number"]
+__all__ = ["EXPECTED", "Number", "Parsed", "canonical", "parse_decimal", "read_number"]
