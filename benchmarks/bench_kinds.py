@@ -1,0 +1,164 @@
+"""The cost of reading a value through its kind, as ratios measured in the same run.
+
+Two tables, each a list of rows; a new kind adds rows, not code:
+
+- CANONICAL: a canonical spelling read through its kind against the strict standard-library parse
+  of the same text (`int`, later `date.fromisoformat`, `uuid.UUID`). Target: at most 3x.
+- REPAIRED: a spelling the kind repairs ("4 000"), median microseconds per read. Target: <= 20 us.
+
+Each read goes through `read_with(spec, value, options)` with options built once, as the pydantic
+seam calls it. Each row reads a thousand different values, so no cache of one value can flatter
+it; every timing is the median of several repeats.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from drivable.kinds._registry import KINDS, _load_all, make_options, read_with
+
+REPEATS = 15
+VALUES = 1000
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A canonical value read through `kind`, against `baseline` parsing the same values."""
+
+    label: str
+    kind: str
+    values: Sequence[Any]
+    baseline: Callable[[Any], Any]
+    baseline_label: str
+    options: dict[str, Any] = field(default_factory=dict)
+    max_ratio: float = 3.0
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """A repaired spelling read through `kind`: median microseconds per read."""
+
+    label: str
+    kind: str
+    values: Sequence[Any]
+    options: dict[str, Any] = field(default_factory=dict)
+    max_us: float = 20.0
+
+
+def _ints(lo: int, hi: int) -> list[str]:
+    step = max(1, (hi - lo) // VALUES)
+    return [str(n) for n in range(lo, hi, step)][:VALUES]
+
+
+CANONICAL: list[Canonical] = [
+    Canonical("plain int through integer", "integer", _ints(1, 10**6), int, "int(text)"),
+    Canonical(
+        "JSON int through integer",
+        "integer",
+        [int(s) for s in _ints(1, 10**6)],
+        int,
+        "int(number)",
+    ),
+    Canonical("plain int through number", "number", _ints(1, 10**6), int, "int(text)"),
+]
+
+REPAIRED: list[Repaired] = [
+    Repaired("number '4 000'", "number", [f"{n} {m:03d}" for n, m in zip(range(1, 1001), range(1000), strict=True)]),
+    Repaired("number '1.234,5'", "number", [f"{n}.{m:03d},5" for n, m in zip(range(1, 1001), range(1000), strict=True)]),
+    Repaired("number '1,234' (asks)", "number", [f"{n},{m:03d}" for n, m in zip(range(1, 1001), range(1000), strict=True)]),
+    Repaired(
+        "limit '500' (clamps)", "integer", [str(n) for n in range(101, 1101)],
+        {"minimum": 1, "maximum": 100, "clamp": True},
+    ),
+    Repaired("enum 'Přehled'", "enum", ["Přehled", "DETAIL", "public law"] * 334, {"choices": ("prehled", "detail", "public_law")}),
+    Repaired("filter 'all'", "filter", ["all", " * ", "vše"] * 334),
+    Repaired("string_list 'a, b'", "string_list", ["civil, criminal", "civil"] * 500, {"choices": ("civil", "criminal")}),
+]  # fmt: skip
+
+
+def _per_call(fn: Callable[[Any], Any], values: Sequence[Any]) -> float:
+    """Median seconds per call over REPEATS passes of `values`."""
+    samples = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for v in values:
+            fn(v)
+        samples.append((time.perf_counter() - start) / len(values))
+    return statistics.median(samples)
+
+
+def _one_call(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The baseline behind one call level, as the kind's reader is, so the ratio compares parses."""
+    return lambda value: fn(value)
+
+
+def _reader(kind: str, options: dict[str, Any]) -> Callable[[Any], Any]:
+    _load_all()
+    spec = KINDS[kind]
+    built = make_options(**options)
+    return lambda value: read_with(spec, value, built)
+
+
+def run() -> tuple[list[list[str]], bool]:
+    _load_all()
+    rows: list[list[str]] = []
+    ok = True
+    for case in CANONICAL:
+        reader = _reader(case.kind, case.options)
+        _per_call(reader, case.values)  # warm up
+        kind_s = _per_call(reader, case.values)
+        base_s = _per_call(_one_call(case.baseline), case.values)
+        ratio = kind_s / base_s
+        passed = ratio <= case.max_ratio
+        ok &= passed
+        rows.append(
+            [
+                case.label,
+                f"{kind_s * 1e6:.3f} us",
+                f"{case.baseline_label} {base_s * 1e6:.3f} us",
+                f"{ratio:.1f}x (<= {case.max_ratio:g}x)",
+                "ok" if passed else "MISSED",
+            ]
+        )
+    for rep in REPAIRED:
+        reader = _reader(rep.kind, rep.options)
+        _per_call(reader, rep.values)
+        kind_s = _per_call(reader, rep.values)
+        passed = kind_s * 1e6 <= rep.max_us
+        ok &= passed
+        rows.append(
+            [
+                rep.label,
+                f"{kind_s * 1e6:.3f} us",
+                "",
+                f"(<= {rep.max_us:g} us)",
+                "ok" if passed else "MISSED",
+            ]
+        )
+    return rows, ok
+
+
+def _table(rows: list[list[str]]) -> str:
+    header = ["case", "through the kind", "strict stdlib", "ratio / target", ""]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    rows, ok = run()
+    print(_table(rows))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
