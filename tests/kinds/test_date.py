@@ -288,3 +288,10 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         reading = KINDS["date"].reader(value, make_options(**options))  # type: ignore[arg-type]
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()
+
+
+@pytest.mark.parametrize("text", ["", "null", "n/a", "<YYYY-MM-DD>", "{date}", "-", "string"])
+def test_placeholders_are_absent_on_read_and_asked_on_write(text: str) -> None:
+    assert read("date", text).outcome == "absent"
+    assert read("date_from", text).outcome == "absent"
+    assert read("date", text, intent="write").outcome == "ask"

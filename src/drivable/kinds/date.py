@@ -112,7 +112,9 @@ _TOKENS = re.compile(r"\d+|[^\W\d_]+")
 _JUNK = re.compile(r"[\s,.'’/-]+")
 
 
-@kind("date", schema=_schema, expected=EXPECTED)
+# The canonical spelling cannot be a placeholder, so this reader runs the shared placeholder
+# check itself, after its fast path.
+@kind("date", schema=_schema, expected=EXPECTED, handles_placeholders=True)
 def read_date(value: Any, options: Options) -> Reading:
     # Fast path: the canonical spelling.
     if type(value) is str and len(value) == 10 and value[4] == "-" and value[7] == "-":
@@ -134,6 +136,8 @@ def read_date(value: Any, options: Options) -> Reading:
         return _read_text(value, str(value), options)
     if not isinstance(value, str):
         return _invalid(value, "Send the date as a JSON string, YYYY-MM-DD (e.g. 2026-10-01).")
+    if absence.placeholder_of(value) is not None:
+        return absence.reading_for(value, options.intent, EXPECTED)
     return _read_text(value, value, options)
 
 

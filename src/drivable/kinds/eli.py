@@ -68,6 +68,7 @@ _EU_TYPE_WORDS: tuple[tuple[str, str], ...] = (
     (r"directive|sm[eě]rnice|richtlinie|dyrektywa", "dir"),
     (r"decision|rozhodnut[ií]|beschluss|d[eé]cision|decyzja", "dec"),
 )
+_EU_TYPE = re.compile("|".join(f"(?P<{t}>{words})" for words, t in _EU_TYPE_WORDS))
 _CELEX_TYPES = {"R": "reg", "L": "dir", "D": "dec"}
 
 _URI = re.compile(
@@ -82,6 +83,9 @@ _EU_PATH = re.compile(
 # "89/2012 Sb.", "č. 89/2012 Sb.", "Sb. 89/2012", "zákon 89/2012" (Czech acts are number/year).
 _CZ_CITATION = re.compile(
     r"(?:^|\s|č\.?\s*)(?P<number>\d{1,4})\s*/\s*(?P<year>\d{4})(?:\s*sb\.?)?(?=$|[\s,;])", re.I
+)
+_CZ_SB_FIRST = re.compile(
+    r"\bsb\.?\s*(?:č\.?\s*)?(?P<number>\d{1,4})\s*/\s*(?P<year>\d{4})\b", re.I
 )
 _CZ_MARKS = re.compile(
     r"\bsb\b|sbírk|sbirk|zákon|zakon|vyhlášk|vyhlask|nařízení vlády|narizeni vlady|sdělení|sdeleni",
@@ -138,13 +142,12 @@ def _from_path(received: str, path: str) -> Reading:
 
 
 def _from_citation(received: str, text: str) -> Reading:
-    lowered = text.casefold()
-    eu_type = next((t for pattern, t in _EU_TYPE_WORDS if re.search(pattern, lowered)), None)
     for pattern in (_EU_NEW, _EU_SUFFIX, _EU_OLD):
         if m := pattern.search(text):
             year = _full_year(m["year"])
             if year is None:
                 return _invalid(received)
+            eu_type = _eu_type(text)
             if eu_type is None:
                 readings = [_eu_uri(t, year, m["number"], "") for t in ("reg", "dir", "dec")]
                 return Reading.ask(
@@ -159,14 +162,18 @@ def _from_citation(received: str, text: str) -> Reading:
                     code="ambiguous_eli",
                 )
             return _eu(received, eu_type, year, m["number"], "")
-    if eu_type is None or _CZ_MARKS.search(text):
-        if (m := _CZ_CITATION.search(text)) and (_CZ_MARKS.search(text) or text.endswith(".")):
+    if _CZ_MARKS.search(text):
+        if m := _CZ_CITATION.search(text):
             return _cz(received, m["year"], m["number"], "")
-        if m := re.search(
-            r"\bsb\.?\s*(?:č\.?\s*)?(?P<number>\d{1,4})\s*/\s*(?P<year>\d{4})\b", text, re.I
-        ):
+        if m := _CZ_SB_FIRST.search(text):
             return _cz(received, m["year"], m["number"], "")
     return _invalid(received)
+
+
+def _eu_type(text: str) -> str | None:
+    """The act type the words name ("Implementing Regulation" -> reg_impl), or None."""
+    found = _EU_TYPE.search(text.casefold())
+    return found.lastgroup if found is not None else None
 
 
 def _full_year(year: str) -> str | None:
