@@ -1,0 +1,71 @@
+"""The terminal report: rich tables of findings and coverage."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from drivable.audit.model import SECTION_TITLES, Report
+
+STYLE = {"critical": "bold red", "major": "red", "minor": "yellow", "nit": "dim"}
+
+
+def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
+    buf = io.StringIO()
+    console = Console(
+        file=buf, force_terminal=color, no_color=not color, width=width, highlight=False
+    )
+    t = report.target
+    where = " ".join(t.get("command", [])) or t.get("url") or t.get("path") or t.get("transport")
+    console.print(Text(f"drivable audit: {where}", style="bold"))
+    console.print(f"transport {t.get('transport')}, era {t.get('era')}")
+    if t.get("env_passed") is not None:
+        console.print("environment passed: " + (", ".join(t["env_passed"]) or "none"))
+    surface = t.get("surface") or {}
+    if surface:
+        console.print(
+            f"{surface.get('tools', 0)} tools, {surface.get('resources', 0)} resources, "
+            f"{surface.get('prompts', 0)} prompts; tools/list {surface.get('tools_list_bytes', 0)} bytes, "
+            f"{surface.get('tools_list_tokens', 0)} tokens ({surface.get('tokenizer')})"
+        )
+    probes = t.get("probes") or {}
+    if probes:
+        cold = probes.get("cold_start", {})
+        console.print(
+            f"probes: {probes.get('calls', 0)} calls; cold start {cold.get('tokens_before_first_call')} "
+            f"tokens, first call {cold.get('first_call_tool')} -> {cold.get('first_call_outcome', 'n/a')}; "
+            f"first repair: {probes.get('first_repair', {}).get('status')}"
+        )
+    findings = report.sorted_findings()
+    table = Table(title=f"Findings ({len(findings)})", show_lines=False, expand=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("severity", no_wrap=True)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("subject", overflow="fold")
+    table.add_column("summary / remediation", ratio=3)
+    for i, f in enumerate(findings, 1):
+        table.add_row(
+            f"F{i}",
+            Text(f.severity, style=STYLE[f.severity]),
+            f.rule,
+            f.subject,
+            f"{f.summary}\n[fix] {f.remediation}",
+        )
+    if findings:
+        console.print(table)
+    else:
+        console.print("No findings.")
+    cov = Table(title="Coverage", expand=True)
+    cov.add_column("section")
+    cov.add_column("status", no_wrap=True)
+    cov.add_column("note", ratio=3)
+    for row in report.coverage:
+        cov.add_row(f"§{row.section} {SECTION_TITLES[row.section]}", row.status, row.note)
+    console.print(cov)
+    console.print("evidence: --format json or markdown")
+    _ = json
+    return buf.getvalue()

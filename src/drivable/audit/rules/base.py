@@ -1,0 +1,99 @@
+"""Rule data (id, severity, how it is checked, a one-screen doc) and the static check context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from drivable.audit.model import Finding, Severity
+
+How = Literal["static", "probe", "static+probe", "not-automated"]
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    """How drivable checks one rule, and what a server author should know about it."""
+
+    severity: Severity
+    how: How
+    what: str
+    why: str
+    example: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    section: int | None
+    requirement: str
+    check_key: str
+    doc: RuleDoc | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return self.doc.severity if self.doc else "minor"
+
+    @property
+    def how(self) -> How:
+        return self.doc.how if self.doc else "not-automated"
+
+    @property
+    def title(self) -> str:
+        return self.requirement
+
+
+@dataclass
+class StaticContext:
+    """The collected surface plus the derived values the rules share."""
+
+    surface: dict[str, Any]
+    tokens: int = 0
+    offline: bool = False
+    notes: dict[int, list[str]] = field(default_factory=dict)
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return [t for t in self.surface.get("tools", []) if isinstance(t, dict)]
+
+    @property
+    def tool_names(self) -> set[str]:
+        return {str(t.get("name", "")) for t in self.tools}
+
+    @property
+    def server(self) -> dict[str, Any]:
+        server = self.surface.get("server")
+        return server if isinstance(server, dict) else {}
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        caps = self.surface.get("capabilities")
+        return caps if isinstance(caps, dict) else {}
+
+    @property
+    def instructions(self) -> str:
+        text = self.surface.get("instructions")
+        return text if isinstance(text, str) else ""
+
+    def note(self, section: int, text: str) -> None:
+        """An OK-evidence line for the coverage table."""
+        self.notes.setdefault(section, []).append(text)
+
+
+Check = Callable[[StaticContext], Iterator[Finding]]
+
+
+def finding(
+    rule: str,
+    severity: Severity,
+    subject: str,
+    summary: str,
+    evidence: Any,
+    remediation: str,
+) -> Finding:
+    return Finding(rule, severity, subject, summary, evidence, remediation)
+
+
+def tool_subject(tool: dict[str, Any]) -> str:
+    return f"tool:{tool.get('name', '?')}"

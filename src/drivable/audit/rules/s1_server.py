@@ -1,0 +1,161 @@
+"""§1 Server-level: identity, display metadata, stdout discipline (the probe lives in probes)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from drivable.audit.model import Finding
+from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+
+GENERIC_NAMES = frozenset(
+    [
+        "api",
+        "data",
+        "tools",
+        "tool",
+        "server",
+        "mcp",
+        "mcp-server",
+        "app",
+        "service",
+        "default",
+        "test",
+        "demo",
+        "example",
+        "main",
+    ]
+)
+VERSION_IN_NAME = re.compile(r"(\bv\d+\b|\d+\.\d+|[-_]v?\d+$)", re.I)
+HOST_STYLE = re.compile(r"(\.py$|\.js$|\.ts$|^py[-_]|[-_]py$|Server$|MCP$)")
+
+DOCS = {
+    "1.name": RuleDoc(
+        "nit",
+        "static",
+        "The server's `serverInfo.name` is present, has no version number and no host-language "
+        "style (`.py`, `FooServer`).",
+        "A model sees several servers at once; a name that carries a version or a file name "
+        "changes on upgrade and says nothing about what the server is for.",
+        "`billing-v2.py` or `MyServer`.",
+        "Name the domain: `billing`, `caselaw`; carry the version in `serverInfo.version`.",
+    ),
+    "1.name-generic": RuleDoc(
+        "minor",
+        "static",
+        "The server name is not a generic word (`api`, `data`, `tools`, `server`, ...).",
+        "Hosts prefix tools with the server name; `api_search` beside another server's "
+        "`api_search` is a coin toss for the model.",
+        '`serverInfo.name = "tools"`.',
+        "Use a distinctive domain name, e.g. `acme-invoices`.",
+    ),
+    "1.stdout": RuleDoc(
+        "critical",
+        "probe",
+        "A raw stdio probe reads every byte the server writes to stdout while it starts, lists "
+        "its tools and answers: anything that is not a JSON-RPC message is a finding.",
+        "On stdio, stdout *is* the protocol stream. A log line there corrupts the stream; clients "
+        "drop the connection or the next message.",
+        "`print('server ready')` before `server.run()`.",
+        "Log to stderr (`logging.basicConfig(stream=sys.stderr)`), never `print` in a stdio server.",
+    ),
+    "1.display-metadata": RuleDoc(
+        "nit",
+        "static",
+        "Tools, resources, templates and prompts carry a human `title` (top level or "
+        "`annotations.title`).",
+        "Hosts show titles where a human approves a call; the raw snake_case name is a poor label "
+        "for the person approving a payment or a deletion.",
+        '`{"name": "billing_refund_invoice"}` with no `title`.',
+        'Add `title`: `"Refund an invoice"`.',
+    ),
+    "1.spec-revision": RuleDoc(
+        "major",
+        "probe",
+        "The audit speaks both eras (2026-07-28 and the handshake) and compares the tool lists.",
+        "Clients of both eras are in the field; a tool that exists in one era only is a tool a "
+        "model cannot find.",
+        "A tool registered only on the stateless path.",
+        "Serve one catalog in every era; state the target revisions in the summary.",
+    ),
+    "1.metadata-contract": RuleDoc(
+        "minor",
+        "static",
+        "`serverInfo` carries a `version`.",
+        "A client that caches the surface needs to know when it changed; without a version it "
+        "cannot tell an upgrade from the same server.",
+        '`serverInfo = {"name": "billing"}`.',
+        "Publish `serverInfo.version` (and a fingerprint, see 9.fingerprint).",
+    ),
+}
+
+
+def check(ctx: StaticContext) -> Iterator[Finding]:
+    name = str(ctx.server.get("name") or "")
+    if ctx.offline and not name:
+        ctx.note(1, "offline dump carries no serverInfo: identity not checked")
+    elif not name:
+        yield finding(
+            "1.name",
+            "minor",
+            "server",
+            "The server publishes no name.",
+            {"serverInfo": ctx.server},
+            "Set `serverInfo.name` to a distinctive domain name.",
+        )
+    else:
+        if name.lower() in GENERIC_NAMES:
+            yield finding(
+                "1.name-generic",
+                "minor",
+                "server",
+                f"Server name `{name}` is generic and collides across servers.",
+                {"serverInfo.name": name},
+                "Rename the server after its domain (e.g. `<company>-<domain>`).",
+            )
+        elif VERSION_IN_NAME.search(name) or HOST_STYLE.search(name):
+            yield finding(
+                "1.name",
+                "nit",
+                "server",
+                f"Server name `{name}` carries a version or host-language style.",
+                {"serverInfo.name": name},
+                "Keep the name stable and descriptive; move the version to `serverInfo.version`.",
+            )
+        else:
+            ctx.note(1, f"server name `{name}`")
+        if not ctx.server.get("version"):
+            yield finding(
+                "1.metadata-contract",
+                "minor",
+                "server",
+                "serverInfo has no version.",
+                {"serverInfo": ctx.server},
+                "Publish `serverInfo.version` and bump it on every surface change.",
+            )
+    untitled = [
+        str(t.get("name"))
+        for t in ctx.tools
+        if not t.get("title") and not (t.get("annotations") or {}).get("title")
+    ]
+    if untitled:
+        yield finding(
+            "1.display-metadata",
+            "nit",
+            "server",
+            f"{len(untitled)} of {len(ctx.tools)} tools have no title.",
+            {"tools_without_title": untitled[:20]},
+            f"Add a human `title` to each tool, e.g. `{untitled[0]}` -> "
+            f"`{untitled[0].replace('_', ' ').capitalize()}`.",
+        )
+    for tool in ctx.tools:
+        tool_name = str(tool.get("name", ""))
+        if tool_name and tool_name == name:
+            yield finding(
+                "1.name",
+                "nit",
+                tool_subject(tool),
+                "A tool has the same name as the server.",
+                {"serverInfo.name": name, "tool": tool_name},
+                "Give the tool a verb_noun name distinct from the server.",
+            )

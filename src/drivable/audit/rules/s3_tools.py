@@ -1,0 +1,693 @@
+"""§3 Tools: names, descriptions, schemas, annotations, effects, endpoint mirroring."""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from drivable.audit import heuristics as h
+from drivable.audit.model import Finding, Severity
+from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+
+SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
+AMBIGUOUS_PARAMS = {
+    "user": "user_id",
+    "since": "started_after",
+    "id": "<noun>_id",
+    "date": "<event>_date",
+    "type": "<noun>_type",
+    "data": "a named field per value",
+    "value": "a named field",
+    "q": "query",
+    "name": "<noun>_name",
+}
+IDEMPOTENCY_PARAM = re.compile(r"idempoten|request_id|client_token|dedup", re.I)
+CONFIRM_PARAM = re.compile(r"(dry_?run|confirm|preview|force|yes|confirmation_token)", re.I)
+VERSION_PARAM = re.compile(r"(expected_version|if_match|etag|version|revision)", re.I)
+MODE_PARAM = re.compile(r"^(action|mode|operation|op|command|method)$", re.I)
+EXCLUSIVE_PROSE = re.compile(
+    r"(mutually exclusive|exactly one of|either .{1,40} or .{1,40} but not both|only one of)", re.I
+)
+BY_FIELD = re.compile(r"^(?P<stem>.+?)_by_(?P<field>[a-z0-9_]+)$")
+
+DOCS = {
+    "3.naming": RuleDoc(
+        "minor",
+        "static",
+        "Tool names are snake_case `verb_noun` (optionally prefixed, `slack_send_message`).",
+        "Models copy naming patterns between tools; mixed styles and verb-less names make them "
+        "invent tools that do not exist.",
+        "`getUser`, `user-info`, `Users`.",
+        "Rename to `get_user` / `users_get_profile`, keeping an alias during a deprecation window.",
+    ),
+    "3.verbs": RuleDoc(
+        "nit",
+        "static",
+        "One verb per meaning: the catalog does not mix synonyms (`get_` and `fetch_`, `delete_` "
+        "and `remove_`).",
+        "When two verbs mean the same, a model assumes they differ and looks for the difference.",
+        "`get_invoice` beside `fetch_customer`.",
+        "Pick one verb per meaning and rename the others.",
+    ),
+    "3.descriptions": RuleDoc(
+        "major",
+        "static",
+        "Every tool has a description that says when to use it, its edge cases, and an example "
+        "invocation.",
+        "The description is the only thing a model reads to choose and fill a tool. A missing or "
+        "one-line description turns selection into a guess.",
+        '`"description": "Delete."`',
+        "Write: purpose; `Use when ...`; edge cases (`Returns not_found if ...`); one example "
+        "call with literal arguments.",
+    ),
+    "3.param-names": RuleDoc(
+        "nit",
+        "static",
+        "Parameter names are disambiguated (`user_id`, not `user`; `started_after`, not `since`) "
+        "and id inputs say where their values come from.",
+        "A model fills `user` with a name, an email or an id, whichever it has. An id input that "
+        "does not name the tool that yields it sends the model guessing.",
+        '`{"user": {"type": "string"}}`',
+        "Rename to `user_id` and describe it: `Id from list_users (e.g. usr_123)`.",
+    ),
+    "3.required-optional": RuleDoc(
+        "minor",
+        "static",
+        "Optional parameters state what omission means; mutually exclusive optionals are "
+        "encoded in the schema (`oneOf`/discriminator) rather than prose.",
+        "A model fills every property it sees. If two optionals exclude each other and the "
+        "schema does not say so, the model sends both.",
+        "`user_id`, `user_email`, both optional, prose: `exactly one of`.",
+        "Split into two tools or use a `oneOf` with one required field per branch; describe "
+        "omission on each optional (`Omit for all courts`).",
+    ),
+    "3.strict-types": RuleDoc(
+        "minor",
+        "static",
+        "A string whose description lists its values is an `enum`; dates carry a `format`; "
+        "counts are `integer`; every property has a type.",
+        "A free-text string that means one of five values invites six spellings. An enum turns a "
+        "guess into a choice.",
+        "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
+        '`sort: {type: string, enum: ["asc", "desc"]}`; `date_from: {type: string, format: date}`.',
+    ),
+    "3.dialect": RuleDoc(
+        "nit",
+        "static",
+        "Input schemas declare their JSON Schema dialect with `$schema`.",
+        "Validators and hosts differ on draft semantics (`$defs`, `prefixItems`); a declared "
+        "dialect removes the doubt.",
+        "An inputSchema with no `$schema`.",
+        'Add `"$schema": "https://json-schema.org/draft/2020-12/schema"`.',
+    ),
+    "3.portable-schema": RuleDoc(
+        "minor",
+        "static",
+        "Schemas prefer flat closed objects and enums over deep anyOf/oneOf, recursive `$ref` "
+        "and patternProperties.",
+        "Several hosts flatten or reject complex schemas; what survives is not what you wrote.",
+        "A `oneOf` of four object shapes nested two levels deep.",
+        "Flatten to a discriminator (`kind` enum) plus closed per-kind fields, or split the tool.",
+    ),
+    "3.closed-schemas": RuleDoc(
+        "major",
+        "static+probe",
+        "Every object schema (root, nested, `$defs`) says `additionalProperties: false`; the "
+        "probe sends an unknown property and expects a rejection naming it.",
+        "Models add properties they believe exist. An open schema drops them silently: the model "
+        "thinks its filter applied and reports wrong results.",
+        '`{"type": "object", "properties": {"query": ...}}` and `{"query": "x", '
+        '"year": 2020}` accepted with `year` ignored.',
+        'Add `additionalProperties: false` at every object level (pydantic: `extra="forbid"`) '
+        "and reject unknown keys with the field named.",
+    ),
+    "3.output-schema": RuleDoc(
+        "major",
+        "static+probe",
+        "Every tool declares an `outputSchema`, and successful probe results carry "
+        "`structuredContent` that conforms to it.",
+        "Structured output is what a model (or its code) branches on; without a schema it parses "
+        "prose and the format drifts.",
+        "A search tool returning only a text block.",
+        "Declare `outputSchema` and return `structuredContent` with a JSON text mirror in "
+        "`content`.",
+    ),
+    "3.declare-effects": RuleDoc(
+        "minor",
+        "static",
+        "Tools declare their effects in annotations (`readOnlyHint`, `destructiveHint`, "
+        "`idempotentHint`, `openWorldHint`).",
+        "Hosts decide on confirmation and retries from annotations; a missing annotation defaults "
+        "to destructive and non-idempotent.",
+        "A `list_invoices` tool with no annotations.",
+        "Set all four hints explicitly.",
+    ),
+    "3.honest-annotations": RuleDoc(
+        "critical",
+        "static",
+        "No tool claims `readOnlyHint: true` while its name says it mutates; no `idempotentHint: "
+        "true` on a tool that creates or sends.",
+        "Hosts auto-approve read-only tools and retry idempotent ones. A lie here deletes data "
+        "without a prompt, or sends an email twice.",
+        "`delete_note` with `readOnlyHint: true`.",
+        "Set `readOnlyHint: false` (and `destructiveHint: true` if it deletes) on the tool.",
+    ),
+    "3.annotation-defaults": RuleDoc(
+        "minor",
+        "static",
+        "Annotations are explicit, consistent (no destructive/idempotent hints on a read-only "
+        "tool) and siblings with the same verb agree.",
+        "Defaults are counter-intuitive (destructive true, idempotent false); partial annotations "
+        "leave hosts on the worst default.",
+        "`readOnlyHint: true, destructiveHint: true`.",
+        "Declare every hint; drop destructive/idempotent on read-only tools.",
+    ),
+    "3.idempotency-key": RuleDoc(
+        "major",
+        "static",
+        "Mutations whose repetition costs (create, send, pay, refund, order) accept an "
+        "`idempotency_key`.",
+        "Models retry after timeouts. Without a key the retry creates a second invoice or sends "
+        "a second email.",
+        "`create_invoice(customer_id, amount)`.",
+        "Accept `idempotency_key` (string, client-chosen) and replay the first result for a "
+        "repeated key within a declared window.",
+    ),
+    "3.version-precondition": RuleDoc(
+        "nit",
+        "static",
+        "Update tools accept a version precondition (`expected_version` / `if_match`).",
+        "A model edits what it read minutes ago; without a precondition it overwrites a change "
+        "it never saw.",
+        "`update_document(document_id, body)`.",
+        "Accept `expected_version` and fail with `conflict` + a repair that re-reads.",
+    ),
+    "3.sec-confirmation": RuleDoc(
+        "major",
+        "static",
+        "Destructive tools (delete, purge, revoke, ...) take a precondition: `dry_run`, "
+        "`confirm` or a confirmation token.",
+        "A model acts on its first reading. A one-step delete leaves no moment for the user to "
+        "see what will go.",
+        "`delete_project(project_id)`.",
+        "Add `dry_run: boolean` (default true) returning what would change plus a confirm token "
+        "that the real call requires.",
+    ),
+    "3.ap-mode-annotations": RuleDoc(
+        "major",
+        "static",
+        "A tool with an `action`/`mode` enum mixing reads and writes is annotated for its worst "
+        "mode, or split.",
+        "The host approves the tool once as read-only; the model then uses the write mode.",
+        "`manage_user(action: get|delete)` with `readOnlyHint: true`.",
+        "Split into `get_user` and `delete_user`, or annotate for the destructive mode.",
+    ),
+    "3.ap-endpoint-wrapping": RuleDoc(
+        "major",
+        "static",
+        "No endpoint mirroring: `get_x_by_id`, `get_x_by_email`, `get_x_by_name` are one tool.",
+        "Each mirrored endpoint is another near-identical choice; models pick the wrong one or "
+        "chain them.",
+        "`get_user_by_id`, `get_user_by_email`.",
+        "One `get_user` with `user_id` or `email` (a oneOf), or a `find_users(query)`.",
+    ),
+    "3.code-exec-clients": RuleDoc(
+        "minor",
+        "static",
+        "Tool names are import-friendly identifiers and do not collide once normalised.",
+        "Code-executing clients turn tools into functions; `get-user` and `get_user` collide and "
+        "`get.user` does not import.",
+        "`user.get` and `user-get`.",
+        "Use `[a-z][a-z0-9_]*` names, unique after lower-casing.",
+    ),
+    "3.ap-prose-effects": RuleDoc(
+        "minor",
+        "static",
+        "Effects described only in prose (`this deletes`, `irreversible`) are also in annotations.",
+        "Hosts read annotations, not prose, when they decide to ask the user.",
+        "Description `Permanently deletes` with no annotations.",
+        "Set `destructiveHint: true` and `readOnlyHint: false`.",
+    ),
+}
+
+
+def _prop_doc(node: dict[str, Any]) -> str:
+    return str(node.get("description") or "")
+
+
+def _description_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+    desc = str(tool.get("description") or "").strip()
+    name = str(tool.get("name"))
+    props = h.properties(h.input_schema(tool))
+    example_args = {k: "..." for k in list(props)[:2]}
+    if len(desc) < 20:
+        yield finding(
+            "3.descriptions",
+            "major",
+            tool_subject(tool),
+            "Missing description." if not desc else f"Description is {len(desc)} characters.",
+            {"description": desc},
+            f"Describe `{name}`: what it does, `Use when ...`, edge cases, and an example such as "
+            f"`{name}({', '.join(f'{k}=...' for k in example_args)})`.",
+        )
+        return
+    missing = []
+    if not h.WHEN_CUES.search(desc):
+        missing.append("when to use it")
+    if not h.EDGE_CUES.search(desc):
+        missing.append("edge cases")
+    if not h.EXAMPLE_CUES.search(desc):
+        missing.append("an example invocation")
+    if missing:
+        severity: Severity = "minor" if len(missing) < 3 else "major"
+        yield finding(
+            "3.descriptions",
+            severity,
+            tool_subject(tool),
+            f"Description does not say {', '.join(missing)}.",
+            {"description": desc[:500]},
+            f"Add to `{name}`'s description: "
+            + "; ".join(
+                {
+                    "when to use it": "a `Use when ...` sentence",
+                    "edge cases": "what happens when nothing matches or input is out of range",
+                    "an example invocation": "one literal example call",
+                }[m]
+                for m in missing
+            )
+            + ".",
+        )
+
+
+def _schema_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+    name = str(tool.get("name"))
+    schema = h.input_schema(tool)
+    subject = tool_subject(tool)
+    open_nodes = [
+        pointer
+        for pointer, node in h.object_nodes(schema)
+        if not h.is_closed(node) and not h.is_open_map(node)
+    ]
+    if open_nodes:
+        root_open = "/" in open_nodes
+        yield finding(
+            "3.closed-schemas",
+            "major" if root_open else "minor",
+            subject,
+            f"{len(open_nodes)} object schema(s) accept unknown properties"
+            + (" (including the root)." if root_open else "."),
+            {"open_objects": open_nodes[:10], "inputSchema": _trim(schema)},
+            "Add `additionalProperties: false` at "
+            + ", ".join(f"`{p}`" for p in open_nodes[:5])
+            + ' (pydantic: `model_config = ConfigDict(extra="forbid")`).',
+        )
+    if schema and "$schema" not in schema:
+        yield finding(
+            "3.dialect",
+            "nit",
+            subject,
+            "inputSchema declares no `$schema` dialect.",
+            {"inputSchema_keys": sorted(schema)},
+            'Add `"$schema": "https://json-schema.org/draft/2020-12/schema"`.',
+        )
+    props = h.properties(schema)
+    required = set(schema.get("required") or [])
+    for pname, raw in props.items():
+        node = h.resolve(schema, raw)
+        doc = _prop_doc(node) or _prop_doc(raw)
+        types = h.types_of(node)
+        if not types and not any(k in node for k in ("enum", "const", "$ref", "allOf")):
+            yield finding(
+                "3.strict-types",
+                "minor",
+                subject,
+                f"Property `{pname}` has no type.",
+                {"property": pname, "schema": raw},
+                f"Give `{pname}` a `type` (and `enum` or `format` where it applies).",
+            )
+        if types == {"string"} and "enum" not in node and doc and h.lists_values(doc):
+            yield finding(
+                "3.strict-types",
+                "minor",
+                subject,
+                f"`{pname}` is free text but its description lists the allowed values.",
+                {"property": pname, "schema": raw},
+                f"Make `{pname}` an `enum` of the values its description lists.",
+            )
+        if (
+            types == {"string"}
+            and h.is_date_property(pname, node)
+            and not node.get("format")
+            and not node.get("pattern")
+        ):
+            yield finding(
+                "3.strict-types",
+                "minor",
+                subject,
+                f"Date-like `{pname}` is a plain string with no `format` or `pattern`.",
+                {"property": pname, "schema": raw},
+                f'Declare `"format": "date"` (or `date-time`) on `{pname}` and say `YYYY-MM-DD` in '
+                "its description.",
+            )
+        if types == {"number"} and h.NUMERIC_COUNT_NAME.match(pname):
+            yield finding(
+                "3.strict-types",
+                "minor",
+                subject,
+                f"Count `{pname}` is `number`, so 2.5 is valid.",
+                {"property": pname, "schema": raw},
+                f'Make `{pname}` `"type": "integer"` with `minimum`/`maximum`.',
+            )
+        if pname in AMBIGUOUS_PARAMS and not (pname == "id" and len(props) == 1):
+            yield finding(
+                "3.param-names",
+                "nit",
+                subject,
+                f"Parameter `{pname}` is ambiguous.",
+                {"property": pname, "schema": raw},
+                f"Rename `{pname}` to `{AMBIGUOUS_PARAMS[pname]}` and describe its values.",
+            )
+        if h.is_id_property(pname, node) and not doc and "pattern" not in node:
+            yield finding(
+                "3.param-names",
+                "minor",
+                subject,
+                f"Id input `{pname}` does not say which tool yields its values or what they look "
+                "like.",
+                {"property": pname, "schema": raw},
+                f"Describe `{pname}`: `Id from <list tool> (e.g. ...)`, and add a `pattern`.",
+            )
+        if pname not in required and not doc and "default" not in node:
+            yield finding(
+                "3.required-optional",
+                "minor",
+                subject,
+                f"Optional `{pname}` does not say what omitting it means.",
+                {"property": pname, "schema": raw},
+                f"Describe `{pname}`'s omission semantics (e.g. `Omit for all ...`) or give a "
+                "`default` the server applies.",
+            )
+    _ = name
+    yield from _exclusive_checks(tool, schema, props, required)
+    yield from _portability_checks(tool, schema)
+
+
+def _exclusive_checks(
+    tool: dict[str, Any],
+    schema: dict[str, Any],
+    props: dict[str, dict[str, Any]],
+    required: set[str],
+) -> Iterator[Finding]:
+    if any(k in schema for k in ("oneOf", "anyOf", "dependentRequired", "not", "allOf")):
+        return
+    desc = str(tool.get("description") or "") + " " + " ".join(_prop_doc(p) for p in props.values())
+    optional = [p for p in props if p not in required]
+    stems: dict[str, list[str]] = defaultdict(list)
+    for p in optional:
+        m = re.match(r"^(?P<stem>[a-z0-9]+)_(id|email|name|slug|number|uuid|key|url)$", p)
+        if m:
+            stems[m.group("stem")].append(p)
+    alternatives = [v for v in stems.values() if len(v) > 1]
+    if EXCLUSIVE_PROSE.search(desc) or alternatives:
+        fields = alternatives[0] if alternatives else optional[:4]
+        yield finding(
+            "3.required-optional",
+            "minor",
+            tool_subject(tool),
+            "Mutually exclusive optionals live in prose, not in the schema: "
+            + ", ".join(f"`{f}`" for f in fields)
+            + ".",
+            {"optional": optional, "required": sorted(required)},
+            "Encode the choice: a `oneOf` with one required field per branch, or split into one "
+            "tool per lookup.",
+        )
+
+
+def _portability_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
+    problems: list[str] = []
+
+    def walk(node: Any, pointer: str, depth: int) -> None:
+        if not isinstance(node, dict):
+            return
+        if "patternProperties" in node:
+            problems.append(f"{pointer or '/'}: patternProperties")
+        for key in ("anyOf", "oneOf"):
+            branches = [
+                b for b in node.get(key) or [] if isinstance(b, dict) and b.get("type") != "null"
+            ]
+            if len(branches) > 2 or (len(branches) > 1 and depth > 1):
+                problems.append(f"{pointer or '/'}: {key} of {len(branches)} at depth {depth}")
+        ref = node.get("$ref")
+        if isinstance(ref, str) and pointer.startswith(ref[1:]):
+            problems.append(f"{pointer}: recursive $ref {ref}")
+        for key in ("properties", "$defs", "definitions"):
+            for child_name, child in (node.get(key) or {}).items():
+                walk(child, f"{pointer}/{key}/{child_name}", depth + (key == "properties"))
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], f"{pointer}/items", depth + 1)
+        for key in ("anyOf", "oneOf", "allOf"):
+            for i, child in enumerate(node.get(key) or []):
+                walk(child, f"{pointer}/{key}/{i}", depth)
+
+    walk(schema, "", 0)
+    if problems:
+        yield finding(
+            "3.portable-schema",
+            "minor",
+            tool_subject(tool),
+            "Schema uses constructs several hosts flatten or reject.",
+            {"constructs": problems[:10]},
+            "Flatten to closed objects with a discriminator enum; avoid patternProperties and "
+            "recursive $ref.",
+        )
+
+
+def _annotation_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+    name = str(tool.get("name"))
+    ann = h.annotations_of(tool)
+    subject = tool_subject(tool)
+    verb = h.verb_of(name)
+    hints = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+    mutating_name = verb in h.MUTATING_VERBS
+    if not any(k in ann for k in hints):
+        desc = str(tool.get("description") or "")
+        prose = re.search(r"\b(delete|remov|permanent|irreversibl|send|charg|pay)", desc, re.I)
+        yield finding(
+            "3.ap-prose-effects" if prose and mutating_name else "3.declare-effects",
+            "major" if mutating_name else "minor",
+            subject,
+            "No annotations: hosts assume destructive, non-idempotent, open-world.",
+            {"annotations": tool.get("annotations")},
+            f"Declare `{name}`'s effects: `readOnlyHint: {str(not mutating_name).lower()}`"
+            + (", `destructiveHint`, `idempotentHint`" if mutating_name else "")
+            + ", `openWorldHint`.",
+        )
+        return
+    if ann.get("readOnlyHint") is True and mutating_name:
+        yield finding(
+            "3.honest-annotations",
+            "critical",
+            subject,
+            f"`{name}` says `readOnlyHint: true` but its verb `{verb}` mutates.",
+            {"annotations": ann},
+            f"Set `readOnlyHint: false` on `{name}`"
+            + (" and `destructiveHint: true`." if verb in h.DESTRUCTIVE_VERBS else "."),
+        )
+    if ann.get("idempotentHint") is True and verb in h.COSTLY_VERBS:
+        props = h.properties(h.input_schema(tool))
+        if not any(IDEMPOTENCY_PARAM.search(p) for p in props):
+            yield finding(
+                "3.honest-annotations",
+                "critical",
+                subject,
+                f"`{name}` says `idempotentHint: true` but creates or sends without an "
+                "idempotency key.",
+                {"annotations": ann, "properties": sorted(props)},
+                f"Either accept `idempotency_key` on `{name}` or set `idempotentHint: false`.",
+            )
+    if ann.get("readOnlyHint") is True and ann.get("destructiveHint") is True:
+        yield finding(
+            "3.annotation-defaults",
+            "minor",
+            subject,
+            "Read-only tool also claims `destructiveHint: true`.",
+            {"annotations": ann},
+            "Drop `destructiveHint` from read-only tools.",
+        )
+    missing = [k for k in hints if k not in ann]
+    if missing and ann.get("readOnlyHint") is not True:
+        yield finding(
+            "3.annotation-defaults",
+            "minor",
+            subject,
+            "Annotations are partial; the missing hints take their worst defaults: "
+            + ", ".join(f"`{m}`" for m in missing)
+            + ".",
+            {"annotations": ann},
+            f"Declare {', '.join(missing)} explicitly on `{name}`.",
+        )
+
+
+def _effect_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+    name = str(tool.get("name"))
+    verb = h.verb_of(name)
+    props = h.properties(h.input_schema(tool))
+    subject = tool_subject(tool)
+    ann = h.annotations_of(tool)
+    if verb in h.COSTLY_VERBS and not any(IDEMPOTENCY_PARAM.search(p) for p in props):
+        yield finding(
+            "3.idempotency-key",
+            "major",
+            subject,
+            f"`{name}` creates or sends, and a retried call would do it twice.",
+            {"properties": sorted(props)},
+            f"Add `idempotency_key` (string) to `{name}` and replay the first result for a "
+            "repeated key.",
+        )
+    destructive = verb in h.DESTRUCTIVE_VERBS or ann.get("destructiveHint") is True
+    confirmable = any(CONFIRM_PARAM.search(p) for p in props)
+    if destructive and ann.get("readOnlyHint") is not True and not confirmable:
+        yield finding(
+            "3.sec-confirmation",
+            "major",
+            subject,
+            f"Destructive `{name}` acts in one step: no dry run, no confirmation.",
+            {"properties": sorted(props), "annotations": ann},
+            f"Add `dry_run` (default true) to `{name}` returning what would go and a "
+            "`confirm_token` the real call requires.",
+        )
+    preconditioned = any(VERSION_PARAM.search(p) for p in props)
+    if verb in {"update", "edit", "modify", "patch", "set"} and props and not preconditioned:
+        yield finding(
+            "3.version-precondition",
+            "nit",
+            subject,
+            f"`{name}` overwrites without a version precondition.",
+            {"properties": sorted(props)},
+            f"Accept `expected_version` on `{name}`; fail with `conflict` and a repair that "
+            "re-reads.",
+        )
+    schema = h.input_schema(tool)
+    for pname, raw in props.items():
+        node = h.resolve(schema, raw)
+        values = node.get("enum")
+        if MODE_PARAM.match(pname) and isinstance(values, list):
+            kinds = {h.verb_of(str(v)) in h.MUTATING_VERBS for v in values}
+            reads = {h.verb_of(str(v)) in h.READ_VERBS for v in values}
+            if True in kinds and True in reads and ann.get("readOnlyHint") is not False:
+                yield finding(
+                    "3.ap-mode-annotations",
+                    "critical" if ann.get("readOnlyHint") is True else "major",
+                    subject,
+                    f"`{pname}` mixes read and write modes under one annotation.",
+                    {"property": pname, "enum": values, "annotations": ann},
+                    f"Split `{name}` per mode, or annotate it for its worst mode "
+                    "(`readOnlyHint: false`, `destructiveHint: true`).",
+                )
+
+
+def check(ctx: StaticContext) -> Iterator[Finding]:
+    tools = ctx.tools
+    for tool in tools:
+        name = str(tool.get("name", ""))
+        if not SNAKE.match(name):
+            yield finding(
+                "3.naming",
+                "minor",
+                tool_subject(tool),
+                f"`{name}` is not snake_case verb_noun.",
+                {"name": name},
+                f"Rename to `{'_'.join(h.words(name)) or 'verb_noun'}`"
+                + ("" if h.verb_of(name) else " with a leading verb (get, list, create, ...)")
+                + ".",
+            )
+        elif h.verb_of(name) is None:
+            yield finding(
+                "3.naming",
+                "nit",
+                tool_subject(tool),
+                f"`{name}` has no recognisable verb.",
+                {"name": name},
+                "Start the name (after any prefix) with a verb: get, list, search, create, ...",
+            )
+        yield from _description_checks(tool)
+        yield from _schema_checks(tool)
+        if not isinstance(tool.get("outputSchema"), dict):
+            yield finding(
+                "3.output-schema",
+                "major",
+                tool_subject(tool),
+                "No outputSchema: the result shape is undeclared.",
+                {"outputSchema": None},
+                f"Declare an `outputSchema` for `{name}` and return conforming "
+                "`structuredContent` (plus a JSON text mirror).",
+            )
+        yield from _annotation_checks(tool)
+        yield from _effect_checks(tool)
+    yield from _catalog_checks(ctx)
+
+
+def _catalog_checks(ctx: StaticContext) -> Iterator[Finding]:
+    names = sorted(ctx.tool_names)
+    verbs = {h.verb_of(n) for n in names} - {None}
+    for group in h.SYNONYM_GROUPS:
+        used = sorted(v for v in verbs if v in group)
+        if len(used) > 1:
+            yield finding(
+                "3.verbs",
+                "nit",
+                "server",
+                f"Synonym verbs in one catalog: {', '.join(used)}.",
+                {"verbs": used, "tools": [n for n in names if h.verb_of(n) in used][:10]},
+                f"Use one verb (`{used[0]}`) for one meaning and rename the rest.",
+            )
+    by_stem: dict[str, list[str]] = defaultdict(list)
+    for n in names:
+        m = BY_FIELD.match(n)
+        if m:
+            by_stem[m.group("stem")].append(n)
+    for stem, mirrored in by_stem.items():
+        if len(mirrored) > 1 or stem in ctx.tool_names:
+            family = sorted(set(mirrored) | ({stem} & ctx.tool_names))
+            fields = [BY_FIELD.match(n).group("field") for n in family if BY_FIELD.match(n)]  # type: ignore[union-attr]
+            yield finding(
+                "3.ap-endpoint-wrapping",
+                "major",
+                "server",
+                f"Endpoint mirroring: {', '.join(f'`{n}`' for n in family)}.",
+                {"tools": family},
+                f"Merge into one `{stem}` taking one of "
+                + ", ".join(f"`{f}`" for f in fields)
+                + " (a oneOf), and remove the others after a deprecation window.",
+            )
+    normal: dict[str, list[str]] = defaultdict(list)
+    for n in names:
+        normal[re.sub(r"[^a-z0-9]", "_", n.lower())].append(n)
+    bad = [n for n in names if not n.isidentifier() or keyword.iskeyword(n)]
+    clashes = [v for v in normal.values() if len(v) > 1]
+    if bad or clashes:
+        yield finding(
+            "3.code-exec-clients",
+            "minor",
+            "server",
+            "Tool names that do not import as identifiers or collide once normalised.",
+            {"not_identifiers": bad[:10], "collisions": clashes[:10]},
+            "Rename to `[a-z][a-z0-9_]*`, unique after lower-casing.",
+        )
+
+
+def _trim(schema: dict[str, Any], limit: int = 1500) -> Any:
+    """Evidence stays readable: a schema too large is cut to its top-level shape."""
+    import json
+
+    text = json.dumps(schema)
+    if len(text) <= limit:
+        return schema
+    return {
+        k: (sorted(v) if k == "properties" and isinstance(v, dict) else v)
+        for k, v in schema.items()
+        if k in ("type", "properties", "required", "additionalProperties")
+    }

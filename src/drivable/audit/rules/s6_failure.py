@@ -1,0 +1,165 @@
+"""§6 Failure recovery and drivable's own `dv.*` probe rules: docs only; the probes decide them."""
+
+from __future__ import annotations
+
+from drivable.audit.rules.base import RuleDoc
+
+DOCS = {
+    "6.tool-errors": RuleDoc(
+        "major",
+        "probe",
+        "A call with bad arguments comes back as a tool result with `isError: true`, not as a "
+        "JSON-RPC error.",
+        "Many hosts show JSON-RPC errors to the user, not the model; the model never learns what "
+        "to fix.",
+        '`{"error": {"code": -32602, "message": "Invalid params"}}` for a missing field.',
+        "Catch validation failures in the handler and return `isError: true` with the envelope.",
+    ),
+    "6.symbolic-codes": RuleDoc(
+        "major",
+        "probe",
+        "An error result carries `structuredContent` with a stable symbolic `code` and a "
+        "`message`.",
+        "A model branches on a code; prose error strings change wording and cannot be branched on.",
+        '`content: [{text: "Error executing tool: 1 validation error ..."}]` only.',
+        'Return `structuredContent: {code: "invalid_argument", message, hint, issues, ...}` and '
+        "mirror it as JSON text in `content`.",
+    ),
+    "6.field-feedback": RuleDoc(
+        "major",
+        "probe",
+        "The error names the failing field (`issues[].path` or `details.field`) and says what "
+        "was expected.",
+        "Without the field the model changes the wrong argument, or all of them.",
+        '`{code: invalid_argument, message: "bad input"}` for an unknown property `yeer`.',
+        'Add `issues: [{path: "yeer", code: "unknown_property", expected: ...}]`.',
+    ),
+    "6.repair-hints": RuleDoc(
+        "minor",
+        "probe",
+        "An error says the next call: a `hint` or a `repair` naming a real tool.",
+        "First-repair success depends on the model knowing what to do next, not only what went "
+        "wrong.",
+        "`{code: not_found}` and nothing else for an unknown id.",
+        'Add `hint: "Call list_invoices to find the id."` and `repair: {tool: "list_invoices", '
+        "arguments: {...}}`.",
+    ),
+    "6.repair-callable": RuleDoc(
+        "major",
+        "probe",
+        "A `repair` names a tool that exists with arguments that validate against its input "
+        "schema; the first-repair probe calls it (when it is safe to).",
+        "A repair the model cannot call is worse than none: it spends a turn on a dead end.",
+        '`repair: {tool: "lookup_invoice"}` when the catalog has `get_invoice`.',
+        "Name the real tool and literal, schema-valid arguments.",
+    ),
+    "6.retryability": RuleDoc(
+        "minor",
+        "probe",
+        "The envelope says whether retrying helps: `temporary` (bool) and `retry_after_ms`.",
+        "Without it a model retries permanent errors and gives up on temporary ones.",
+        "`{code: rate_limited, message}` with no retry information.",
+        "Add `temporary: true, retry_after_ms: 2000` (or `false, null`).",
+    ),
+    "6.correlation": RuleDoc(
+        "minor",
+        "probe",
+        "The envelope carries a `request_id`.",
+        "Support and logs meet on one id; the model can quote it to a human.",
+        "An error with no request id.",
+        "Add `request_id` to every error envelope.",
+    ),
+    "6.presence": RuleDoc(
+        "nit",
+        "probe",
+        "Optional envelope fields are omitted, never null or empty (except `retry_after_ms`).",
+        "Null fields cost tokens and read as meaningful.",
+        "`repair: null, details: {}`.",
+        "Omit empty optional fields.",
+    ),
+    "6.no-recoverable": RuleDoc(
+        "minor",
+        "probe",
+        "No `recoverable` flag in an error (use `temporary` + a repair).",
+        "`recoverable` conflates retrying with repairing; models read it as `retry as is`.",
+        "`{recoverable: true}`.",
+        "Replace with `temporary` and a `repair`.",
+    ),
+    "6.resource-errors": RuleDoc(
+        "minor",
+        "probe",
+        "Reading an unknown resource gives a JSON-RPC error with the envelope in `error.data`.",
+        "A resource read that fails with a bare message leaves the model with no next step.",
+        "`-32603 Internal error` for an unknown URI.",
+        'Return -32602 with `data: {machine_code: "not_found", human_message, ...}`.',
+    ),
+    "6.jsonrpc-code-allocation": RuleDoc(
+        "minor",
+        "probe",
+        "JSON-RPC error codes stay out of the reserved bands (-32000..-32019 closed, never "
+        "-32002/-32042 for new work).",
+        "Clients attach meaning to reserved codes; a custom code there is misread.",
+        "`-32001` for a custom not-found.",
+        "Use -32602 for invalid params / not found, custom codes outside -32768..-32000.",
+    ),
+    "6.details-field": RuleDoc(
+        "minor",
+        "probe",
+        "The field named by an error is a real path of the published input schema.",
+        "A model maps the field back to its call; a field name the schema does not have cannot "
+        "be fixed.",
+        '`issues: [{path: "body.args.qty"}]` for a top-level `quantity`.',
+        "Name the field by its inputSchema path (dotted).",
+    ),
+    "dv.substrate-leak": RuleDoc(
+        "critical",
+        "probe",
+        "No answer (content or structuredContent, success or error) leaks the substrate: SQL or "
+        "driver errors, tracebacks, file paths, exception class names, framework validation "
+        "dumps.",
+        "A leak tells an attacker the stack and tells the model nothing it can act on; models "
+        "then echo internals to users.",
+        '`sqlite3.OperationalError: near "x": syntax error` in an error text.',
+        "Catch at the tool boundary and map to the closed envelope; log internals to stderr with "
+        "a request id.",
+    ),
+    "dv.ambiguous-date": RuleDoc(
+        "major",
+        "probe",
+        "An ambiguous date (`01/02/2026`) is neither silently guessed nor rejected without the "
+        "two readings: the server asks (error with both readings) or accepts with a note.",
+        "January 2nd and February 1st are both plausible; a silent guess is a wrong answer the "
+        "model cannot detect.",
+        '`date_from: "01/02/2026"` accepted with no note.',
+        'Return `ambiguous_date` with `readings: ["2026-01-02", "2026-02-01"]`, or accept ISO '
+        "only and say so.",
+    ),
+    "dv.cursor-validation": RuleDoc(
+        "minor",
+        "probe",
+        "An invented or damaged cursor is rejected with a code and a hint to restart paging.",
+        "A server that treats a bad cursor as page one makes the model read page one twice and "
+        "believe it saw everything.",
+        '`cursor: "invented"` returns the first page.',
+        "Make cursors opaque and signed; reject unknown ones with `invalid_cursor` and a repair "
+        "that restarts without `cursor`.",
+    ),
+    "dv.cold-start": RuleDoc(
+        "minor",
+        "probe",
+        "Cold start: tokens a model reads before its first useful call, and whether that first "
+        "call (the most likely read tool, with the schema's own values) succeeds.",
+        "Cold-start first-call success is the outcome the checklist is tuned for.",
+        "A first call that fails because the only example in the schema is invalid.",
+        "Give the first tool a literal example and defaults that work.",
+    ),
+    "dv.probe-crash": RuleDoc(
+        "major",
+        "probe",
+        "A probe call makes the server fail hard: the connection drops, or the call times out "
+        "on input that should fail fast.",
+        "A model's malformed call must never take the server down for the next call.",
+        "The server process exits on `{}`.",
+        "Validate before work; catch everything at the tool boundary.",
+    ),
+}

@@ -1,0 +1,267 @@
+"""§8 Token efficiency (pagination, detail, cache hints) and §9 Versioning (fingerprint, lifecycle)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from drivable.audit import heuristics as h
+from drivable.audit.model import Finding
+from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+
+LIST_VERBS = {"list", "search", "find", "query", "browse"}
+OFFSET_PARAM = re.compile(r"^(offset|page|page_number|skip|start)$", re.I)
+LIMIT_PARAM = re.compile(r"^(limit|page_size|pagesize|max_results|top|per_page|count|size)$", re.I)
+TIERS = {"stable", "preview", "experimental"}
+DEPRECATION_KEYS = {"since", "removal_at_or_after", "replaced_by", "migration"}
+HOUSE_PAGINATION = {"has_more", "hasMore", "total", "estimated_total", "limit", "next_cursor"}
+
+DOCS = {
+    "8.cursor-pagination": RuleDoc(
+        "minor",
+        "static",
+        "List and search tools page with an opaque `cursor` (offset only for small stable sets) "
+        "and bound the page with `limit`.",
+        "An unbounded list floods the context; offset paging skips or repeats rows when data "
+        "moves.",
+        "`list_invoices()` returning every invoice.",
+        "Add `cursor` (opaque, from `next_cursor`) and `limit` (integer, default 20, maximum 100).",
+    ),
+    "8.concise-default": RuleDoc(
+        "nit",
+        "static",
+        "List and search tools default to concise rows with a `detail` toggle (`summary`|`full`).",
+        "Most turns need ids and titles; full rows on every call waste the context.",
+        "`search_cases(query)` returning full texts.",
+        "Add `detail: enum [summary, full]`, default `summary`.",
+    ),
+    "8.ap-response-format": RuleDoc(
+        "minor",
+        "static",
+        "No `response_format` parameter (parallel format contracts).",
+        "Two formats mean two contracts to keep in step; models pick the wrong one.",
+        "`response_format: markdown|json`.",
+        "Return structuredContent always; use `detail` for density.",
+    ),
+    "8.cacheable-results": RuleDoc(
+        "minor",
+        "static",
+        "On 2026-07-28, discover and list results carry `ttlMs` and `cacheScope`.",
+        "Without cache hints a client re-lists on every turn or caches forever.",
+        "A tools/list result with no `ttlMs`.",
+        "Return honest `ttlMs` and `cacheScope` (`private` when the list depends on auth).",
+    ),
+    "8.native-pagination": RuleDoc(
+        "minor",
+        "static",
+        "Native list results use only `nextCursor`; no house fields (`has_more`, `total`).",
+        "Clients read `nextCursor` only; house fields on native lists are ignored or misread.",
+        "`tools/list` returning `hasMore: true`.",
+        "Drop the house fields from native lists; use `nextCursor`.",
+    ),
+    "9.fingerprint": RuleDoc(
+        "minor",
+        "static",
+        "A surface fingerprint is published (discover, serverInfo `_meta` or the summary).",
+        "Caching and pinning clients need one string that changes whenever the surface does.",
+        "No fingerprint anywhere in discovery.",
+        "Publish `<server>@<version>+<hash of the surface>` in discovery `_meta`.",
+    ),
+    "9.list-changed": RuleDoc(
+        "nit",
+        "static",
+        "The server advertises `tools.listChanged` (and emits list-changed notifications).",
+        "A client that knows the list can change listens instead of re-listing.",
+        "`capabilities.tools = {}`.",
+        "Advertise `listChanged: true` and notify on changes.",
+    ),
+    "9.deterministic-order": RuleDoc(
+        "major",
+        "probe",
+        "Listing twice returns the same items in the same order (tools, resources, prompts).",
+        "Order drives cache keys, diffs and the model's attention; a shuffled list looks like a "
+        "new surface every time.",
+        "Tools built from a `set()`.",
+        "Sort the catalog by name (or a stable declared order) before returning it.",
+    ),
+    "9.tier-metadata": RuleDoc(
+        "nit",
+        "static",
+        'Tools carry lifecycle metadata under `_meta["<reverse-dns>/lifecycle"]`.',
+        "A model avoids experimental tools for important work only if it can see the tier.",
+        "No `_meta` lifecycle on any tool.",
+        'Add `_meta["com.example/lifecycle"] = {"stability": "stable"}`.',
+    ),
+    "9.stability-tiers": RuleDoc(
+        "minor",
+        "static",
+        "Lifecycle `stability` is one of `stable`, `preview`, `experimental`.",
+        "A closed set is something a client can branch on; `beta` or `deprecated` is not.",
+        '`{"stability": "deprecated"}`',
+        "Use the closed set; deprecation goes in the `deprecation` marker.",
+    ),
+    "9.deprecation-marker": RuleDoc(
+        "minor",
+        "static",
+        "A deprecation marker has `since`, `removal_at_or_after`, `replaced_by`, `migration`.",
+        "A model moves off a deprecated tool only if the marker names the replacement.",
+        '`{"deprecation": {"since": "2026-01"}}`',
+        "Fill all four keys; `replaced_by` names a real tool or null.",
+    ),
+    "9.deprecated-discoverable": RuleDoc(
+        "minor",
+        "static",
+        "A tool whose description says deprecated carries a lifecycle marker with its replacement.",
+        "Prose deprecation is invisible to code and easy to miss for a model.",
+        '`"description": "DEPRECATED, use v2"` and no `_meta` marker.',
+        "Add the lifecycle marker with `replaced_by`.",
+    ),
+}
+
+
+def _lifecycle(item: dict[str, Any]) -> dict[str, Any] | None:
+    meta = item.get("_meta")
+    if not isinstance(meta, dict):
+        return None
+    for key, value in meta.items():
+        if key.endswith("/lifecycle") and isinstance(value, dict):
+            return value
+    return None
+
+
+def check(ctx: StaticContext) -> Iterator[Finding]:
+    for tool in ctx.tools:
+        name = str(tool.get("name", ""))
+        props = h.properties(h.input_schema(tool))
+        subject = tool_subject(tool)
+        verb = h.verb_of(name)
+        if verb in LIST_VERBS:
+            has_cursor = any(h.is_cursor_property(p, n) for p, n in props.items())
+            offset = [p for p in props if OFFSET_PARAM.match(p)]
+            if not has_cursor:
+                yield finding(
+                    "8.cursor-pagination",
+                    "minor" if not offset else "nit",
+                    subject,
+                    f"`{name}` lists without a cursor"
+                    + (f" (offset paging via `{offset[0]}`)." if offset else "."),
+                    {"properties": sorted(props)},
+                    f"Add `cursor` (opaque, echoed from `next_cursor`) to `{name}`"
+                    + ("" if any(LIMIT_PARAM.match(p) for p in props) else " and a bounded `limit`")
+                    + ".",
+                )
+            if "detail" not in props:
+                yield finding(
+                    "8.concise-default",
+                    "nit",
+                    subject,
+                    f"`{name}` has no `detail` toggle.",
+                    {"properties": sorted(props)},
+                    f"Add `detail` (enum `summary`|`full`, default `summary`) to `{name}`.",
+                )
+        if "response_format" in props:
+            yield finding(
+                "8.ap-response-format",
+                "minor",
+                subject,
+                "`response_format` keeps parallel output contracts.",
+                {"property": props["response_format"]},
+                "Drop `response_format`; return structuredContent and use `detail` for density.",
+            )
+        life = _lifecycle(tool)
+        if life is not None:
+            stability = life.get("stability")
+            if stability not in TIERS:
+                yield finding(
+                    "9.stability-tiers",
+                    "minor",
+                    subject,
+                    f"Lifecycle stability `{stability}` is not one of stable/preview/experimental.",
+                    {"lifecycle": life},
+                    "Use `stable`, `preview` or `experimental`.",
+                )
+            dep = life.get("deprecation")
+            if isinstance(dep, dict) and not set(dep) >= DEPRECATION_KEYS:
+                yield finding(
+                    "9.deprecation-marker",
+                    "minor",
+                    subject,
+                    "Deprecation marker is incomplete.",
+                    {"deprecation": dep, "missing": sorted(DEPRECATION_KEYS - set(dep))},
+                    "Fill since, removal_at_or_after, replaced_by, migration.",
+                )
+            elif isinstance(dep, dict) and dep.get("replaced_by") not in (None, *ctx.tool_names):
+                yield finding(
+                    "9.deprecation-marker",
+                    "minor",
+                    subject,
+                    f"`replaced_by` names `{dep.get('replaced_by')}`, which is not a tool.",
+                    {"deprecation": dep},
+                    "Name a listed tool in `replaced_by`, or null.",
+                )
+        elif re.search(r"\bdeprecated\b", str(tool.get("description") or ""), re.I):
+            yield finding(
+                "9.deprecated-discoverable",
+                "minor",
+                subject,
+                "Deprecated in prose only.",
+                {"description": str(tool.get("description"))[:300]},
+                'Add `_meta["<domain>/lifecycle"]` with a deprecation marker and `replaced_by`.',
+            )
+    if ctx.tools and not any(_lifecycle(t) for t in ctx.tools):
+        yield finding(
+            "9.tier-metadata",
+            "nit",
+            "server",
+            "No tool carries lifecycle metadata.",
+            {"tools": len(ctx.tools)},
+            'Add `_meta["<your.domain>/lifecycle"] = {"stability": "stable"}` to each tool.',
+        )
+    if ctx.offline:
+        return
+    blob = json.dumps(
+        [ctx.surface.get("discover"), ctx.server, ctx.instructions, ctx.capabilities], default=str
+    ).lower()
+    if "fingerprint" not in blob:
+        yield finding(
+            "9.fingerprint",
+            "minor",
+            "server",
+            "No surface fingerprint in discovery, serverInfo or the summary.",
+            {"discover_keys": sorted((ctx.surface.get("discover") or {}).keys())},
+            "Publish a fingerprint `<name>@<version>+<hash>` in discovery `_meta`.",
+        )
+    tools_cap = ctx.capabilities.get("tools")
+    if isinstance(tools_cap, dict) and not tools_cap.get("listChanged"):
+        yield finding(
+            "9.list-changed",
+            "nit",
+            "server",
+            "`tools.listChanged` is not advertised.",
+            {"capabilities.tools": tools_cap},
+            "Advertise `listChanged: true` if the catalog can change, and notify listeners.",
+        )
+    if ctx.surface.get("era") == "2026-07-28":
+        for method, pages in ctx.surface.get("list_results", {}).items():
+            for page in pages[:1]:
+                if "ttlMs" not in page or "cacheScope" not in page:
+                    yield finding(
+                        "8.cacheable-results",
+                        "minor",
+                        "server",
+                        f"{method} result has no cache hints.",
+                        {"result_keys": sorted(page)},
+                        f"Return `ttlMs` and `cacheScope` on {method}.",
+                    )
+                house = sorted(HOUSE_PAGINATION & set(page))
+                if house:
+                    yield finding(
+                        "8.native-pagination",
+                        "minor",
+                        "server",
+                        f"{method} carries house pagination fields: {', '.join(house)}.",
+                        {"fields": house},
+                        "Use only `nextCursor` on native lists.",
+                    )

@@ -1,0 +1,349 @@
+"""Run an audit: connect, collect the surface, apply the static rules, probe, and fill coverage."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client.stdio import get_default_environment
+
+from drivable.audit import heuristics as h
+from drivable.audit import probes as pr
+from drivable.audit.model import SECTION_TITLES, CoverageRow, Finding, Report
+from drivable.audit.rules import StaticContext, run_static
+from drivable.audit.stdio_probe import probe_stdout
+from drivable.audit.tokens import ENCODING, count_json, count_text
+from drivable.target import Target, collect_surface, connect, load_surface_file
+
+
+class AuditCannotRun(Exception):
+    """The audit could not reach or read its target (exit code 2)."""
+
+
+@dataclass
+class AuditOptions:
+    allow_writes: bool = False
+    timeout: float = 10.0
+    connect_timeout: float = 45.0
+    max_probe_tools: int = 50
+    probes: bool = True
+    other_era: bool = True
+
+
+Progress = Callable[[str], None]
+
+
+def _tokens(surface: dict[str, Any]) -> int:
+    pages = surface.get("list_results", {}).get("tools/list", [])
+    return sum(count_json(p) for p in pages)
+
+
+def audit_surface(surface: dict[str, Any], *, offline: bool) -> tuple[StaticContext, list[Finding]]:
+    ctx = StaticContext(surface, tokens=_tokens(surface), offline=offline)
+    return ctx, list(run_static(ctx))
+
+
+def audit_file(path: str | Path) -> Report:
+    try:
+        surface = load_surface_file(path)
+    except (OSError, ValueError) as exc:
+        raise AuditCannotRun(f"cannot read {path}: {exc}") from None
+    ctx, findings = audit_surface(surface, offline=True)
+    target = {
+        "transport": "file",
+        "path": str(path),
+        "era": "offline",
+        "surface": _surface_summary(surface, ctx),
+    }
+    report = Report(target, findings)
+    report.coverage = coverage(report.findings, ctx, probed=False, offline=True, extra={})
+    return report
+
+
+def _surface_summary(surface: dict[str, Any], ctx: StaticContext) -> dict[str, Any]:
+    return {
+        "server": surface.get("server") or {},
+        "tools": len(surface.get("tools") or []),
+        "resources": len(surface.get("resources") or []),
+        "resource_templates": len(surface.get("resource_templates") or []),
+        "prompts": len(surface.get("prompts") or []),
+        "tools_list_bytes": int(surface.get("tools_list_bytes") or 0),
+        "tools_list_tokens": ctx.tokens,
+        "tokenizer": ENCODING,
+    }
+
+
+async def audit_target(
+    target: Target, options: AuditOptions | None = None, progress: Progress | None = None
+) -> Report:
+    opts = options or AuditOptions()
+    say = progress or (lambda _msg: None)
+    findings: list[Finding] = []
+    extra: dict[str, list[str]] = {}
+    described = target.describe()
+
+    if target.command:
+        say("stdout probe")
+        env = dict(get_default_environment())
+        env.update(target.env)
+        stdout = await anyio.to_thread.run_sync(
+            lambda: probe_stdout(target.command, env, cwd=target.cwd, timeout=opts.connect_timeout)
+        )
+        if stdout.error and not stdout.lines:
+            raise AuditCannotRun(f"cannot start `{target.command[0]}`: {stdout.error}")
+        if stdout.noise:
+            findings.append(
+                Finding(
+                    "1.stdout",
+                    "critical",
+                    "server",
+                    f"The server wrote {len(stdout.noise)} non-protocol line(s) to stdout.",
+                    {
+                        "non_protocol_lines": stdout.noise[:5],
+                        "protocol_lines": stdout.lines - len(stdout.noise),
+                    },
+                    "Send logs to stderr (`logging.basicConfig(stream=sys.stderr)`); never print "
+                    "to stdout in a stdio server.",
+                )
+            )
+        else:
+            extra.setdefault("1", []).append(
+                f"stdout probe: {stdout.lines} lines, all JSON-RPC"
+                + ("" if stdout.answered else " (tools/list not answered in time)")
+            )
+
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog:
+        try:
+            with anyio.fail_after(opts.connect_timeout) as deadline:
+                async with connect(
+                    target, errlog=errlog, read_timeout_seconds=opts.connect_timeout
+                ) as client:
+                    say("collecting the surface")
+                    surface = await collect_surface(client)
+                    # Probes carry their own per-call timeouts; only connecting has a deadline.
+                    deadline.deadline = math.inf
+                    ctx, static = audit_surface(surface, offline=False)
+                    findings.extend(static)
+                    state = None
+                    if opts.probes:
+                        say("probing lists")
+                        findings.extend(await pr.probe_lists(client, surface, opts.timeout))
+                        findings.extend(await pr.probe_resources(client, surface, opts.timeout))
+                        state = await pr.probe_tools(
+                            client,
+                            surface.get("tools") or [],
+                            allow_writes=opts.allow_writes,
+                            timeout=opts.timeout,
+                            max_tools=opts.max_probe_tools,
+                            progress=lambda name: say(f"probing {name}"),
+                        )
+        except AuditCannotRun:
+            raise
+        except TimeoutError:
+            raise AuditCannotRun(
+                f"no answer from the server within {opts.connect_timeout:.0f} s" + _tail(errlog)
+            ) from None
+        except Exception as exc:
+            raise AuditCannotRun(f"cannot connect: {_describe(exc)}" + _tail(errlog)) from None
+
+    eras: dict[str, Any] = {
+        "spoken": surface["era"],
+        "protocol_version": surface["protocol_version"],
+    }
+    if opts.other_era and surface["era"] == "2026-07-28":
+        eras["handshake"] = await _other_era(target, opts, surface, findings)
+    described.update(
+        {"era": surface["era"], "eras": eras, "surface": _surface_summary(surface, ctx)}
+    )
+    if state is not None:
+        findings.extend(state.findings)
+        described["probes"] = _probe_summary(state, surface, ctx, findings)
+    report = Report(described, findings)
+    report.coverage = coverage(
+        report.findings, ctx, probed=state is not None, offline=False, extra=extra, state=state
+    )
+    return report
+
+
+async def _other_era(
+    target: Target, opts: AuditOptions, modern: dict[str, Any], findings: list[Finding]
+) -> dict[str, Any]:
+    """Speak the handshake era too: the same server must show the same tools to older clients."""
+    try:
+        with (
+            tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog,
+            anyio.fail_after(opts.connect_timeout),
+        ):
+            async with connect(
+                target, errlog=errlog, mode="legacy", read_timeout_seconds=opts.connect_timeout
+            ) as client:
+                legacy = await collect_surface(client)
+    except Exception as exc:
+        return {"status": "failed", "reason": _describe(exc)}
+    a = [t.get("name") for t in modern.get("tools", [])]
+    b = [t.get("name") for t in legacy.get("tools", [])]
+    if sorted(map(str, a)) != sorted(map(str, b)):
+        findings.append(
+            Finding(
+                "1.spec-revision",
+                "major",
+                "server",
+                "The 2026-07-28 and handshake eras list different tools.",
+                {"2026-07-28": a, legacy["protocol_version"]: b},
+                "Serve one catalog in every era the server supports.",
+            )
+        )
+    return {"status": "ok", "protocol_version": legacy["protocol_version"], "tools": len(b)}
+
+
+def _probe_summary(
+    state: pr.ProbeState, surface: dict[str, Any], ctx: StaticContext, findings: list[Finding]
+) -> dict[str, Any]:
+    instructions_tokens = count_text(ctx.instructions) if ctx.instructions else 0
+    first_tool = pr.first_safe_tool(state.tools)
+    cold: dict[str, Any] = {
+        "tokens_before_first_call": instructions_tokens + ctx.tokens,
+        "first_call_tool": first_tool,
+    }
+    if first_tool:
+        baseline = next(
+            (c for c in state.calls if c.tool == first_tool and c.probe == "baseline"), None
+        )
+        cold["first_call_outcome"] = baseline.outcome if baseline else "not called"
+        if baseline and baseline.outcome != "success":
+            findings.append(
+                Finding(
+                    "dv.cold-start",
+                    "minor",
+                    f"tool:{first_tool}",
+                    f"A cold-start first call of `{first_tool}` with the schema's own values failed "
+                    f"({baseline.outcome}).",
+                    baseline.evidence(schema=h.input_schema(state.tools[first_tool])),
+                    f"Give `{first_tool}` defaults or `examples` in its schema that make a first call "
+                    "succeed.",
+                )
+            )
+    repair: dict[str, Any]
+    if state.first_repair is None:
+        repair = {"status": "not-run", "reason": "no rejection offered a callable repair"}
+    else:
+        repair = {
+            "status": "resolved in one hop"
+            if state.first_repair.get("outcome") == "success"
+            else "failed",
+            "tool": state.first_repair["tool"],
+        }
+    by_probe: dict[str, int] = {}
+    for c in state.calls:
+        by_probe[c.probe] = by_probe.get(c.probe, 0) + 1
+    return {
+        "calls": len(state.calls),
+        "by_probe": by_probe,
+        "skipped_tools": state.skipped,
+        "cold_start": cold,
+        "first_repair": repair,
+    }
+
+
+def coverage(
+    findings: list[Finding],
+    ctx: StaticContext,
+    *,
+    probed: bool,
+    offline: bool,
+    extra: dict[str, list[str]],
+    state: pr.ProbeState | None = None,
+) -> list[CoverageRow]:
+    rows = []
+    by_section: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.section is not None:
+            by_section.setdefault(f.section, []).append(f)
+    tools = len(ctx.tools)
+    checked = {
+        1: "identity, display metadata" + ("" if offline else ", stdout discipline (stdio)"),
+        2: "capability summary, catalog size in bytes and tokens, pagination, completion",
+        3: f"names, descriptions, schemas, annotations, effects on {tools} tools",
+        4: "triage metadata, summaries, URIs, templates",
+        5: "when-to-use, follow-up names, completion",
+        6: "error envelopes of probe rejections",
+        7: "",
+        8: "cursor pagination, detail toggle, response_format, cache hints",
+        9: "fingerprint, listChanged, lifecycle metadata"
+        + ("" if offline else ", deterministic order"),
+    }
+    for section in range(1, 10):
+        notes = list(ctx.notes.get(section, [])) + extra.get(str(section), [])
+        found = by_section.get(section, [])
+        if section == 7:
+            rows.append(
+                CoverageRow(
+                    7,
+                    "not-checked",
+                    "progress, cancellation and tasks need long-running probes drivable does not run yet",
+                )
+            )
+            continue
+        if section == 6 and (offline or not probed):
+            rows.append(
+                CoverageRow(
+                    6,
+                    "not-checked",
+                    "no live server (--from-file)" if offline else "probes disabled (--no-probes)",
+                )
+            )
+            continue
+        if section == 6 and state is not None:
+            notes.append(
+                f"{len(state.calls)} probe calls on {len(state.tools) - len(state.skipped)} tools"
+            )
+            if state.skipped:
+                notes.append(f"{len(state.skipped)} tools not probed (mutating or over the limit)")
+        if section in (4, 5) and not found:
+            count = (
+                len(ctx.surface.get("resources") or [])
+                + len(ctx.surface.get("resource_templates") or [])
+                if section == 4
+                else len(ctx.surface.get("prompts") or [])
+            )
+            if not count:
+                rows.append(
+                    CoverageRow(
+                        section, "ok", f"no {'resources' if section == 4 else 'prompts'} published"
+                    )
+                )
+                continue
+        if found:
+            rules = sorted({f.rule for f in found})
+            rows.append(
+                CoverageRow(section, "findings", f"{len(found)} findings: {', '.join(rules)}")
+            )
+        else:
+            rows.append(
+                CoverageRow(section, "ok", "; ".join([f"checked {checked[section]}", *notes]))
+            )
+    return rows
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_describe(e) for e in exc.exceptions[:3])
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:300] if text else type(exc).__name__
+
+
+def _tail(errlog: Any) -> str:
+    try:
+        errlog.seek(0)
+        lines = [ln for ln in errlog.read().splitlines() if ln.strip()][-5:]
+    except Exception:
+        return ""
+    return ("\nserver stderr (last lines):\n  " + "\n  ".join(lines)) if lines else ""
+
+
+SECTION_NAMES = SECTION_TITLES
