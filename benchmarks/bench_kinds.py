@@ -13,12 +13,16 @@ it; every timing is the median of several repeats.
 
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 import sys
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from babel.dates import get_month_names
 
 from drivable.kinds._registry import KINDS, _load_all, make_options, read_with
 
@@ -78,6 +82,32 @@ REPAIRED: list[Repaired] = [
     Repaired("enum 'Přehled'", "enum", ["Přehled", "DETAIL", "public law"] * 334, {"choices": ("prehled", "detail", "public_law")}),
     Repaired("filter 'all'", "filter", ["all", " * ", "vše"] * 334),
     Repaired("string_list 'a, b'", "string_list", ["civil, criminal", "civil"] * 500, {"choices": ("civil", "criminal")}),
+]  # fmt: skip
+
+# date and uuid (kinds/date.py, kinds/uuid.py): a thousand different days and ids.
+_DAYS = [dt.date(2000, 1, 1) + dt.timedelta(days=7 * i) for i in range(VALUES)]
+_IDS = [
+    uuid.UUID(int=(i * 0x9E3779B97F4A7C15F39CC0605CEDC834 + 0x1234567) % (1 << 128))
+    for i in range(1, VALUES + 1)
+]
+_CS_MONTHS = get_month_names("wide", "format", "cs")
+CANONICAL += [
+    Canonical(
+        "ISO date through date",
+        "date",
+        [d.isoformat() for d in _DAYS],
+        dt.date.fromisoformat,
+        "date.fromisoformat",
+    ),
+    Canonical(
+        "canonical uuid through uuid", "uuid", [str(u) for u in _IDS], uuid.UUID, "uuid.UUID(text)"
+    ),
+]
+REPAIRED += [
+    Repaired("date '1. 10. 2026'", "date", [f"{d.day}. {d.month}. {d.year}" for d in _DAYS]),
+    Repaired("date '1. října 2026'", "date", [f"{d.day}. {_CS_MONTHS[d.month]} {d.year}" for d in _DAYS]),
+    Repaired("date_from '2020'", "date", [str(1000 + i) for i in range(VALUES)], {"bound": "from"}),
+    Repaired("uuid '{UPPER-CASE}'", "uuid", [f"{{{str(u).upper()}}}" for u in _IDS]),
 ]  # fmt: skip
 
 
