@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +19,7 @@ from drivable.contract import (
 )
 from drivable.contract.collections import EachOnItsOwn
 from drivable.contract.paging import Detail, PageInfo, Pager, paged_rows
+from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import IdOf
 
@@ -218,6 +220,47 @@ async def create_notes(args: CreateInput, call: Call) -> CreateOutput:
         CREATED.append({"id": note_id, "title": draft.title, "day": draft.day.isoformat()})
         made.append(note_id)
     return CreateOutput(created=made)
+
+
+@contract.resource(
+    "notes://summary",
+    name="summary",
+    title="What this server does",
+    description="The capability summary: what the server does, does not, and needs.",
+)
+async def summary_resource() -> ResourceBody:
+    return ResourceBody(json.dumps(contract.summary_dict()))
+
+
+@contract.resource_template(
+    "notes://notes/{note_id}",
+    name="note",
+    title="A note",
+    description="One note as JSON. Use an id that search_notes or list_notes returned.",
+)
+async def note_resource(note_id: str) -> ResourceBody:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise ResourceError(
+            "not_found",
+            f"No note has the id {note_id}.",
+            hint="Find the note with search_notes first.",
+            repair=Repair("search_notes", {"query": "note"}, "search_first"),
+        )
+    return ResourceBody(json.dumps(note))
+
+
+@contract.prompt(
+    name="find_a_note",
+    title="Find a note",
+    description="Walks through finding a note by words and reading it.",
+    when_to_use="When the user asks for a note they remember a few words of.",
+    arguments=[PromptArgumentSpec("words", "What the user remembers of the note.", required=True)],
+    prerequisites={"tools": ["search_notes", "get_note"], "permissions": []},
+    followups=["search_notes", "get_note"],
+)
+async def find_a_note(words: str = "") -> str:
+    return f"Call search_notes with query {json.dumps(words)}, then get_note with an id it returns."
 
 
 IdOf("note_")  # the shared id type is importable as a type too

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import re
 import sys
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -24,6 +25,16 @@ from drivable.contract import telemetry
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.resources import (
+    PromptArgumentSpec,
+    PromptRenderer,
+    PromptSpec,
+    ResourceBody,
+    ResourceError,
+    ResourceReader,
+    ResourceSpec,
+    TemplateSpec,
+)
 from drivable.contract.tool import (
     Deprecation,
     Effects,
@@ -149,6 +160,9 @@ class Contract:
         for warning in warning_codes:
             self.warning_codes[warning.id] = warning
         self.tools: dict[str, ToolSpec] = {}
+        self.resources: dict[str, ResourceSpec] = {}
+        self.templates: dict[str, TemplateSpec] = {}
+        self.prompts: dict[str, PromptSpec] = {}
         self._fingerprint: str | None = None
 
     # -- declaring -----------------------------------------------------------------------------
@@ -190,6 +204,105 @@ class Contract:
             return handler
 
         return decorate
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        mime_type: str = "application/json",
+        size: int | None = None,
+    ) -> Callable[[ResourceReader], ResourceReader]:
+        """Register `async def read() -> ResourceBody` behind a fixed URI."""
+
+        def decorate(reader: ResourceReader) -> ResourceReader:
+            _check_short(uri, description)
+            self.resources[uri] = ResourceSpec(
+                uri, name, title, description, mime_type, reader, size
+            )
+            return reader
+
+        return decorate
+
+    def resource_template(
+        self,
+        uri_template: str,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        mime_type: str = "application/json",
+        complete: Callable[[str, str], Awaitable[list[str]]] | None = None,
+    ) -> Callable[[ResourceReader], ResourceReader]:
+        """Register `async def read(**variables) -> ResourceBody` behind a URI template."""
+
+        def decorate(reader: ResourceReader) -> ResourceReader:
+            _check_short(uri_template, description)
+            self.templates[uri_template] = TemplateSpec(
+                uri_template, name, title, description, mime_type, reader, complete
+            )
+            return reader
+
+        return decorate
+
+    def prompt(
+        self,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        when_to_use: str,
+        arguments: Sequence[PromptArgumentSpec] = (),
+        prerequisites: Mapping[str, Any] | None = None,
+        followups: Sequence[str] = (),
+    ) -> Callable[[PromptRenderer], PromptRenderer]:
+        """Register advisory scaffolding: `async def render(**arguments) -> str`.
+
+        `followups` name the tools the prompt leads to; they must exist when the server starts.
+        """
+
+        def decorate(renderer: PromptRenderer) -> PromptRenderer:
+            self.prompts[name] = PromptSpec(
+                name,
+                title,
+                description,
+                tuple(arguments),
+                renderer,
+                when_to_use,
+                dict(prerequisites or {}),
+                tuple(followups),
+            )
+            return renderer
+
+        return decorate
+
+    def check(self) -> None:
+        """Cross-references a declaration alone cannot check: prompts name real tools."""
+        from drivable.contract.tool import ContractError
+
+        for prompt in self.prompts.values():
+            missing = [t for t in prompt.followups if t not in self.tools]
+            missing += [t for t in prompt.prerequisites.get("tools", []) if t not in self.tools]
+            if missing:
+                raise ContractError(f"prompt {prompt.name!r} names unknown tools {missing}")
+
+    async def read_resource(self, uri: str) -> ResourceBody:
+        """Read a resource or a templated one; failures raise ResourceError with a registered code."""
+        spec = self.resources.get(uri)
+        if spec is not None:
+            return await spec.reader()
+        for template in self.templates.values():
+            variables = template.match(uri)
+            if variables is not None:
+                return await template.reader(**variables)
+        raise ResourceError(
+            "not_found",
+            f"No resource has the URI {uri!r}.",
+            hint="List the resources (resources/list) and templates (resources/templates/list), "
+            "or find the record with a search tool first.",
+        )
 
     # -- the surface ---------------------------------------------------------------------------
 
@@ -525,6 +638,17 @@ class Contract:
         if principal.scopes is None:
             return []
         return [s for s in spec.scopes if s not in principal.scopes]
+
+
+def _check_short(subject: str, description: str) -> None:
+    """Resource summaries are at most three sentences ([4.short-summaries])."""
+    from drivable.contract.tool import ContractError
+
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", description.strip()) if x]
+    if not sentences:
+        raise ContractError(f"resource {subject!r} needs a description")
+    if len(sentences) > 3:
+        raise ContractError(f"resource {subject!r}: keep the description to three sentences")
 
 
 def _declaring_scope(depth: int = 4) -> dict[str, Any]:

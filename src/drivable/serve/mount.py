@@ -8,6 +8,8 @@ are results with isError: true, never JSON-RPC errors, so a handler exception ne
 from __future__ import annotations
 
 import json
+import logging
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,8 +18,13 @@ import mcp_types as types
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
 from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract.resources import ResourceError
+
+log = logging.getLogger("drivable.serve")
 
 # The catalog changes only when the server is redeployed; clients may keep it a minute.
 LIST_TTL_MS = 60_000
@@ -41,15 +48,10 @@ def build_server(contract: Contract) -> Server[Any]:
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        progress = None
-        raw_token = (params.meta or {}).get("progressToken") if params.meta else None
-        token = raw_token if isinstance(raw_token, str | int) else None
-        if token is not None and ctx.session is not None:
-            session = ctx.session
-
-            async def progress(done: float, total: float | None, message: str | None) -> None:
-                await session.send_progress_notification(token, done, total=total, message=message)
-
+        # The session reports against the caller's progressToken in every era and transport
+        # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
+        # the in-process dispatcher) and does nothing when the caller asked for no progress.
+        progress = ctx.session.report_progress if ctx.session is not None else None
         outcome = await contract.call(
             params.name,
             params.arguments,
@@ -66,17 +68,123 @@ def build_server(contract: Contract) -> Server[Any]:
     async def lifespan(server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
         yield {}
 
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        specs = [contract.resources[uri] for uri in sorted(contract.resources)]
+        return types.ListResourcesResult(
+            resources=[types.Resource.model_validate(s.wire()) for s in specs]
+        )
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        specs = [contract.templates[t] for t in sorted(contract.templates)]
+        return types.ListResourceTemplatesResult(
+            resource_templates=[types.ResourceTemplate.model_validate(s.wire()) for s in specs]
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            body = await contract.read_resource(uri)
+        except ResourceError as failure:
+            raise resource_failure(contract, failure, uri) from None
+        except Exception:
+            log.exception("resource read failed")
+            raise resource_failure(
+                contract,
+                ResourceError(
+                    "internal_error",
+                    "Reading the resource failed unexpectedly on the server.",
+                    hint="Read it once more; if it fails again, tell the user.",
+                ),
+                uri,
+            ) from None
+        content: dict[str, Any] = {"uri": uri, "mimeType": body.mime_type, "text": body.text}
+        if body.meta:
+            content["_meta"] = dict(body.meta)
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents.model_validate(content)]
+        )
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        specs = [contract.prompts[n] for n in sorted(contract.prompts)]
+        return types.ListPromptsResult(
+            prompts=[types.Prompt.model_validate(s.wire(NAMESPACE)) for s in specs]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        spec = contract.prompts.get(params.name)
+        if spec is None:
+            raise resource_failure(
+                contract,
+                ResourceError(
+                    "not_found",
+                    f"No prompt is named {params.name!r}.",
+                    hint=f"Prompts: {', '.join(sorted(contract.prompts)) or 'none'}.",
+                ),
+                None,
+            )
+        arguments = dict(params.arguments or {})
+        known = {a.name for a in spec.arguments}
+        text = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
+        return types.GetPromptResult(
+            description=spec.description,
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
+            ],
+        )
+
+    async def complete(
+        ctx: ServerRequestContext[Any], params: types.CompleteRequestParams
+    ) -> types.CompleteResult:
+        ref = params.ref
+        values: list[str] = []
+        template_uri = getattr(ref, "uri", None)
+        if template_uri is not None:
+            spec = contract.templates.get(str(template_uri))
+            if spec is not None and spec.complete is not None:
+                values = await spec.complete(params.argument.name, params.argument.value)
+        return types.CompleteResult(
+            completion=types.Completion(
+                values=values[:100], total=len(values), has_more=len(values) > 100
+            )
+        )
+
+    hints = {
+        "tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
+        "server/discover": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
+    }
+    handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
+    if contract.resources or contract.templates:
+        handlers.update(
+            on_list_resources=list_resources,
+            on_list_resource_templates=list_templates,
+            on_read_resource=read_resource,
+        )
+        hints["resources/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+        hints["resources/templates/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+        hints["resources/read"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+    if contract.prompts:
+        handlers.update(on_list_prompts=list_prompts, on_get_prompt=get_prompt)
+        hints["prompts/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+    if any(t.complete is not None for t in contract.templates.values()):
+        handlers["on_completion"] = complete
+    contract.check()
     server: Server[Any] = Server(
         contract.name,
         version=contract.version,
         title=contract.title,
         instructions=contract.summary.text,
-        cache_hints={
-            "tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
-            "server/discover": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
-        },
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
+        cache_hints=hints,  # type: ignore[arg-type]
+        **handlers,
     )
 
     async def discover(
@@ -94,6 +202,28 @@ def build_server(contract: Contract) -> Server[Any]:
 
     server.add_request_handler("server/discover", types.RequestParams, discover)
     return server
+
+
+def resource_failure(contract: Contract, failure: ResourceError, uri: str | None) -> MCPError:
+    """A JSON-RPC error carrying the envelope, renamed for the JSON-RPC side ([6.rename])."""
+    code = contract.codes.get(failure.code) or contract.codes["internal_error"]
+    data: dict[str, Any] = {
+        "machine_code": code.id,
+        "human_message": failure.message,
+        "hint": failure.hint,
+        "issues": [],
+        "temporary": code.temporary,
+        "retry_after_ms": 1000 if code.temporary else None,
+        "request_id": uuid.uuid4().hex[:16],
+    }
+    if uri is not None:
+        data["resource_uri"] = uri
+    if failure.repair is not None:
+        data["repair"] = failure.repair.to_dict()
+    if contract.fingerprint:
+        data["fingerprint"] = contract.fingerprint
+    rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
+    return MCPError(code=rpc, message=failure.message, data=data)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
