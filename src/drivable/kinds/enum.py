@@ -80,7 +80,9 @@ def read_enum(value: Any, options: Options) -> Reading:
     if text is None:
         return _miss(type(value).__name__, "", choices)
     if text in choices:
-        return Reading.of(text) if isinstance(value, str) else Reading.repaired(value, text)
+        if isinstance(value, str):
+            return Reading.of(text)
+        return Reading.of(text, f"Read {shown(value)} as the string '{text}'.")
     strict, loose = _tables(choices)
     folded = fold(text)
     members = strict.get(folded) or loose.get(_loose(folded), ())

@@ -65,7 +65,7 @@ def read_filter(value: Any, options: Options) -> Reading:
             code="invalid_filter",
         )
     if not isinstance(value, str):
-        return Reading.repaired(value, str(value))
+        return Reading.of(str(value), f"Read {value} as the string '{value}'.")
     stripped = value.strip()
     is_choice = bool(options.choices) and stripped in (options.choices or ())
     if not is_choice and means_everything(stripped):

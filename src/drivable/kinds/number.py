@@ -6,7 +6,8 @@ Read without asking:
   grouping by dots or commas when the other mark is the decimal one: "1.234,5", "1,234.5";
   grouping by one mark used more than once: "1.234.567", "1,234,567", Indian "12,34,567";
   a decimal comma or dot that cannot be grouping: "1,23", "0,123", "1234,567", "1 234,5";
-  signs (+, -, the minus sign U+2212) and exponents: "+7", "-3,5", "1e3", "2,5e-3".
+  signs (+, -, the minus sign U+2212) and exponents: "+7", "-3,5", "1e3", "2,5e-3" (a mantissa
+  never groups, so its one dot or comma is the decimal mark: "1,234e3" is 1234).
 Asked about, with both readings: one dot or comma followed by exactly three digits after one to three
 digits (not a lone 0) and nothing else telling, "1,234" or "1.234": 1234 or 1.234.
 Refused: anything else, NaN, infinities, and magnitudes beyond a double's range.
