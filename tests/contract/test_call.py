@@ -213,3 +213,15 @@ def test_validate_is_the_handlers_own_reading() -> None:
     assert validated.notes == ["date_to: Read '2020' as 2020-12-31."]
     with pytest.raises(ValidationError):
         contract.validate("search_notes", {"query": "x", "date_to": "01/02/2026"})
+
+
+def test_an_echoed_next_call_is_canonical_and_callable() -> None:
+    echoed = contract.next_call("search_notes", {"query": "budget", "date_from": "2026-01-01"})
+    assert echoed.tool == "search_notes"
+    assert contract.validate(echoed.tool, echoed.arguments).notes == []
+    with pytest.raises(ValueError, match="not canonical"):
+        contract.next_call("search_notes", {"query": "budget", "date_from": "1. 1. 2026"})
+    with pytest.raises(ValueError, match="unknown tool"):
+        contract.next_call("no_such_tool", {})
+    with pytest.raises(ValueError, match="do not validate"):
+        contract.next_call("get_note", {})

@@ -9,6 +9,7 @@ from drivable.contract.codes import (
     Recovery,
     WarningCode,
 )
+from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
 from drivable.contract.runtime import (
     MAX_INLINE_BYTES,
@@ -37,6 +38,7 @@ __all__ = [
     "Envelope",
     "Issue",
     "IssueCode",
+    "NextCall",
     "Outcome",
     "Principal",
     "Recovery",

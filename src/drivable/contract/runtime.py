@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from drivable.contract import telemetry
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
 from drivable.contract.collections import REJECTED_KEY
+from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
 from drivable.contract.resources import (
     PromptArgumentSpec,
@@ -287,6 +288,24 @@ class Contract:
             missing += [t for t in prompt.prerequisites.get("tools", []) if t not in self.tools]
             if missing:
                 raise ContractError(f"prompt {prompt.name!r} names unknown tools {missing}")
+
+    def next_call(self, tool: str, arguments: Mapping[str, Any]) -> NextCall:
+        """An echoed next call, checked: the tool exists and its input model accepts the arguments.
+
+        Raises ValueError on a mistake in the server's own code (never at a client's input).
+        """
+        spec = self.tools.get(tool)
+        if spec is None:
+            raise ValueError(f"next_call names unknown tool {tool!r}")
+        try:
+            validated = validate(spec.input_model, arguments, intent=spec.intent)
+        except ValidationError as error:
+            raise ValueError(f"next_call arguments do not validate for {tool!r}") from error
+        if validated.notes:
+            raise ValueError(
+                f"next_call arguments for {tool!r} are not canonical: {validated.notes}"
+            )
+        return NextCall(tool=tool, arguments=dict(arguments))
 
     async def read_resource(self, uri: str) -> ResourceBody:
         """Read a resource or a templated one; failures raise ResourceError with a registered code."""
