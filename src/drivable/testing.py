@@ -1,0 +1,197 @@
+"""drivable.testing: test your own tools in a few lines (a pytest plugin, loaded automatically).
+
+```python
+from drivable.testing import call_error, call_ok
+
+async def test_search(drivable_client, drivable_mode):
+    async with drivable_client(contract, mode=drivable_mode) as client:
+        out = await call_ok(client, "search_notes", {"query": "budget"})
+        assert out["results"]
+        env = await call_error(client, "get_note", {"note_id": "note_999"}, code="not_found")
+        assert env["repair"]["tool"] == "search_notes"
+```
+
+`drivable_client(contract, mode=...)` connects the SDK's own `mcp.Client` in process to
+`build_server(contract)`: `mode="legacy"` is the serialized path (JSON-RPC messages over memory
+streams, the 2025-11-25 handshake), `mode="auto"` the 2026-07-28 era through the SDK's direct
+dispatcher. `drivable_mode` runs a test once per mode. `call_ok` and `call_error` assert the shapes
+a model relies on (structuredContent conforming to outputSchema plus its JSON text mirror; the pinned
+envelope with a literally callable repair); `assert_round_trip` pins a read-back (describe ->
+configure) as a fixed point.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Literal
+
+import jsonschema
+import pytest
+from mcp import Client
+
+from drivable.contract import ERROR_CODES, Contract
+from drivable.contract.envelope import envelope_schema
+from drivable.serve.mount import build_server
+
+Mode = Literal["legacy", "auto"]
+MODES: tuple[Mode, ...] = ("legacy", "auto")
+
+# tools/list per live client (a Client is a dataclass: unhashable, so keyed by id until collected).
+_tools: dict[int, dict[str, Any]] = {}
+
+
+@asynccontextmanager
+async def connect(
+    contract: Contract, *, mode: Mode = "legacy", read_timeout_seconds: float = 30.0
+) -> AsyncIterator[Client]:
+    """An `mcp.Client` connected in process to the contract's server (no response cache).
+
+    A failure in the body (an assertion) surfaces as itself, not wrapped in the exception group
+    of the client's task group, so `pytest.raises` and pytest's report see it plainly.
+    """
+    try:
+        async with Client(
+            build_server(contract),
+            mode=mode,
+            cache=None,
+            read_timeout_seconds=read_timeout_seconds,
+        ) as client:
+            yield client
+    except BaseExceptionGroup as group:
+        leaf = _single_leaf(group)
+        if leaf is None:
+            raise
+        raise leaf from None
+
+
+def _single_leaf(group: BaseExceptionGroup[BaseException]) -> Exception | None:
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup):
+        if len(found.exceptions) != 1:
+            return None
+        found = found.exceptions[0]
+    return found if isinstance(found, Exception) else None
+
+
+ClientFactory = Callable[..., AbstractAsyncContextManager[Client]]
+
+
+async def _tool(client: Client, name: str) -> dict[str, Any] | None:
+    known = _tools.get(id(client))
+    if known is None:
+        listed = await client.list_tools()
+        known = {t.name: t.model_dump(by_alias=True, mode="json") for t in listed.tools}
+        _tools[id(client)] = known
+        weakref.finalize(client, _tools.pop, id(client), None)
+    return known.get(name)
+
+
+def _mirror(result: Any) -> Any:
+    texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+    assert texts, "the result has no text content mirroring structuredContent"
+    try:
+        return json.loads(texts[0])
+    except json.JSONDecodeError as error:
+        raise AssertionError(
+            f"content[0] is not the JSON mirror of structuredContent: {error}"
+        ) from None
+
+
+async def call_ok(
+    client: Client, tool: str, arguments: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Call `tool`, assert it succeeded in the drivable shape, and return structuredContent."""
+    result = await client.call_tool(tool, dict(arguments or {}))
+    structured = result.structured_content
+    if result.is_error:
+        raise AssertionError(
+            f"{tool} failed: {json.dumps(structured, ensure_ascii=False, indent=1)}"
+        )
+    assert isinstance(structured, dict), f"{tool} returned no structuredContent"
+    assert _mirror(result) == structured, "the text mirror differs from structuredContent"
+    described = await _tool(client, tool)
+    assert described is not None, f"{tool} is not in tools/list"
+    schema = described.get("outputSchema")
+    assert schema, f"{tool} has no outputSchema"
+    jsonschema.validate(structured, schema)
+    return structured
+
+
+async def call_error(
+    client: Client,
+    tool: str,
+    arguments: Mapping[str, Any] | None = None,
+    *,
+    code: str | None = None,
+) -> dict[str, Any]:
+    """Call `tool`, assert it was refused with the pinned envelope, and return the envelope.
+
+    Checks the envelope's shape, `code` when given, that `hint` is not empty, and that a `repair`
+    names a listed tool with arguments its advertised inputSchema accepts (literally callable).
+    """
+    result = await client.call_tool(tool, dict(arguments or {}))
+    envelope = result.structured_content
+    assert result.is_error, f"{tool} succeeded where a refusal was expected: {envelope}"
+    assert isinstance(envelope, dict), f"{tool}'s refusal carries no structuredContent"
+    assert _mirror(result) == envelope, "the text mirror differs from the envelope"
+    schema = envelope_schema(sorted(ERROR_CODES))
+    schema["properties"]["code"] = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+    jsonschema.validate(envelope, schema)
+    if code is not None:
+        assert envelope["code"] == code, f"expected {code}, got {envelope['code']}: {envelope}"
+    assert envelope["hint"].strip(), "the envelope's hint is empty"
+    repair = envelope.get("repair")
+    if repair is not None:
+        target = await _tool(client, repair["tool"])
+        assert target is not None, f"the repair names {repair['tool']}, which is not listed"
+        jsonschema.validate(repair["arguments"], target["inputSchema"])
+    return envelope
+
+
+async def assert_round_trip(
+    contract: Contract,
+    read_tool: str,
+    read_args: Mapping[str, Any],
+    write_tool: str,
+    extract: Callable[[dict[str, Any]], dict[str, Any]],
+    *,
+    mode: Mode = "legacy",
+) -> dict[str, Any]:
+    """Pin "echo the next call": what `read_tool` returns is what `write_tool` accepts, unchanged.
+
+    Reads, takes the payload `extract` picks from the result, checks it against the write tool's
+    advertised (strict) inputSchema, writes it, reads again, and asserts the payload is a fixed
+    point: writing what was read changes nothing a read shows. Returns the payload.
+    """
+    async with connect(contract, mode=mode) as client:
+        first = extract(await call_ok(client, read_tool, read_args))
+        described = await _tool(client, write_tool)
+        assert described is not None, f"{write_tool} is not in tools/list"
+        jsonschema.validate(first, described["inputSchema"])
+        written = await call_ok(client, write_tool, first)
+        assert "notes" not in written, (
+            f"{write_tool} had to read the payload {read_tool} returned leniently: "
+            f"{written['notes']}; echo the canonical form instead"
+        )
+        second = extract(await call_ok(client, read_tool, read_args))
+        assert second == first, (
+            f"not a fixed point: {read_tool} -> {write_tool} -> {read_tool} changed "
+            f"{json.dumps(first, ensure_ascii=False)} into {json.dumps(second, ensure_ascii=False)}"
+        )
+        return first
+
+
+@pytest.fixture
+def drivable_client() -> ClientFactory:
+    """`async with drivable_client(contract, mode="legacy") as client:` (mode "legacy" | "auto")."""
+    return connect
+
+
+@pytest.fixture(params=MODES)
+def drivable_mode(request: pytest.FixtureRequest) -> Mode:
+    """Runs the test once over the serialized handshake path and once over the 2026 era."""
+    mode: Mode = request.param
+    return mode
