@@ -438,3 +438,56 @@ async def test_unopenable_sqlite_file_is_store_unavailable(tmp_path: Any) -> Non
     assert isinstance(out, StoreUnavailable)
     _assert_safe(out)
     await store.close()
+
+
+async def test_read_only_postgres_is_store_unavailable(pg_dsn: str) -> None:
+    from urllib.parse import quote
+
+    from effects_pg import throwaway_schema
+
+    with throwaway_schema(pg_dsn) as url:
+        ro_url = url + quote(" -cdefault_transaction_read_only=on")
+        store = open_store(ro_url)
+        try:
+            out = await store.run_idempotent(
+                tool="refund", principal="a", key="k", arguments=REFUND, effect=refund_effect("x")
+            )
+            assert isinstance(out, StoreUnavailable)
+            assert out.reason == "read_only"
+            _assert_safe(out)
+        finally:
+            await store.close()
+
+
+async def test_a_dropped_postgres_connection_is_unavailable_then_recovers(pg_dsn: str) -> None:
+    import psycopg
+    from effects_pg import throwaway_schema
+
+    app = f"drivable-test-{id(pg_dsn):x}-{anyio.current_time():.0f}"
+    with throwaway_schema(pg_dsn) as url:
+        store = open_store(url, application_name=app)
+        try:
+            await make_refunds_table(store)
+            ok = await store.run_idempotent(
+                tool="refund", principal="a", key="k1", arguments=REFUND, effect=refund_effect("1")
+            )
+            assert isinstance(ok, Executed)
+            with psycopg.connect(pg_dsn, autocommit=True) as admin:
+                # Only this store's connections: other runs may share the server.
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = %s",
+                    (app,),
+                )
+            down = await store.run_idempotent(
+                tool="refund", principal="a", key="k2", arguments=REFUND, effect=refund_effect("2")
+            )
+            assert isinstance(down, StoreUnavailable) and down.reason == "unreachable"
+            _assert_safe(down)
+            up = await store.run_idempotent(
+                tool="refund", principal="a", key="k2", arguments=REFUND, effect=refund_effect("2")
+            )
+            assert isinstance(up, Executed)
+            assert await count_refunds(store) == 2
+        finally:
+            await store.close()

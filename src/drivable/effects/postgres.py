@@ -32,10 +32,18 @@ def _translate(sql: str) -> str:
 
 class PostgresBackend(Backend):
     dialect = "postgresql"
+    insert_first = True
     lock_row = " FOR UPDATE"
     try_lock_row = " FOR UPDATE SKIP LOCKED"
 
-    def __init__(self, dsn: str, *, max_connections: int = 10, connect_timeout_s: int = 5) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        max_connections: int = 10,
+        connect_timeout_s: int = 5,
+        application_name: str = "drivable-effects",
+    ) -> None:
         try:
             import psycopg
         except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -46,19 +54,28 @@ class PostgresBackend(Backend):
         self.dsn = dsn
         self.max_connections = max_connections
         self.connect_timeout_s = connect_timeout_s
+        self.application_name = application_name
 
     def connect(self) -> Any:
-        return self._psycopg.connect(
+        conn = self._psycopg.connect(
             self.dsn,
             autocommit=True,
             connect_timeout=self.connect_timeout_s,
-            application_name="drivable-effects",
+            application_name=self.application_name,
         )
+        # Claim rows and other bookkeeping commit without waiting for the flush (see
+        # Backend.begin_claim); every write transaction restores the configured durability.
+        conn.execute("SET synchronous_commit TO off")
+        return conn
 
     def close(self, conn: Any) -> None:
         conn.close()
 
     def begin_write(self, conn: Any) -> None:
+        # DEFAULT is the server's or the DSN's setting, not the session's "off" above.
+        conn.execute("BEGIN; SET LOCAL synchronous_commit TO DEFAULT")
+
+    def begin_claim(self, conn: Any) -> None:
         conn.execute("BEGIN")
 
     def execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -127,11 +144,15 @@ class PostgresStore(SqlEffectStore):
         *,
         max_connections: int = 10,
         connect_timeout_s: int = 5,
+        application_name: str = "drivable-effects",
         clock: Callable[[], float] | None = None,
         purge_interval_s: float = DEFAULT_PURGE_INTERVAL_S,
     ) -> None:
         backend = PostgresBackend(
-            dsn, max_connections=max_connections, connect_timeout_s=connect_timeout_s
+            dsn,
+            max_connections=max_connections,
+            connect_timeout_s=connect_timeout_s,
+            application_name=application_name,
         )
         if clock is None:
             super().__init__(backend, purge_interval_s=purge_interval_s)

@@ -80,6 +80,27 @@ class SqliteBackend(Backend):
     def begin_write(self, conn: Any) -> None:
         conn.execute("BEGIN IMMEDIATE")
 
+    def begin_claim(self, conn: Any) -> None:
+        # In WAL mode NORMAL still orders commits; the next FULL commit syncs this one too.
+        if self.synchronous in ("FULL", "EXTRA"):
+            conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("BEGIN IMMEDIATE")
+
+    @contextmanager
+    def relaxed(self, conn: Any) -> Iterator[None]:
+        if self.synchronous not in ("FULL", "EXTRA"):
+            yield
+            return
+        conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+
+    def after_claim(self, conn: Any) -> None:
+        if self.synchronous in ("FULL", "EXTRA") and not conn.in_transaction:
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+
     def execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
         return conn.execute(sql, tuple(params))
 

@@ -140,11 +140,29 @@ class Backend(ABC):
     @abstractmethod
     def init_schema(self, conn: Any) -> None: ...
 
+    def begin_claim(self, conn: Any) -> None:
+        """Open the short transaction that inserts or takes over a ``running`` claim row.
+
+        It may commit without waiting for the disk: if it is lost in a crash, so is everything
+        after it (the log is ordered), and the effect transaction, which commits durably,
+        flushes it first. A lost claim is a claim whose effect never committed."""
+        self.begin_write(conn)
+
+    def after_claim(self, conn: Any) -> None:  # noqa: B027 - a hook; most backends need none
+        """Undo connection settings of :meth:`begin_claim` (outside any transaction)."""
+
     @contextmanager
     def short_lock_wait(self, conn: Any) -> Iterator[None]:
         """Within this block, give up quickly on locks held by others."""
         yield
 
+    @contextmanager
+    def relaxed(self, conn: Any) -> Iterator[None]:
+        """Autocommit statements in this block may commit without waiting for the flush (same
+        argument as :meth:`begin_claim`)."""
+        yield
+
+    insert_first: bool = False  # try the claim INSERT before looking (it never blocks)
     lock_row: str = ""  # appended to the SELECT that checks ownership in the effect transaction
     try_lock_row: str = ""  # appended to the SELECT of a takeover: skip rows a live owner holds
 
@@ -534,6 +552,27 @@ class SqlEffectStore:
 
     # -- claim steps (synchronous, in a worker thread) ------------------------------------
 
+    def _insert_claim(
+        self,
+        conn: Any,
+        scope: _Scope,
+        digest: str,
+        args_json: str,
+        owner: str,
+        now: float,
+        window_s: float,
+        lease_s: float,
+    ) -> bool:
+        cur = self._x(
+            conn,
+            "INSERT INTO drivable_receipts (principal, tool, key, digest, arguments, state, "
+            "owner, created_at, lease_until, expires_at) "
+            "VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?) "
+            "ON CONFLICT (principal, tool, key) DO NOTHING",
+            (*scope.params(), digest, args_json, owner, now, now + lease_s, now + window_s),
+        )
+        return bool(cur.rowcount == 1)
+
     def _claim_step(
         self,
         conn: Any,
@@ -544,7 +583,30 @@ class SqlEffectStore:
         lease_s: float,
         owner: str,
     ) -> _Step:
+        """One look at the key; when this call wins it, the effect transaction is open on
+        ``conn`` on return (one worker-thread hop for the whole claim)."""
+        step = self._claim_once(conn, scope, digest, args_json, window_s, lease_s, owner)
+        if isinstance(step, _Claimed) and not self._open_effect(conn, scope, owner):
+            return _Again()  # taken over between our insert and our lock: look again
+        return step
+
+    def _claim_once(
+        self,
+        conn: Any,
+        scope: _Scope,
+        digest: str,
+        args_json: str,
+        window_s: float,
+        lease_s: float,
+        owner: str,
+    ) -> _Step:
         now = self._clock()
+        # On PostgreSQL: one autocommit statement, committed without waiting for the flush (see
+        # Backend.begin_claim). It never waits for a live effect transaction.
+        if self.backend.insert_first and self._insert_claim(
+            conn, scope, digest, args_json, owner, now, window_s, lease_s
+        ):
+            return _Claimed(recovered=False)
         row = self._x(
             conn,
             "SELECT digest, arguments, state, result, lease_until, expires_at, recorded_at "
@@ -563,34 +625,40 @@ class SqlEffectStore:
                 if lease_until > now:
                     return _Wait(max(100, min(1000, int((lease_until - now) * 1000))))
                 return self._take_over(conn, scope, owner, now, lease_s)
-        self.backend.begin_write(conn)
-        try:
-            if row is not None:
-                self._x(
-                    conn,
-                    f"DELETE FROM drivable_receipts WHERE {_SCOPE} AND expires_at <= ? "
-                    "AND (state = 'done' OR lease_until <= ?)",
-                    (*scope.params(), now, now),
+        elif not self.backend.insert_first:
+            with self.backend.relaxed(conn):
+                inserted = self._insert_claim(
+                    conn, scope, digest, args_json, owner, now, window_s, lease_s
                 )
-            inserted = self._x(
+            return _Claimed(recovered=False) if inserted else _Again()
+        if row is None:
+            return _Again()  # it went between our insert and our look
+        # An expired receipt: replace it.
+        self.backend.begin_claim(conn)
+        try:
+            self._x(
                 conn,
-                "INSERT INTO drivable_receipts (principal, tool, key, digest, arguments, state, "
-                "owner, created_at, lease_until, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?) "
-                "ON CONFLICT (principal, tool, key) DO NOTHING",
-                (*scope.params(), digest, args_json, owner, now, now + lease_s, now + window_s),
-            ).rowcount
+                f"DELETE FROM drivable_receipts WHERE {_SCOPE} AND expires_at <= ? "
+                "AND (state = 'done' OR lease_until <= ?)",
+                (*scope.params(), now, now),
+            )
+            inserted = self._insert_claim(
+                conn, scope, digest, args_json, owner, now, window_s, lease_s
+            )
             self.backend.commit(conn)
         except BaseException:
             self._safe_rollback(conn)
             raise
-        return _Claimed(recovered=False) if inserted == 1 else _Again()
+        finally:
+            self.backend.after_claim(conn)
+        return _Claimed(recovered=False) if inserted else _Again()
 
     def _take_over(self, conn: Any, scope: _Scope, owner: str, now: float, lease_s: float) -> _Step:
         try:
             with self.backend.short_lock_wait(conn):
-                self.backend.begin_write(conn)
+                self.backend.begin_claim(conn)
         except Exception as exc:
+            self.backend.after_claim(conn)
             if self.backend.classify(exc) is UnavailableReason.BUSY:
                 return _Wait(1000)  # a live effect transaction holds the store
             raise
@@ -602,8 +670,10 @@ class SqlEffectStore:
                 scope.params(),
             ).fetchone()
             if row is None or row[0] != "running" or row[1] > now:
+                # None: a live owner holds the row lock (or the row just went; the next look
+                # tells). Either way, wait rather than spin.
                 self.backend.rollback(conn)
-                return _Wait(1000) if row is not None and row[0] == "running" else _Again()
+                return _Wait(1000) if row is None or row[0] == "running" else _Again()
             self._x(
                 conn,
                 f"UPDATE drivable_receipts SET owner = ?, lease_until = ? WHERE {_SCOPE}",
@@ -613,6 +683,8 @@ class SqlEffectStore:
         except BaseException:
             self._safe_rollback(conn)
             raise
+        finally:
+            self.backend.after_claim(conn)
         log.info("took over an abandoned claim (tool=%s)", scope.tool)
         return _Claimed(recovered=True)
 
@@ -750,10 +822,8 @@ class SqlEffectStore:
                     self._claim_step, conn, scope, digest, args_json, window_s, lease_s, owner
                 )
                 if isinstance(step, _Claimed):
-                    if await self._call(self._open_effect, conn, scope, owner):
-                        keep = True
-                        return (conn, step.recovered)
-                    continue  # taken over between our insert and our lock: look again
+                    keep = True
+                    return (conn, step.recovered)
             except StoreUnavailableError as exc:
                 self._pool.release(conn, discard=True)
                 conn = None
