@@ -168,6 +168,44 @@ DESTRUCTIVE_VERBS = frozenset(
         "unregister",
     ]
 )
+# Verbs that mutate beyond doubt: a read-only claim on them is a lie, not a judgement call.
+STRONG_MUTATING_VERBS = frozenset(
+    [
+        "create",
+        "add",
+        "insert",
+        "post",
+        "put",
+        "patch",
+        "update",
+        "edit",
+        "set",
+        "write",
+        "save",
+        "upload",
+        "delete",
+        "remove",
+        "destroy",
+        "drop",
+        "purge",
+        "erase",
+        "send",
+        "publish",
+        "email",
+        "pay",
+        "charge",
+        "refund",
+        "transfer",
+        "buy",
+        "purchase",
+        "move",
+        "rename",
+        "archive",
+        "commit",
+        "push",
+        "merge",
+    ]
+)
 # Mutations whose accidental repetition costs money, messages or duplicates.
 COSTLY_VERBS = frozenset(
     [
@@ -212,10 +250,12 @@ def words(name: str) -> list[str]:
 
 
 def verb_of(name: str) -> str | None:
-    """The first word of the name that is a known verb (a prefix like `slack_` is skipped)."""
-    for w in words(name)[:3]:
-        if w in READ_VERBS or w in MUTATING_VERBS:
-            return w
+    """The verb of `verb_noun` or `prefix_verb_noun` names, if it is one drivable knows."""
+    parts = words(name)
+    if parts and (parts[0] in READ_VERBS or parts[0] in MUTATING_VERBS):
+        return parts[0]
+    if len(parts) >= 3 and (parts[1] in READ_VERBS or parts[1] in MUTATING_VERBS):
+        return parts[1]
     return None
 
 
@@ -315,8 +355,8 @@ def is_open_map(node: dict[str, Any]) -> bool:
 
 
 DATE_NAME = re.compile(
-    r"(^|_)(date|day|since|until|before|after|from|to|start|end|deadline|birthday|dob)($|_)|"
-    r"_(at|on)$|^(date|time|timestamp)|(date|time|timestamp)$",
+    r"(^|_)(date|day|since|until|before|after|deadline|birthday|dob|timestamp|datetime)($|_)|"
+    r"_(at|on)$|^(date|start|end)_(from|to)$|_(from|to)_date$",
     re.I,
 )
 ID_NAME = re.compile(r"(^id$|_id$|Id$|_uuid$|^uuid$|_key$(?<!idempotency_key))")

@@ -25,6 +25,10 @@ from drivable.audit.rules.base import finding
 
 Outcome = Literal["error-result", "success", "jsonrpc-error", "timeout", "crash", "invalid-result"]
 UNKNOWN_PROPERTY = "dv_unknown_property"
+# "e.g. 'America/New_York'": the value a model would copy from the description.
+DESCRIBED_EXAMPLE = re.compile(
+    r"(?:e\.g\.|for example|example:|such as)[,:]?\s*['\"`]([^'\"`]{1,80})['\"`]", re.I
+)
 PLACEHOLDERS = {"string": "string", "integer": 0, "number": 0, "boolean": True}
 
 
@@ -213,6 +217,9 @@ def plausible(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> A
     examples = node.get("examples")
     if isinstance(examples, list) and examples:
         return examples[0]
+    quoted = DESCRIBED_EXAMPLE.search(str(node.get("description") or ""))
+    if quoted and "string" in h.types_of(node):
+        return quoted.group(1)
     for key in ("anyOf", "oneOf"):
         branches = [
             b for b in node.get(key) or [] if isinstance(b, dict) and b.get("type") != "null"

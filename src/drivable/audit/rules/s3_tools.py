@@ -262,7 +262,8 @@ def _description_checks(tool: dict[str, Any]) -> Iterator[Finding]:
     if not h.EXAMPLE_CUES.search(desc):
         missing.append("an example invocation")
     if missing:
-        severity: Severity = "minor" if len(missing) < 3 else "major"
+        # Length is the strongest signal: a purpose sentence without cues is degraded, not broken.
+        severity: Severity = "major" if len(missing) == 3 and len(desc) < 60 else "minor"
         yield finding(
             "3.descriptions",
             severity,
@@ -486,7 +487,7 @@ def _annotation_checks(tool: dict[str, Any]) -> Iterator[Finding]:
             + ", `openWorldHint`.",
         )
         return
-    if ann.get("readOnlyHint") is True and mutating_name:
+    if ann.get("readOnlyHint") is True and verb in h.STRONG_MUTATING_VERBS:
         yield finding(
             "3.honest-annotations",
             "critical",

@@ -1,0 +1,82 @@
+"""The rule registry, the offline tokenizer and the `drivable rules` command."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import drivable
+
+from drivable.audit.rules import REGISTRY, all_rules, get
+from drivable.audit.rules.catalog import CHECKLIST
+
+REFERENCE = (
+    Path(__file__).resolve().parents[3] / "shared" / "reference" / "agent-friendly-mcp-checklist.md"
+)
+COUNTS = {1: 15, 2: 20, 3: 48, 4: 18, 5: 8, 6: 22, 7: 11, 8: 16, 9: 15}
+
+
+def test_registry_holds_the_173_checklist_ids_per_section() -> None:
+    ids = [rule_id for rule_id, _, _ in CHECKLIST]
+    assert len(ids) == len(set(ids)) == 173
+    for section, count in COUNTS.items():
+        assert sum(1 for i in ids if i.startswith(f"{section}.")) == count
+    assert set(ids) <= set(REGISTRY)
+    assert all(r.id.startswith("dv.") for r in all_rules() if r.id not in set(ids))
+
+
+def test_registry_is_in_step_with_the_reference_when_it_is_present() -> None:
+    if not REFERENCE.exists():  # the reference lives beside the repo, not in it
+        return
+    declared = set(re.findall(r"^\| `\[(\d\.[a-z0-9-]+)\]`", REFERENCE.read_text(), re.M))
+    assert declared == {rule_id for rule_id, _, _ in CHECKLIST}
+
+
+def test_every_documented_rule_has_a_full_doc() -> None:
+    documented = [r for r in all_rules() if r.doc]
+    assert len(documented) >= 60
+    for rule in documented:
+        assert rule.doc is not None
+        for part in (rule.doc.what, rule.doc.why, rule.doc.example, rule.doc.fix):
+            assert len(part) > 10, rule.id
+        assert rule.severity in ("critical", "major", "minor", "nit")
+
+
+def test_get_accepts_bracketed_ids() -> None:
+    rule = get("[3.closed-schemas]")
+    assert rule is not None and rule.id == "3.closed-schemas"
+    assert get("9.nope") is None
+
+
+def test_rules_command_lists_and_explains() -> None:
+    listing = drivable("rules", "--format", "json")
+    assert listing.code == 0
+    assert len(listing.report) == len(REGISTRY)  # type: ignore[arg-type]
+    one = drivable("rules", "3.honest-annotations")
+    assert one.code == 0
+    for label in ("What drivable checks:", "Why it matters to a model:", "Example:", "Fix:"):
+        assert label in one.stdout
+    judgement = drivable("rules", "3.task-completing")
+    assert "human judgement" in judgement.stdout
+    missing = drivable("rules", "9.does-not-exist")
+    assert missing.code == 2
+
+
+def test_tokenizer_counts_with_the_network_shut() -> None:
+    # Any attempt to open a socket fails in this child: the vocabulary must be inside the package.
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise OSError('network disabled for this test')\n"
+        "socket.socket.connect = refuse\n"
+        "socket.create_connection = refuse\n"
+        "from drivable.audit.tokens import count_json, count_text\n"
+        "print(count_text('hello world'), count_json({'name': 'search_notes'}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    text_tokens, json_tokens = map(int, out.stdout.split())
+    assert text_tokens == 2
+    assert 4 <= json_tokens <= 12
