@@ -231,7 +231,7 @@ CASES: list[Case] = [
         "breaking",
         {"outputSchema": obj({"id": STR})},
         {},
-        ("breaking", "outputSchema"),
+        ("breaking", "outputSchema.id"),
     ),
     _pair(
         "ro_lost",

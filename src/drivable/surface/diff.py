@@ -1127,6 +1127,17 @@ _TOOL_KNOWN = {
 }
 
 
+def _empty_like(schema: Any) -> dict[str, Any]:
+    """An object schema with no properties that otherwise reads like `schema` (root resolved)."""
+    root, _ = _Resolver(schema).resolve(schema)
+    out: dict[str, Any] = {"type": "object", "properties": {}}
+    if isinstance(root, Mapping):
+        for key in ("title", "description", "additionalProperties", "$defs", "definitions"):
+            if key in root:
+                out[key] = root[key]
+    return out
+
+
 def _tool(sink: _Sink, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
     name = str(new["name"])
     subject = f"tool:{name}"
@@ -1144,17 +1155,13 @@ def _tool(sink: _Sink, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
     ois, nis = old.get("inputSchema") or {}, new.get("inputSchema") or {}
     _SchemaWalk(sink, subject, "in", ois, nis).start(ois, nis, f"{base}.inputSchema", "input")
     oos, nos = old.get("outputSchema"), new.get("outputSchema")
-    if oos and not nos:
-        sink.add(
-            "breaking",
-            subject,
-            f"{base}.outputSchema",
-            "output schema removed (structured results are no longer promised)",
-        )
-    elif nos:
-        start = oos if oos else {"type": "object", "properties": {}}
-        _SchemaWalk(sink, subject, "out", start, nos).start(
-            start, nos, f"{base}.outputSchema", "output"
+    if oos or nos:
+        # a schema on one side only is walked against an empty object of the same look, so each
+        # field it promised (or now promises) is one entry
+        start = oos if oos else _empty_like(nos)
+        end = nos if nos else _empty_like(oos)
+        _SchemaWalk(sink, subject, "out", start, end).start(
+            start, end, f"{base}.outputSchema", "output"
         )
     _lifecycle(sink, subject, base, old.get("lifecycle"), new.get("lifecycle"))
     _errors(sink, subject, f"{base}.errors", old.get("errors"), new.get("errors"))
