@@ -11,9 +11,9 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import os
 import re
 import sys
-import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
@@ -409,7 +409,7 @@ class Contract:
         request_id: str | None = None,
         progress: ProgressFn | None = None,
     ) -> Outcome:
-        rid = request_id or uuid.uuid4().hex[:16]
+        rid = request_id or os.urandom(8).hex()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
         with telemetry.call_span(name) as span:
