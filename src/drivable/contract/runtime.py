@@ -128,7 +128,7 @@ class Outcome:
     is_error: bool
 
     def text(self) -> str:
-        return json.dumps(self.structured, ensure_ascii=False, separators=(",", ":"))
+        return _WIRE_ENCODER.encode(self.structured)
 
 
 class Contract:
@@ -684,9 +684,14 @@ def _declaring_scope(depth: int = 4) -> dict[str, Any]:
     return scope
 
 
+# Built once: `json.dumps` with options builds a new encoder on every call (a third of its cost).
+_SIZE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+_WIRE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _size(raw: Mapping[str, Any]) -> int:
     try:
-        return len(json.dumps(raw, ensure_ascii=False, default=str).encode())
+        return len(_SIZE_ENCODER.encode(raw).encode())
     except (TypeError, ValueError):
         return 0
 
