@@ -54,6 +54,20 @@ def pairs(thirdparty: dict[str, list[str]]) -> Any:
         }
 
 
+@pytest.fixture(scope="module")
+def results(pairs: Any, thirdparty: dict[str, list[str]]) -> dict[str, Any]:
+    """For each pair: (mcp-contract's changes, our old snapshot, our new snapshot), run in parallel."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(name: str) -> tuple[str, Any]:
+        old, new = pairs[name]
+        theirs = mcp_contract(thirdparty["mcp-contract"], old, new)
+        return name, (theirs, take(old), take(new))
+
+    with ThreadPoolExecutor(max_workers=len(pairs)) as pool:
+        return dict(pool.map(one, sorted(pairs)))
+
+
 def mcp_contract(tool: list[str], old: Sequence[str], new: Sequence[str]) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         contract = str(Path(tmp) / "mcp-contract.json")
@@ -158,21 +172,17 @@ JUSTIFIED = {
 
 
 @pytest.mark.parametrize("pair", ["notes", "refunds", "cases", "time", "fetch"])
-def test_we_include_every_change_mcp_contract_reports(
-    pair: str, pairs: Any, thirdparty: dict[str, list[str]]
-) -> None:
-    old, new = pairs[pair]
-    theirs = mcp_contract(thirdparty["mcp-contract"], old, new)
-    ours = diff(take(old), take(new))
+def test_we_include_every_change_mcp_contract_reports(pair: str, results: dict[str, Any]) -> None:
+    theirs, old, new = results[pair]
+    ours = diff(old, new)
     missed, disagreements, _ = compare(theirs, ours)
     assert missed == []
     assert set(disagreements) <= JUSTIFIED, set(disagreements) - JUSTIFIED
 
 
-def test_we_catch_what_mcp_contract_does_not(pairs: Any, thirdparty: dict[str, list[str]]) -> None:
-    old, new = pairs["cases"]
-    theirs = mcp_contract(thirdparty["mcp-contract"], old, new)
-    ours = diff(take(old), take(new))
+def test_we_catch_what_mcp_contract_does_not(results: dict[str, Any]) -> None:
+    theirs, old, new = results["cases"]
+    ours = diff(old, new)
     _, _, extra = compare(theirs, ours)
     only_ours = {(c.subject, c.klass) for c in extra}
     for subject in (
@@ -199,9 +209,9 @@ def test_we_catch_what_mcp_contract_does_not(pairs: Any, thirdparty: dict[str, l
     ]
 
 
-def test_refunds_output_rename_is_one_entry_per_tool(pairs: Any) -> None:
-    old, new = pairs["refunds"]
-    changes = diff(take(old), take(new))
+def test_refunds_output_rename_is_one_entry_per_tool(results: dict[str, Any]) -> None:
+    _, old, new = results["refunds"]
+    changes = diff(old, new)
     renames = sorted((c.subject, c.path) for c in changes if "renamed to `refundId`" in c.summary)
     assert renames == [
         ("tool:get_refund", "tools.get_refund.outputSchema.refund_id"),
@@ -218,9 +228,8 @@ def test_refunds_output_rename_is_one_entry_per_tool(pairs: Any) -> None:
     assert ("tool:refund_invoice", "UPSTREAM_TIMEOUT") in breaking
 
 
-def test_time_server_releases(thirdparty: dict[str, list[str]]) -> None:
-    old = take(thirdparty["time-0.6.2"])
-    new = take(thirdparty["time-2026.10.19"])
+def test_time_server_releases(results: dict[str, Any]) -> None:
+    _, old, new = results["time"]
     changes = diff(old, new)
     by_class = {k: [c for c in changes if c.klass == k] for k in ("breaking", "routing")}
     assert by_class["breaking"] == []
@@ -238,10 +247,9 @@ def test_time_server_releases(thirdparty: dict[str, list[str]]) -> None:
     assert new["fingerprint"]["value"].startswith("mcp-time@2026.10.19+")
 
 
-def test_fetch_server_releases_restated_bounds_are_cosmetic(
-    thirdparty: dict[str, list[str]],
-) -> None:
-    changes = diff(take(thirdparty["fetch-0.6.2"]), take(thirdparty["fetch-2026.10.24"]))
+def test_fetch_server_releases_restated_bounds_are_cosmetic(results: dict[str, Any]) -> None:
+    _, old, new = results["fetch"]
+    changes = diff(old, new)
     assert [c for c in changes if c.klass == "breaking"] == []
     bounds = [c for c in changes if c.path.startswith("tools.fetch.inputSchema.max_length")]
     # exclusiveMaximum 1000000 became maximum 999999 on an integer: the same bound, restated
