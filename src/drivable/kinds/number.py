@@ -332,7 +332,7 @@ def value_reading(received: Any, result: int | float, *more: str) -> Reading:
         return Reading.of(result, *more)
     if isinstance(received, str) and received == repr(result):
         return Reading.of(result, *more)
-    return Reading.repaired(received, result, *more)
+    return Reading.of(result, f"Read {shown(received)} as {result!r}.", *more)
 
 
 def _schema(options: Options) -> dict[str, Any]:
