@@ -44,6 +44,7 @@ EXAMPLE_IDS: frozenset[int] = frozenset(
 )
 # Ids this small are counters someone zero-padded ("00000000-0000-0000-0000-000000000001").
 _SMALLEST_REAL = 1 << 16
+_ONE_DIGIT_REPEATED = int("1" * 32, 16)
 
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
 _CANONICAL = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -63,7 +64,7 @@ def is_placeholder(value: _uuid.UUID) -> bool:
     number = value.int
     if number < _SMALLEST_REAL or number in EXAMPLE_IDS:
         return True
-    return len(set(value.hex)) == 1
+    return number % _ONE_DIGIT_REPEATED == 0  # 1111...1, 2222...2, ..., ffff...f
 
 
 # Braces ("{...}") look like a template to the shared placeholder check, so this reader runs it.
