@@ -16,7 +16,7 @@ from drivable.audit import heuristics as h
 from drivable.audit import probes as pr
 from drivable.audit.model import SECTION_TITLES, CoverageRow, Finding, Report
 from drivable.audit.rules import StaticContext, run_static
-from drivable.audit.stdio_probe import probe_stdout
+from drivable.audit.stdio_probe import StdoutReport, probe_stdout
 from drivable.audit.tokens import ENCODING, count_json, count_text
 from drivable.target import Target, collect_surface, connect, load_surface_file
 
@@ -81,82 +81,46 @@ def _surface_summary(surface: dict[str, Any], ctx: StaticContext) -> dict[str, A
 async def audit_target(
     target: Target, options: AuditOptions | None = None, progress: Progress | None = None
 ) -> Report:
+    """Audit a live server. The raw stdout probe and the second era run beside the main session."""
     opts = options or AuditOptions()
     say = progress or (lambda _msg: None)
     findings: list[Finding] = []
     extra: dict[str, list[str]] = {}
     described = target.describe()
+    results: dict[str, Any] = {}
 
-    if target.command:
-        say("stdout probe")
-        env = dict(get_default_environment())
-        env.update(target.env)
-        stdout = await anyio.to_thread.run_sync(
-            lambda: probe_stdout(target.command, env, cwd=target.cwd, timeout=opts.connect_timeout)
-        )
-        if stdout.error and not stdout.lines:
-            raise AuditCannotRun(f"cannot start `{target.command[0]}`: {stdout.error}")
-        if stdout.noise:
-            findings.append(
-                Finding(
-                    "1.stdout",
-                    "critical",
-                    "server",
-                    f"The server wrote {len(stdout.noise)} non-protocol line(s) to stdout.",
-                    {
-                        "non_protocol_lines": stdout.noise[:5],
-                        "protocol_lines": stdout.lines - len(stdout.noise),
-                    },
-                    "Send logs to stderr (`logging.basicConfig(stream=sys.stderr)`); never print "
-                    "to stdout in a stdio server.",
-                )
-            )
-        else:
-            extra.setdefault("1", []).append(
-                f"stdout probe: {stdout.lines} lines, all JSON-RPC"
-                + ("" if stdout.answered else " (tools/list not answered in time)")
-            )
-
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog:
+    async def keep(key: str, job: Callable[[], Any]) -> None:
         try:
-            with anyio.fail_after(opts.connect_timeout) as deadline:
-                async with connect(
-                    target, errlog=errlog, read_timeout_seconds=opts.connect_timeout
-                ) as client:
-                    say("collecting the surface")
-                    surface = await collect_surface(client)
-                    # Probes carry their own per-call timeouts; only connecting has a deadline.
-                    deadline.deadline = math.inf
-                    ctx, static = audit_surface(surface, offline=False)
-                    findings.extend(static)
-                    state = None
-                    if opts.probes:
-                        say("probing lists")
-                        findings.extend(await pr.probe_lists(client, surface, opts.timeout))
-                        findings.extend(await pr.probe_resources(client, surface, opts.timeout))
-                        state = await pr.probe_tools(
-                            client,
-                            surface.get("tools") or [],
-                            allow_writes=opts.allow_writes,
-                            timeout=opts.timeout,
-                            max_tools=opts.max_probe_tools,
-                            progress=lambda name: say(f"probing {name}"),
-                        )
-        except AuditCannotRun:
-            raise
-        except TimeoutError:
-            raise AuditCannotRun(
-                f"no answer from the server within {opts.connect_timeout:.0f} s" + _tail(errlog)
-            ) from None
-        except Exception as exc:
-            raise AuditCannotRun(f"cannot connect: {_describe(exc)}" + _tail(errlog)) from None
+            results[key] = await job()
+        except Exception as exc:  # each job reports its own failure; none may cancel the others
+            results[key] = exc
+
+    async with anyio.create_task_group() as tg:
+        if target.command:
+            tg.start_soon(keep, "stdout", lambda: _stdout_check(target, opts))
+        if opts.other_era and target.mode != "legacy":
+            tg.start_soon(keep, "legacy", lambda: _legacy_surface(target, opts))
+        tg.start_soon(keep, "main", lambda: _main_session(target, opts, say))
+
+    stdout = results.get("stdout")
+    if isinstance(stdout, StdoutReport) and stdout.error and not stdout.lines:
+        raise AuditCannotRun(f"cannot start `{target.command[0]}`: {stdout.error}")
+    main = results["main"]
+    if isinstance(main, AuditCannotRun):
+        raise main
+    if isinstance(main, Exception):
+        raise AuditCannotRun(f"audit failed: {_describe(main)}")
+    surface, ctx, session_findings, state = main
+    if isinstance(stdout, StdoutReport):
+        findings.extend(_stdout_findings(stdout, extra))
+    findings.extend(session_findings)
 
     eras: dict[str, Any] = {
         "spoken": surface["era"],
         "protocol_version": surface["protocol_version"],
     }
-    if opts.other_era and surface["era"] == "2026-07-28":
-        eras["handshake"] = await _other_era(target, opts, surface, findings)
+    if surface["era"] == "2026-07-28" and "legacy" in results:
+        eras["handshake"] = _compare_eras(surface, results["legacy"], findings)
     described.update(
         {"era": surface["era"], "eras": eras, "surface": _surface_summary(surface, ctx)}
     )
@@ -170,21 +134,90 @@ async def audit_target(
     return report
 
 
-async def _other_era(
-    target: Target, opts: AuditOptions, modern: dict[str, Any], findings: list[Finding]
-) -> dict[str, Any]:
+async def _stdout_check(target: Target, opts: AuditOptions) -> StdoutReport:
+    env = dict(get_default_environment())
+    env.update(target.env)
+    return await anyio.to_thread.run_sync(
+        lambda: probe_stdout(target.command, env, cwd=target.cwd, timeout=opts.connect_timeout)
+    )
+
+
+def _stdout_findings(stdout: StdoutReport, extra: dict[str, list[str]]) -> list[Finding]:
+    if not stdout.noise:
+        extra.setdefault("1", []).append(
+            f"stdout probe: {stdout.lines} lines, all JSON-RPC"
+            + ("" if stdout.answered else " (tools/list not answered in time)")
+        )
+        return []
+    return [
+        Finding(
+            "1.stdout",
+            "critical",
+            "server",
+            f"The server wrote {len(stdout.noise)} non-protocol line(s) to stdout.",
+            {
+                "non_protocol_lines": stdout.noise[:5],
+                "protocol_lines": stdout.lines - len(stdout.noise),
+            },
+            "Send logs to stderr (`logging.basicConfig(stream=sys.stderr)`); never print "
+            "to stdout in a stdio server.",
+        )
+    ]
+
+
+async def _main_session(
+    target: Target, opts: AuditOptions, say: Progress
+) -> tuple[dict[str, Any], StaticContext, list[Finding], pr.ProbeState | None]:
+    findings: list[Finding] = []
+    state = None
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog:
+        try:
+            with anyio.fail_after(opts.connect_timeout) as deadline:
+                async with connect(
+                    target, errlog=errlog, read_timeout_seconds=opts.connect_timeout
+                ) as client:
+                    say("collecting the surface")
+                    surface = await collect_surface(client)
+                    # Probes carry their own per-call timeouts; only connecting has a deadline.
+                    deadline.deadline = math.inf
+                    ctx, static = audit_surface(surface, offline=False)
+                    findings.extend(static)
+                    if opts.probes:
+                        say("probing lists")
+                        findings.extend(await pr.probe_lists(client, surface, opts.timeout))
+                        findings.extend(await pr.probe_resources(client, surface, opts.timeout))
+                        state = await pr.probe_tools(
+                            client,
+                            surface.get("tools") or [],
+                            allow_writes=opts.allow_writes,
+                            timeout=opts.timeout,
+                            max_tools=opts.max_probe_tools,
+                            progress=lambda name: say(f"probing {name}"),
+                        )
+        except TimeoutError:
+            raise AuditCannotRun(
+                f"no answer from the server within {opts.connect_timeout:.0f} s" + _tail(errlog)
+            ) from None
+        except Exception as exc:
+            raise AuditCannotRun(f"cannot connect: {_describe(exc)}" + _tail(errlog)) from None
+    return surface, ctx, findings, state
+
+
+async def _legacy_surface(target: Target, opts: AuditOptions) -> dict[str, Any]:
     """Speak the handshake era too: the same server must show the same tools to older clients."""
-    try:
-        with (
-            tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog,
-            anyio.fail_after(opts.connect_timeout),
-        ):
-            async with connect(
-                target, errlog=errlog, mode="legacy", read_timeout_seconds=opts.connect_timeout
-            ) as client:
-                legacy = await collect_surface(client)
-    except Exception as exc:
-        return {"status": "failed", "reason": _describe(exc)}
+    with (
+        tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog,
+        anyio.fail_after(opts.connect_timeout),
+    ):
+        async with connect(
+            target, errlog=errlog, mode="legacy", read_timeout_seconds=opts.connect_timeout
+        ) as client:
+            return await collect_surface(client)
+
+
+def _compare_eras(modern: dict[str, Any], legacy: Any, findings: list[Finding]) -> dict[str, Any]:
+    if isinstance(legacy, BaseException):
+        return {"status": "failed", "reason": _describe(legacy)}
     a = [t.get("name") for t in modern.get("tools", [])]
     b = [t.get("name") for t in legacy.get("tools", [])]
     if sorted(map(str, a)) != sorted(map(str, b)):
