@@ -30,6 +30,7 @@ from pydantic_core import PydanticCustomError, PydanticUseDefault, core_schema
 from drivable.kinds._reading import Reading, Warning_, jsonable
 from drivable.kinds._registry import (
     KINDS,
+    NOT_CANONICAL,
     Intent,
     Options,
     _load_all,
@@ -68,7 +69,13 @@ class Kind:
         spec = KINDS[self.name]
         base = make_options(**{k: v for k, v in self.options.items() if k != "json_extra"})
 
+        fast = spec.canonical
+
         def validate(value: Any, info: ValidationInfo) -> Any:
+            if fast is not None:
+                got = fast(value, base)
+                if got is not NOT_CANONICAL:
+                    return got
             context = info.context if isinstance(info.context, dict) else None
             intent: Intent = context.get(INTENT_KEY, "read") if context is not None else "read"
             options = base if intent == base.intent else base.with_(intent=intent)

@@ -43,6 +43,19 @@ class Options:
 
 Reader = Callable[[Any, Options], Reading]
 SchemaOf = Callable[[Options], dict[str, Any]]
+# The fast path of a kind: the value itself when `value` is already canonical (no note to make,
+# nothing to ask), else NOT_CANONICAL. The pydantic seam tries it before the reader.
+Canonical = Callable[[Any, Options], Any]
+
+
+class _NotCanonical:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_CANONICAL"
+
+
+NOT_CANONICAL: Any = _NotCanonical()
 
 
 @dataclass(frozen=True)
@@ -55,20 +68,26 @@ class KindSpec:
     expected: str
     # Kinds whose own reader decides what absence means (a cursor, a filter) still get null.
     handles_placeholders: bool = False
+    canonical: Canonical | None = None
 
 
 KINDS: dict[str, KindSpec] = {}
 
 
 def kind(
-    name: str, *, schema: SchemaOf, expected: str, handles_placeholders: bool = False
+    name: str,
+    *,
+    schema: SchemaOf,
+    expected: str,
+    handles_placeholders: bool = False,
+    canonical: Canonical | None = None,
 ) -> Callable[[Reader], Reader]:
-    """Register a module's reader as the one owner of `name`."""
+    """Register a module's reader as the one owner of `name` (and its fast path, if any)."""
 
     def decorate(reader: Reader) -> Reader:
         if name in KINDS:
             raise ValueError(f"kind {name!r} already has an owner: {KINDS[name].reader.__module__}")
-        KINDS[name] = KindSpec(name, reader, schema, expected, handles_placeholders)
+        KINDS[name] = KindSpec(name, reader, schema, expected, handles_placeholders, canonical)
         return reader
 
     return decorate

@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from drivable.kinds._reading import Reading
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 
 TRUE: frozenset[str] = frozenset(
     {
@@ -51,7 +51,11 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text.strip().strip(".!").casefold())
 
 
-@kind("boolean", schema=_schema, expected=EXPECTED)
+def _canonical(value: Any, options: Options) -> Any:
+    return value if type(value) is bool else NOT_CANONICAL
+
+
+@kind("boolean", schema=_schema, expected=EXPECTED, canonical=_canonical)
 def read_boolean(value: Any, options: Options) -> Reading:
     if isinstance(value, bool):
         return Reading.of(value)

@@ -16,7 +16,7 @@ from typing import Any
 
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 
 _SEPARATORS = re.compile(r"[\s_\-./]+")
 
@@ -66,7 +66,14 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-@kind("enum", schema=_schema, expected="one of the declared values")
+def _canonical(value: Any, options: Options) -> Any:
+    choices = options.choices
+    return (
+        value if type(value) is str and choices is not None and value in choices else NOT_CANONICAL
+    )
+
+
+@kind("enum", schema=_schema, expected="one of the declared values", canonical=_canonical)
 def read_enum(value: Any, options: Options) -> Reading:
     choices = options.choices or ()
     if not choices:

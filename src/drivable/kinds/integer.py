@@ -22,6 +22,7 @@ from drivable.kinds.number import (
     ambiguous,
     canonical,
     canonical_int,
+    canonical_value,
     decimal_of,
     out_of_range,
     value_reading,
@@ -39,7 +40,7 @@ def _schema(options: Options) -> dict[str, Any]:
     return schema
 
 
-@kind("integer", schema=_schema, expected=EXPECTED)
+@kind("integer", schema=_schema, expected=EXPECTED, canonical=canonical_value)
 def read_integer(value: Any, options: Options) -> Reading:
     fast = canonical(value, options)
     if fast is not None:

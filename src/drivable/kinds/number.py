@@ -32,7 +32,7 @@ from typing import Annotated, Any
 
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 
 EXPECTED = "a JSON number, such as 4000 or 1234.5"
 
@@ -195,10 +195,16 @@ def canonical(value: Any, options: Options) -> Reading | None:
 
     Both number and integer start here, so the common case costs little more than `int()`.
     """
+    n = canonical_value(value, options)
+    return None if n is NOT_CANONICAL else Reading.of(n)
+
+
+def canonical_value(value: Any, options: Options) -> Any:
+    """The fast path without a Reading: the int itself, or NOT_CANONICAL (the seam's hook)."""
     kind_of = type(value)
     if kind_of is int:
         if not -_INT_MAX <= value <= _INT_MAX:
-            return None
+            return NOT_CANONICAL
         n = value
     elif (
         kind_of is str
@@ -209,11 +215,11 @@ def canonical(value: Any, options: Options) -> Reading | None:
     ):
         n = int(value)
     else:
-        return None
+        return NOT_CANONICAL
     low, high = options.minimum, options.maximum
     if (low is not None and n < low) or (high is not None and n > high):
-        return None
-    return Reading.of(n)
+        return NOT_CANONICAL
+    return n
 
 
 def canonical_int(value: Any) -> bool:
@@ -344,7 +350,7 @@ def _schema(options: Options) -> dict[str, Any]:
     return schema
 
 
-@kind("number", schema=_schema, expected=EXPECTED)
+@kind("number", schema=_schema, expected=EXPECTED, canonical=canonical_value)
 def read_number(value: Any, options: Options) -> Reading:
     fast = canonical(value, options)
     if fast is not None:
