@@ -1,0 +1,65 @@
+"""What the model backends share: the system prompt, a queue of calls, turning a reply into calls."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from drivable.eval.turns import ToolCall
+
+SYSTEM = (
+    "You are an assistant that completes the user's task by calling the tools provided. "
+    "Use only what the tools' names, descriptions and schemas say. When a tool returns an error, "
+    "read it and make the next call it suggests. When every step is done, answer with a short "
+    "summary and call no more tools."
+)
+
+_NATIVE = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_FENCED = re.compile(r"```(?:json|tool_call)?\s*(\{.*?\})\s*```", re.S)
+
+
+def _as_call(obj: Any) -> ToolCall | None:
+    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
+        return None
+    args = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            args = {"__unparsed__": args}
+    return ToolCall(obj["name"], args if isinstance(args, dict) else {"__unparsed__": args})
+
+
+def _objects(text: str) -> list[Any]:
+    """Every JSON object that starts somewhere in `text` (bare JSON in prose)."""
+    found: list[Any] = []
+    decoder = json.JSONDecoder()
+    at = text.find("{")
+    while at != -1:
+        try:
+            value, end = decoder.raw_decode(text[at:])
+        except ValueError:
+            at = text.find("{", at + 1)
+            continue
+        found.append(value)
+        at = text.find("{", at + end)
+    return found
+
+
+def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
+    """Calls written as text: native `<tool_call>` tags, then fenced JSON, then bare JSON.
+
+    Returns the calls and which path matched ("native", "fenced", "bare" or "none"): the path is
+    itself an evaluation signal (a model that answers in fences does not follow its own template).
+    """
+    native = [c for m in _NATIVE.findall(text) for o in _objects(m) if (c := _as_call(o))]
+    if native:
+        return native, "native"
+    fenced = [c for m in _FENCED.findall(text) for o in _objects(m) if (c := _as_call(o))]
+    if fenced:
+        return fenced, "fenced"
+    bare = [c for o in _objects(text) if (c := _as_call(o))]
+    if bare:
+        return bare[:1], "bare"
+    return [], "none"

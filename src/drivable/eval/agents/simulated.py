@@ -1,0 +1,516 @@
+"""Simulated agents: deterministic personas that behave as models are documented to behave.
+
+Each persona has one habit (the `mixed` persona draws several per trial from its seed):
+
+- copier: starts every call from the `Example: {...}` in the tool's description, then adds its own
+  values on top (example values it did not replace stay in the call);
+- filler: fills every property the schema shows (the default, an example, the first enum value,
+  else "" / null / 0 / false / []);
+- resender: after an error, first resends the very same call once;
+- speller: spells values the way its training data did ("4 000", "ano", "1. 10. 2026", cs_CZ, a
+  fact's `spelled` form such as a court's English name);
+- cursor_inventor: on a first page, fills a cursor property with an invented value ("0", "start");
+- literal: no habit beyond the one every persona shares.
+
+Shared by all: after an error, follow `repair` literally when the error carries one, else fix what
+`issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property), and
+when the error has no structure, guess (the nearest tool name, the value the text mentions coerced to
+the schema's type, else resend once). They read only what discovery exposes: tools/list (names,
+descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
+never the server's internals. A contract that works for them is not proof that it works for a model;
+one that fails them fails models too.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import difflib
+import json
+import random
+import re
+from typing import Any
+
+from drivable.eval.turns import Finish, Observation, ToolCall, Usage
+from drivable.eval.workflow import CallSpec, Step, Workflow
+
+HABITS = ("copy", "fill", "resend", "spell", "invent_cursor")
+PERSONAS: dict[str, frozenset[str]] = {
+    "literal": frozenset(),
+    "copier": frozenset({"copy"}),
+    "filler": frozenset({"fill"}),
+    "resender": frozenset({"resend"}),
+    "speller": frozenset({"spell"}),
+    "cursor_inventor": frozenset({"invent_cursor"}),
+    "mixed": frozenset(),  # drawn per trial from the seed
+}
+MAX_CALLS_PER_STEP = 5
+INVENTED_CURSORS = ("0", "start", " ", "1")
+_FACT = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
+_FACT_IN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_AS_VALUE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*) as \"([^\"]*)\"")
+
+
+def example_of(description: str) -> dict[str, Any] | None:
+    """The first `Example: {...}` JSON object in a description (what a copying model copies)."""
+    at = description.find("Example")
+    while at != -1:
+        brace = description.find("{", at)
+        if brace == -1:
+            return None
+        try:
+            value, _ = json.JSONDecoder().raw_decode(description[brace:])
+        except ValueError:
+            at = description.find("Example", at + 1)
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _properties(tool: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    if not tool:
+        return {}
+    props = (tool.get("inputSchema") or {}).get("properties") or {}
+    return {str(k): v if isinstance(v, dict) else {} for k, v in props.items()}
+
+
+def _types(prop: dict[str, Any]) -> set[str]:
+    t = prop.get("type")
+    found: set[str] = set()
+    if isinstance(t, str):
+        found.add(t)
+    elif isinstance(t, list):
+        found.update(str(x) for x in t)
+    for alt in prop.get("anyOf") or prop.get("oneOf") or []:
+        if isinstance(alt, dict):
+            found |= _types(alt)
+    return found
+
+
+def _is_date(name: str, prop: dict[str, Any]) -> bool:
+    return prop.get("format") == "date" or "date" in name or name == "day" or name.endswith("_day")
+
+
+def _is_cursor(name: str) -> bool:
+    return "cursor" in name or name in ("page_token", "next_page_token")
+
+
+def parse_date_guess(text: str) -> str | None:
+    """How a model guesses a date it was told is wrong: ISO, day-first dotted, US slashes."""
+    s = text.strip()
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", s)
+    if m:
+        y, mo, d = (int(g) for g in m.groups())
+    elif m := re.fullmatch(r"(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})", s):
+        d, mo, y = (int(g) for g in m.groups())
+    elif m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", s):
+        mo, d, y = (int(g) for g in m.groups())  # training data is mostly US
+    elif m := re.fullmatch(r"(\d{4})", s):
+        y, mo, d = int(m.group(1)), 1, 1
+    else:
+        return None
+    try:
+        return datetime.date(y, mo, d).isoformat()
+    except ValueError:
+        return None
+
+
+def respell(name: str, prop: dict[str, Any], value: Any, rng: random.Random) -> Any:
+    """A value as training data spells it."""
+    types = _types(prop)
+    if isinstance(value, bool):
+        return rng.choice(["ano", "yes"]) if value else rng.choice(["ne", "no"])
+    if isinstance(value, int) and ("integer" in types or "number" in types or not types):
+        return f"{value:,}".replace(",", " ") if value >= 1000 else str(value)
+    if isinstance(value, str):
+        iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value)
+        if iso and _is_date(name, prop):
+            y, mo, d = (int(g) for g in iso.groups())
+            return f"{d}. {mo}. {y}"
+        loc = re.fullmatch(r"([a-z]{2})-([A-Z]{2})", value)
+        if loc:
+            return f"{loc.group(1)}_{loc.group(2)}"
+    return value
+
+
+def coerce_guess(name: str, prop: dict[str, Any], value: Any) -> Any:
+    """A model's guess at the value the server wanted, from the schema's type alone."""
+    types = _types(prop)
+    if "integer" in types or "number" in types:
+        digits = re.sub(r"[^\d.\-]", "", str(value))
+        try:
+            return int(digits) if "integer" in types else float(digits)
+        except ValueError:
+            return prop.get("default", 1)
+    if "boolean" in types:
+        return str(value).strip().lower() in ("true", "yes", "ano", "1", "y")
+    if isinstance(value, str) and _is_date(name, prop):
+        return parse_date_guess(value) or value
+    enum = prop.get("enum")
+    if isinstance(enum, list) and enum:
+        near = difflib.get_close_matches(str(value), [str(e) for e in enum], n=1, cutoff=0.0)
+        return near[0] if near else enum[0]
+    return value
+
+
+def _get_path(data: Any, path: list[str]) -> Any:
+    for part in path:
+        if isinstance(data, list):
+            try:
+                data = data[int(part)]
+            except (ValueError, IndexError):
+                return None
+        elif isinstance(data, dict):
+            data = data.get(part)
+        else:
+            return None
+    return data
+
+
+def _set_path(data: dict[str, Any], path: list[str], value: Any) -> None:
+    cur: Any = data
+    for part in path[:-1]:
+        cur = cur[int(part)] if isinstance(cur, list) else cur.setdefault(part, {})
+    if isinstance(cur, list):
+        cur[int(path[-1])] = value
+    else:
+        cur[path[-1]] = value
+
+
+def _del_path(data: dict[str, Any], path: list[str]) -> Any:
+    cur: Any = data
+    for part in path[:-1]:
+        cur = cur[int(part)] if isinstance(cur, list) else cur.get(part, {})
+    if isinstance(cur, dict):
+        return cur.pop(path[-1], None)
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower().replace("_", " ")))
+
+
+class SimulatedAgent:
+    """One persona, one trial. Deterministic for a given seed and the same server answers."""
+
+    def __init__(self, persona: str = "literal", seed: int = 0) -> None:
+        if persona not in PERSONAS:
+            raise ValueError(f"unknown persona {persona!r}; have: {', '.join(PERSONAS)}")
+        self.rng = random.Random(f"{persona}:{seed}")
+        if persona == "mixed":
+            habits = {h for h in HABITS if self.rng.random() < 0.5}
+            self.habits = frozenset(habits)
+        else:
+            self.habits = PERSONAS[persona]
+        self.persona = persona
+        self.name = f"simulated:{persona}"
+        self.usage = Usage()
+
+    async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
+        self.workflow = workflow
+        self.tools = {str(t["name"]): t for t in tools}
+        self.results: dict[str, Any] = {}
+        self.aliases: dict[str, str] = {}
+        self.step_index = 0
+        self._reset_step()
+
+    def _reset_step(self) -> None:
+        self.target_tool: str | None = None
+        self.calls_in_step = 0
+        self.resent: set[str] = set()
+        self.seen_tools: set[str] = set(getattr(self, "seen_tools", set()))
+
+    # -- the turn -----------------------------------------------------------------------------
+
+    async def act(self, last: Observation | None) -> ToolCall | Finish:
+        nxt: ToolCall | None = None
+        if last is not None:
+            if last.is_error:
+                nxt = self._recover(last)
+                if nxt is None:  # nothing left to try: give the step up
+                    self.step_index += 1
+                    self._reset_step()
+            else:
+                self.results[last.call.tool] = last.payload()
+                if last.call.tool == self.target_tool:
+                    self.step_index += 1
+                    self._reset_step()
+        if self.calls_in_step >= MAX_CALLS_PER_STEP:
+            self.step_index += 1  # give up this step
+            self._reset_step()
+            nxt = None
+        if nxt is None:
+            if self.step_index >= len(self.workflow.steps):
+                return Finish("done")
+            nxt = self._draft(self.workflow.steps[self.step_index])
+            if nxt is None:
+                self.step_index += 1
+                self._reset_step()
+                return await self.act(None)
+        if self.target_tool is None:
+            self.target_tool = nxt.tool
+        self.calls_in_step += 1
+        self.seen_tools.add(nxt.tool)
+        return nxt
+
+    # -- building a call from the user's words ------------------------------------------------
+
+    def _resolve(self, value: Any) -> Any:
+        spells = "spell" in self.habits
+        if isinstance(value, str):
+            m = _FACT.match(value)
+            if m and m.group(1) in self.workflow.facts:
+                return copy.deepcopy(self.workflow.facts[m.group(1)].for_persona(spells))
+            if value.startswith("$"):
+                ref, bar, fallback = value[1:].partition("|")
+                tool, _, path = ref.partition(".")
+                tool = self.aliases.get(tool, tool)
+                found = _get_path(self.results.get(tool), path.split(".") if path else [])
+                if found is None and bar:
+                    return fallback
+                return copy.deepcopy(found)
+            return _FACT_IN.sub(
+                lambda m: (
+                    str(self.workflow.facts[m.group(1)].for_persona(spells))
+                    if m.group(1) in self.workflow.facts
+                    else m.group(0)
+                ),
+                value,
+            )
+        if isinstance(value, dict):
+            return {k: self._resolve(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._resolve(v) for v in value]
+        return value
+
+    def _route(self, step: Step) -> CallSpec | None:
+        """No draft: the tool whose name and description share most words with the step."""
+        words = set(re.findall(r"[a-z]+", step.ask.lower()))
+        best: tuple[int, str] | None = None
+        for name, tool in sorted(self.tools.items()):
+            text = f"{name.replace('_', ' ')} {tool.get('description') or ''}".lower()
+            score = len(words & set(re.findall(r"[a-z]+", text)))
+            if best is None or score > best[0]:
+                best = (score, name)
+        if best is None:
+            return None
+        props = _properties(self.tools[best[1]])
+        args = {k: f"{{{k}}}" for k in self.workflow.facts if k in props}
+        return CallSpec(tool=best[1], arguments=args)
+
+    def _draft(self, step: Step) -> ToolCall | None:
+        spec = step.draft or self._route(step)
+        if spec is None:
+            return None
+        tool = self.aliases.get(spec.tool, spec.tool)
+        args = self._resolve(dict(spec.arguments))
+        args = {k: v for k, v in args.items() if v is not None}
+        schema_tool = self.tools.get(tool)
+        props = _properties(schema_tool)
+        if "copy" in self.habits and schema_tool is not None:
+            example = example_of(str(schema_tool.get("description") or ""))
+            if example:
+                args = {**example, **args}
+        if "spell" in self.habits:
+            args = {k: respell(k, props.get(k, {}), v, self.rng) for k, v in args.items()}
+        if "fill" in self.habits:
+            for name, prop in props.items():
+                if name not in args:
+                    args[name] = self._fill(name, prop)
+        if "invent_cursor" in self.habits:
+            for name in props:
+                if _is_cursor(name) and not args.get(name):
+                    args[name] = self.rng.choice(INVENTED_CURSORS)
+        return ToolCall(tool, args)
+
+    def _fill(self, name: str, prop: dict[str, Any]) -> Any:
+        if "default" in prop:
+            return prop["default"]
+        examples = prop.get("examples")
+        if isinstance(examples, list) and examples:
+            return examples[0]
+        enum = prop.get("enum")
+        if isinstance(enum, list) and enum:
+            return enum[0]
+        types = _types(prop)
+        if "integer" in types or "number" in types:
+            return 0
+        if "boolean" in types:
+            return False
+        if "array" in types:
+            return []
+        if "object" in types:
+            return {}
+        return self.rng.choice(["", None])
+
+    # -- after an error -----------------------------------------------------------------------
+
+    def _recover(self, last: Observation) -> ToolCall | None:
+        call = last.call
+        key = call.key()
+        if "resend" in self.habits and key not in self.resent:
+            self.resent.add(key)
+            return call
+        env = last.envelope()
+        if env is not None:
+            return self._follow(call, env)
+        return self._guess(call, last.text)
+
+    def _follow(self, call: ToolCall, env: dict[str, Any]) -> ToolCall | None:
+        repair = env.get("repair")
+        if isinstance(repair, dict) and isinstance(repair.get("tool"), str):
+            tool = repair["tool"]
+            arguments = repair.get("arguments")
+            args = dict(arguments) if isinstance(arguments, dict) else {}
+            if call.tool not in self.tools and tool in self.tools:
+                self.aliases[call.tool] = tool
+                self.target_tool = tool
+            return ToolCall(tool, args)
+        if env.get("temporary"):
+            return call  # retry later: the same call is the right one
+        args = copy.deepcopy(call.arguments)
+        props = _properties(self.tools.get(call.tool))
+        issues = [i for i in env.get("issues") or [] if isinstance(i, dict)]
+        removed: list[Any] = []
+        changed = False
+        for issue in issues:
+            if issue.get("code") == "unknown_property" and issue.get("path"):
+                parts = str(issue["path"]).split(".")
+                value = _del_path(args, parts)
+                allowed = str(issue.get("expected") or "").removeprefix("one of:").split(",")
+                same_start = [a.strip() for a in allowed if a.strip().startswith(parts[-1])]
+                if len(same_start) == 1 and len(parts) == 1:
+                    args[same_start[0]] = value  # `q` meant `query`
+                else:
+                    removed.append(value)
+                changed = True
+        for issue in issues:
+            path = str(issue.get("path") or "")
+            if not path or issue.get("code") == "unknown_property":
+                continue
+            parts = path.split(".")
+            now = _get_path(args, parts)
+            if now not in (None, "") and ("received" not in issue or now != issue["received"]):
+                continue  # already set by a rename above
+            value = self._fixed_value(parts, issue, props, removed)
+            if value is _DROP:
+                _del_path(args, parts)
+                changed = True
+            elif value is not _KEEP:
+                _set_path(args, parts, value)
+                changed = True
+        if not changed:
+            for name, value in _AS_VALUE.findall(str(env.get("hint") or "")):
+                _set_path(args, name.split("."), value)
+                changed = True
+        if not changed and call.tool not in self.tools:
+            hint = str(env.get("hint") or "")
+            named = sorted((t for t in self.tools if t in hint), key=hint.index)
+            if named:
+                return self._switch(call, self._pick(call.tool, named))
+        return ToolCall(call.tool, args)
+
+    def _pick(self, wrong: str, candidates: list[str]) -> str:
+        """The candidate that fits the step's words best (ties: the order offered)."""
+        step = self.workflow.steps[min(self.step_index, len(self.workflow.steps) - 1)]
+        want = _words(step.ask) | _words(wrong)
+        scores = [
+            (len(want & _words(f"{t} {self.tools[t].get('description') or ''}")), -i, t)
+            for i, t in enumerate(candidates)
+        ]
+        return max(scores)[2]
+
+    def _switch(self, call: ToolCall, tool: str) -> ToolCall:
+        self.aliases[call.tool] = tool
+        self.target_tool = tool
+        return ToolCall(tool, call.arguments)
+
+    def _fixed_value(
+        self,
+        parts: list[str],
+        issue: dict[str, Any],
+        props: dict[str, dict[str, Any]],
+        removed: list[Any],
+    ) -> Any:
+        name = parts[-1]
+        prop = props.get(parts[0], {}) if len(parts) == 1 else {}
+        readings = issue.get("readings")
+        if isinstance(readings, list) and readings:
+            return readings[0]  # literal: the first reading named
+        received = issue.get("received")
+        if issue.get("code") == "missing_property" or received in (None, ""):
+            if removed:
+                return removed.pop(0)  # the model meant the property it misnamed
+            if name in self.workflow.facts:
+                return self.workflow.facts[name].value
+            return _KEEP
+        expected = str(issue.get("expected") or "")
+        if expected.startswith("one of:"):
+            choices = [c.strip() for c in expected[len("one of:") :].split(",") if c.strip()]
+            near = difflib.get_close_matches(str(received), choices, n=1, cutoff=0.0)
+            return near[0] if near else (choices[0] if choices else _KEEP)
+        if "YYYY-MM-DD" in expected and isinstance(received, str):
+            guess = parse_date_guess(received)
+            return guess if guess is not None else _DROP
+        if received is not None:
+            return coerce_guess(name, prop, received)
+        return _KEEP
+
+    def _guess(self, call: ToolCall, text: str) -> ToolCall | None:
+        """No structure: guess from the words of the error and the schema, as a model would."""
+        if call.tool not in self.tools:
+            near = difflib.get_close_matches(call.tool, sorted(self.tools), n=3, cutoff=0.3)
+            return self._switch(call, self._pick(call.tool, near)) if near else None
+        props = _properties(self.tools[call.tool])
+        required = (self.tools[call.tool].get("inputSchema") or {}).get("required") or []
+        args = dict(call.arguments)
+        changed = False
+        lowered = text.lower()
+        strays = [k for k in args if props and k not in props]
+        for name in required:
+            if args.get(name) in (None, "") and name.lower() in lowered and strays:
+                args[name] = args.pop(strays.pop(0))  # the model meant the property it misnamed
+                changed = True
+        for name in strays:
+            del args[name]
+            changed = True
+        if changed:
+            return ToolCall(call.tool, args)
+        for name, value in call.arguments.items():
+            mentioned = name.lower() in lowered or (
+                isinstance(value, str) and value and value.lower() in lowered
+            )
+            if not mentioned:
+                continue
+            prop = props.get(name, {})
+            fixed = coerce_guess(name, prop, value)
+            if fixed == value and name not in required:
+                del args[name]  # an optional value the server did not like: leave it out
+                changed = True
+            elif fixed != value:
+                args[name] = fixed
+                changed = True
+        if changed:
+            return ToolCall(call.tool, args)
+        key = call.key()
+        if key not in self.resent:
+            self.resent.add(key)
+            return call  # what models do with an error that says nothing: the same call again
+        return None
+
+
+class _Marker:
+    pass
+
+
+_DROP: Any = _Marker()
+_KEEP: Any = _Marker()
+
+
+def make(persona: str) -> Any:
+    """An agent factory for the solver: seed -> a fresh agent of this persona."""
+
+    def factory(seed: int) -> SimulatedAgent:
+        return SimulatedAgent(persona, seed)
+
+    return factory

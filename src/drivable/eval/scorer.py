@@ -1,0 +1,237 @@
+"""Judge a transcript against its workflow: per step, passed and on which attempt.
+
+The scorer knows nothing of agents or transports. The solver feeds it each observation as it happens
+(`Tracker.observe`), so forced errors can be aimed at the step in progress; the verdict is the same
+whether it is computed live or replayed from a trace.
+
+Definitions (checklist part 3, Step 8):
+- a call belongs to the first step not yet done when it is made;
+- an attempt is a distinct payload sent to the step's tool (or to a tool the server does not list);
+  an identical resend is counted as a resend and costs a tool call, but is not a new attempt;
+- first-call correctness: the step's first call satisfied `done` (not defined when the step's first
+  call was failed on purpose);
+- first-repair correctness: after the step's first error, the next call succeeded and the step was
+  done with no further error ("resolved in one hop");
+- tokens: tools/list once plus every call's arguments and every result the agent read, counted with
+  the offline o200k tokenizer (bytes are counted too).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from drivable.eval.tokens import count_json, count_text
+from drivable.eval.turns import Observation, ToolCall
+from drivable.eval.workflow import CallSpec, Done, Workflow
+
+# normalize(tool, arguments) -> the arguments as the handler reads them, or None when it rejects them
+Normalizer = Callable[[str, Mapping[str, Any]], dict[str, Any] | None]
+
+
+def same(expected: Any, got: Any) -> bool:
+    """`expected` is a partial pattern: dict keys are a subset, scalars compare by value or text."""
+    if isinstance(expected, dict):
+        return isinstance(got, dict) and all(
+            k in got and same(v, got[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(got, list)
+            and len(got) == len(expected)
+            and all(same(e, g) for e, g in zip(expected, got, strict=True))
+        )
+    if expected == got:
+        return True
+    return expected is not None and got is not None and str(expected) == str(got)
+
+
+def result_text(obs: Observation) -> str:
+    if obs.text:
+        return obs.text
+    return json.dumps(obs.structured, ensure_ascii=False, sort_keys=True) if obs.structured else ""
+
+
+def call_matches(spec: CallSpec, call: ToolCall, normalize: Normalizer | None) -> bool:
+    if call.tool != spec.tool:
+        return False
+    args: Mapping[str, Any] = call.arguments
+    if normalize is not None:
+        read = normalize(call.tool, call.arguments)
+        if read is None:
+            return False
+        args = read
+    return all(k in args and same(v, args[k]) for k, v in spec.arguments.items())
+
+
+def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> bool:
+    if obs.is_error:
+        return False
+    if done.tool is not None and obs.call.tool != done.tool:
+        return False
+    if done.call is not None and not call_matches(done.call, obs.call, normalize):
+        return False
+    if done.result_contains is not None:
+        text = result_text(obs)
+        data = json.dumps(obs.payload(), ensure_ascii=False)
+        if done.result_contains not in text and done.result_contains not in data:
+            return False
+    return True
+
+
+def names_next_call(obs: Observation, tools: set[str]) -> bool:
+    """Does this rejection name the next call: a repair with a real tool, or a hint naming one?"""
+    env = obs.envelope()
+    if env is None:
+        return False
+    repair = env.get("repair")
+    if isinstance(repair, dict) and repair.get("tool") in tools:
+        return True
+    hint = str(env.get("hint") or "")
+    return any(t in hint for t in tools)
+
+
+@dataclass
+class StepScore:
+    name: str
+    passed: bool = False
+    attempt: int | None = None  # distinct payload that passed (1 = first)
+    calls: int = 0
+    resends: int = 0
+    errors: int = 0
+    structured_errors: int = 0
+    errors_naming_next_call: int = 0
+    forced: int = 0
+    first_call: bool | None = None
+    first_repair: bool | None = None
+    # working state, dropped from the record
+    _seen: set[str] = field(default_factory=set, repr=False)
+
+    def record(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+
+
+class Tracker:
+    """Live scoring of one trial."""
+
+    def __init__(
+        self,
+        workflow: Workflow,
+        tools: list[dict[str, Any]],
+        *,
+        normalize: Normalizer | None = None,
+        discovery: dict[str, Any] | None = None,
+    ) -> None:
+        self.workflow = workflow
+        self.tool_names = {str(t.get("name")) for t in tools}
+        self.normalize = normalize
+        self.steps = [StepScore(s.name) for s in workflow.steps]
+        self.discovery = discovery or {"bytes": 0, "tokens": 0}
+        self.tool_calls = 0
+        self.tokens = int(self.discovery.get("tokens", 0))
+        self.bytes = int(self.discovery.get("bytes", 0))
+        self.forced_left = {f.step: f.times for f in workflow.forced_errors}
+        self.state: list[dict[str, Any]] = []
+        self.finished_by_agent = False
+
+    @property
+    def current(self) -> int | None:
+        for i, s in enumerate(self.steps):
+            if not s.passed:
+                return i
+        return None
+
+    def current_name(self) -> str | None:
+        i = self.current
+        return None if i is None else self.steps[i].name
+
+    @property
+    def all_done(self) -> bool:
+        return self.current is None
+
+    def should_force(self) -> str | None:
+        """The step whose forced error the next call must meet, if any."""
+        name = self.current_name()
+        if name is not None and self.forced_left.get(name, 0) > 0:
+            self.forced_left[name] -= 1
+            return name
+        return None
+
+    def _is_attempt(self, step_index: int, call: ToolCall) -> bool:
+        tool = self.workflow.steps[step_index].done.tool_name
+        return tool is None or call.tool == tool or call.tool not in self.tool_names
+
+    def observe(self, obs: Observation, *, forced: bool = False) -> tuple[str | None, int | None]:
+        """Attribute a call; returns (step name, attempt number) for the trace."""
+        self.tool_calls += 1
+        arg_text = json.dumps(obs.call.arguments, ensure_ascii=False, default=str)
+        text = result_text(obs)
+        self.tokens += count_text(arg_text) + count_text(text)
+        self.bytes += len(arg_text.encode()) + len(text.encode())
+        i = self.current
+        if i is None:
+            return None, None
+        score = self.steps[i]
+        spec = self.workflow.steps[i]
+        first = score.calls == 0
+        score.calls += 1
+        key = obs.call.key()
+        attempt: int | None = None
+        if self._is_attempt(i, obs.call):
+            if key in score._seen:
+                score.resends += 1
+            else:
+                score._seen.add(key)
+            attempt = len(score._seen)
+        if forced:
+            score.forced += 1
+        ok = satisfies(spec.done, obs, self.normalize)
+        if first and not forced:
+            score.first_call = ok
+        if obs.is_error:
+            score.errors += 1
+            if obs.envelope() is not None:
+                score.structured_errors += 1
+            if names_next_call(obs, self.tool_names):
+                score.errors_naming_next_call += 1
+            if score.errors == 2:
+                score.first_repair = False  # a second error: not resolved in one hop
+        if ok:
+            score.passed = True
+            score.attempt = attempt or 1
+            if score.errors == 1:
+                score.first_repair = True
+        return score.name, attempt
+
+    def observe_state(self, spec: dict[str, Any], obs: Observation, passed: bool) -> None:
+        self.state.append({"call": spec, "passed": passed, "is_error": obs.is_error})
+
+    def verdict(self) -> dict[str, Any]:
+        for s in self.steps:
+            if s.errors and s.first_repair is None:
+                s.first_repair = False  # an error the step never recovered from
+        steps = [s.record() for s in self.steps]
+        completed = all(s.passed for s in self.steps) and all(c["passed"] for c in self.state)
+        budget = self.workflow.budget
+        return {
+            "steps": steps,
+            "completed": completed,
+            "tool_calls": self.tool_calls,
+            "tokens": self.tokens,
+            "bytes": self.bytes,
+            "within_budget": self.tool_calls <= budget.tool_calls and self.tokens <= budget.tokens,
+            "state": self.state,
+            "discovery": self.discovery,
+            "finished_by_agent": self.finished_by_agent,
+        }
+
+
+def discovery_cost(tools_list_pages: list[Any]) -> dict[str, int]:
+    """Bytes and tokens of the serialized tools/list result pages, as a client receives them."""
+    raw = [json.dumps(p, separators=(",", ":"), ensure_ascii=False) for p in tools_list_pages]
+    return {
+        "bytes": sum(len(r.encode()) for r in raw),
+        "tokens": sum(count_json(p) for p in tools_list_pages),
+    }

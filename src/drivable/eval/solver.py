@@ -1,0 +1,289 @@
+"""The loop: an agent drives a real MCP client through one workflow; the scorer watches every call.
+
+The solver owns the connection (the real SDK `Client` over stdio, HTTP or in-process serialized),
+discovery, forced errors and the trace. It does not judge (the scorer does) and does not decide
+(the agent does), so each of the three can change alone.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import jsonschema
+from pydantic import ValidationError
+
+from drivable.contract import Contract
+from drivable.eval.scorer import Normalizer, Tracker, discovery_cost, satisfies
+from drivable.eval.trace import TraceWriter, record
+from drivable.eval.turns import Agent, Finish, Observation, ToolCall
+from drivable.eval.workflow import Done, Workflow
+from drivable.target import Mode, Target, connect, wire
+
+SCHEMA_CODES = {"invalid_arguments", "unknown_tool"}
+DRIVABLE_META = "dev.drivable/"
+
+AgentFactory = Callable[[int], Agent]  # seed -> a fresh agent for one trial
+
+
+@dataclass
+class EvalTarget:
+    """What the eval drives. `contract` (drivable servers) makes the eval validate through the very
+    schema objects the handler uses (seed rule 3)."""
+
+    target: Target
+    contract: Contract | None = None
+    mode: Mode | None = None
+    label: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        out = self.target.describe()
+        out["contract"] = self.contract.name if self.contract is not None else None
+        out["label"] = self.label
+        return out
+
+
+def contract_normalizer(contract: Contract) -> Normalizer:
+    def normalize(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
+        if tool not in contract.tools:
+            return None
+        try:
+            validated = contract.validate(tool, arguments)
+        except ValidationError:
+            return None
+        dumped = validated.value.model_dump(mode="json")
+        return dumped if isinstance(dumped, dict) else None
+
+    return normalize
+
+
+def rejected_by_schema(
+    obs: Observation, tools: Mapping[str, dict[str, Any]], contract: Contract | None
+) -> bool:
+    """Was this call refused before any handler ran (unknown tool or arguments the schema refused)?"""
+    if obs.call.tool not in tools:
+        return obs.is_error
+    if contract is not None and obs.call.tool in contract.tools:
+        try:
+            contract.validate(obs.call.tool, obs.call.arguments)
+        except ValidationError:
+            return True
+        return False
+    if not obs.is_error:
+        return False
+    env = obs.envelope()
+    if env is not None:
+        return env.get("code") in SCHEMA_CODES
+    schema = tools[obs.call.tool].get("inputSchema") or {}
+    try:
+        jsonschema.validate(obs.call.arguments, schema)
+    except jsonschema.ValidationError:
+        return True
+    except jsonschema.SchemaError:
+        return False
+    return "validation error" in obs.text.lower()
+
+
+def speaks_envelope(tools: Sequence[dict[str, Any]], contract: Contract | None) -> bool:
+    if contract is not None:
+        return True
+    return any(any(str(k).startswith(DRIVABLE_META) for k in (t.get("_meta") or {})) for t in tools)
+
+
+def observation_of(call: ToolCall, result: Any) -> Observation:
+    texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+    structured = result.structured_content
+    return Observation(
+        call=call,
+        is_error=bool(result.is_error),
+        structured=structured if isinstance(structured, dict) else None,
+        text="\n".join(texts),
+    )
+
+
+async def _call(client: Any, call: ToolCall) -> Observation:
+    try:
+        result = await client.call_tool(call.tool, call.arguments)
+    except Exception as exc:  # a protocol error is an observation too: the agent sees it
+        return Observation(call=call, is_error=True, structured=None, text=f"{exc}")
+    return observation_of(call, result)
+
+
+@dataclass
+class TrialResult:
+    workflow: str
+    fixture: str
+    agent: str
+    trial: int
+    seed: int
+    verdict: dict[str, Any]
+    seconds: float
+    skipped: str | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "workflow": self.workflow,
+            "fixture": self.fixture,
+            "agent": self.agent,
+            "trial": self.trial,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 4),
+            "skipped": self.skipped,
+            "usage": self.usage,
+            **self.verdict,
+        }
+
+
+async def run_trial(
+    target: EvalTarget,
+    workflow: Workflow,
+    agent: Agent,
+    *,
+    trial: int = 0,
+    seed: int = 0,
+    run_id: str = "",
+    trace: TraceWriter | None = None,
+    capabilities: set[str] | frozenset[str] = frozenset(),
+) -> TrialResult:
+    started = time.perf_counter()
+    missing = [r for r in workflow.requires if r not in capabilities]
+    if missing:
+        return TrialResult(
+            workflow.name,
+            workflow.fixture,
+            agent.name,
+            trial,
+            seed,
+            {"steps": [], "completed": False},
+            0.0,
+            skipped=f"needs {', '.join(missing)}",
+        )
+    async with connect(target.target, mode=target.mode) as client:
+        pages: list[Any] = []
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+            pages.append(wire(page))
+            tools.extend(wire(t) for t in page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        by_name = {str(t["name"]): t for t in tools}
+        normalize = contract_normalizer(target.contract) if target.contract is not None else None
+        tracker = Tracker(workflow, tools, normalize=normalize, discovery=discovery_cost(pages))
+        envelope_style = speaks_envelope(tools, target.contract)
+        forced_by_step = {f.step: f for f in workflow.forced_errors}
+        await agent.begin(workflow, tools)
+        last: Observation | None = None
+        cap = max(workflow.budget.tool_calls * 3, 12)
+        seq = 0
+        while seq < cap and not tracker.all_done:
+            action = await agent.act(last)
+            if isinstance(action, Finish):
+                tracker.finished_by_agent = True
+                break
+            seq += 1
+            t0 = time.perf_counter()
+            forced_step = tracker.should_force()
+            if forced_step is not None:
+                forced = forced_by_step[forced_step]
+                env = forced.envelope()
+                last = (
+                    Observation(action, True, env, json.dumps(env, ensure_ascii=False))
+                    if envelope_style
+                    else Observation(action, True, None, forced.text())
+                )
+            else:
+                last = await _call(client, action)
+            latency = (time.perf_counter() - t0) * 1000
+            step, attempt = tracker.observe(last, forced=forced_step is not None)
+            if trace is not None:
+                trace.write(
+                    record(
+                        last,
+                        run=run_id,
+                        workflow=workflow.name,
+                        agent=agent.name,
+                        trial=trial,
+                        seq=seq,
+                        step=step,
+                        attempt=attempt,
+                        forced=forced_step is not None,
+                        rejected_by_schema=forced_step is None
+                        and rejected_by_schema(last, by_name, target.contract),
+                        latency_ms=latency,
+                    )
+                )
+        for check in workflow.state:
+            call = ToolCall(check.call.tool, dict(check.call.arguments))
+            obs = await _call(client, call)
+            passed = satisfies(Done(result_contains=check.result_contains), obs, None)
+            tracker.observe_state(check.call.model_dump(), obs, passed)
+    usage = agent.usage
+    return TrialResult(
+        workflow.name,
+        workflow.fixture,
+        agent.name,
+        trial,
+        seed,
+        tracker.verdict(),
+        time.perf_counter() - started,
+        usage={
+            "reported": usage.reported,
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "parse_paths": dict(usage.parse_paths),
+        },
+    )
+
+
+@dataclass
+class Job:
+    workflow: Workflow
+    agent_name: str
+    make_agent: AgentFactory
+    trial: int
+    seed: int
+
+
+async def run_jobs(
+    target: EvalTarget,
+    jobs: Sequence[Job],
+    *,
+    concurrency: int = 4,
+    trace: TraceWriter | None = None,
+    on_done: Callable[[TrialResult], None] | None = None,
+    capabilities: set[str] | frozenset[str] = frozenset(),
+) -> list[TrialResult]:
+    """Run trials concurrently (bounded), in a stable order in the returned list."""
+    run_id = uuid.uuid4().hex[:12]
+    results: list[TrialResult | None] = [None] * len(jobs)
+    limiter = anyio.Semaphore(max(1, concurrency))
+
+    async def one(index: int, job: Job) -> None:
+        async with limiter:
+            res = await run_trial(
+                target,
+                job.workflow,
+                job.make_agent(job.seed),
+                trial=job.trial,
+                seed=job.seed,
+                run_id=run_id,
+                trace=trace,
+                capabilities=capabilities,
+            )
+        results[index] = res
+        if on_done is not None:
+            on_done(res)
+
+    async with anyio.create_task_group() as tg:
+        for index, job in enumerate(jobs):
+            tg.start_soon(one, index, job)
+    return [r for r in results if r is not None]

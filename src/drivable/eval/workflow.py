@@ -1,0 +1,242 @@
+"""The workflow file: what a task is, what an agent may know, and what counts as done per step.
+
+A server author writes one in minutes:
+
+```yaml
+name: read-a-note
+fixture: cold-start            # the Step-8 fixture type this workflow covers
+goal: Find the notes from October 2026 and read the first one.
+facts:                         # what the user told the agent (LLM agents see these as prose)
+  words: budget
+  since: {value: "2026-10-01", spelled: "1. 10. 2026"}   # `spelled`: how a user/training data writes it
+budget: {tool_calls: 4, tokens: 4000}
+steps:
+  - name: searched
+    ask: Search the notes for the words, from the day given.
+    draft: {tool: search_notes, arguments: {query: "{words}", date_from: "{since}"}}
+    done:
+      call: {tool: search_notes, arguments: {date_from: "2026-10-01"}}
+  - name: read
+    ask: Read the first note the search returned.
+    draft: {tool: get_note, arguments: {note_id: "$search_notes.results.0.id"}}
+    done:
+      result_contains: '"note"'
+forced_errors:
+  - step: read
+    error: {code: temporarily_unavailable, message: "...", temporary: true, retry_after_ms: 0}
+state:                          # checks of the server's state after the run
+  - call: {tool: list_notes, arguments: {}}
+    result_contains: new_1
+```
+
+`draft` is the call an agent would make for the step from the user's words alone, before reading
+anything: the simulated personas start from it and change it only with what discovery and results
+expose. Model agents never see it; they get the goal, the facts and the steps' `ask`.
+`"{fact}"` in a draft takes the fact's value (its `spelled` form for personas that spell like their
+training data); `"$tool.path.0.key"` takes a field of that tool's latest successful result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+FIXTURES = (
+    "cold-start",
+    "wrong-tool",
+    "invalid-argument",
+    "pagination",
+    "auth-failure",
+    "destructive-two-step",
+    "retry-after-timeout",
+    "version-change",
+    "other",
+)
+Fixture = Literal[
+    "cold-start",
+    "wrong-tool",
+    "invalid-argument",
+    "pagination",
+    "auth-failure",
+    "destructive-two-step",
+    "retry-after-timeout",
+    "version-change",
+    "other",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Fact(_Strict):
+    value: Any
+    spelled: Any = None  # how training data (or the user) writes the same value
+
+    def for_persona(self, spells: bool) -> Any:
+        return self.spelled if spells and self.spelled is not None else self.value
+
+
+class CallSpec(_Strict):
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Done(_Strict):
+    """What counts as done. Every given condition must hold on one successful call."""
+
+    call: CallSpec | None = None  # tool equal; each named argument equal (others free)
+    result_contains: str | None = None  # substring of the result's JSON text
+    tool: str | None = None  # shorthand: any successful call of this tool
+
+    @model_validator(mode="after")
+    def _something(self) -> Done:
+        if self.call is None and self.result_contains is None and self.tool is None:
+            raise ValueError("done needs call, result_contains or tool")
+        return self
+
+    @property
+    def tool_name(self) -> str | None:
+        return self.call.tool if self.call is not None else self.tool
+
+
+class Step(_Strict):
+    name: str
+    ask: str
+    draft: CallSpec | None = None
+    done: Done
+
+
+class Budget(_Strict):
+    tool_calls: int = 6
+    tokens: int = 8000
+
+
+class ForcedError(_Strict):
+    """The server is made to fail the first call of this step (the harness answers for it)."""
+
+    step: str
+    times: int = 1
+    error: dict[str, Any]  # the envelope a drivable server would send
+    plain: str | None = None  # what a server without an envelope sends instead
+
+    def envelope(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": "internal_error",
+            "message": "The server failed.",
+            "hint": "",
+            "issues": [],
+            "temporary": False,
+            "retry_after_ms": None,
+            "request_id": "forced",
+        }
+        out.update(self.error)
+        return out
+
+    def text(self) -> str:
+        if self.plain is not None:
+            return self.plain
+        return str(self.error.get("message", "The server failed."))
+
+
+class StateCheck(_Strict):
+    call: CallSpec
+    result_contains: str
+
+
+class Workflow(_Strict):
+    name: str
+    fixture: Fixture = "other"
+    server: str | None = None  # which server it was written for (informational)
+    goal: str
+    facts: dict[str, Fact] = Field(default_factory=dict)
+    budget: Budget = Budget()
+    steps: list[Step]
+    forced_errors: list[ForcedError] = Field(default_factory=list)
+    state: list[StateCheck] = Field(default_factory=list)
+    requires: list[str] = Field(default_factory=list)  # e.g. "http-auth": skipped without it
+    note: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _facts_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("facts"), dict):
+            data = dict(data)
+            data["facts"] = {
+                k: v if isinstance(v, dict) and "value" in v else {"value": v}
+                for k, v in data["facts"].items()
+            }
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Workflow:
+        names = [s.name for s in self.steps]
+        if len(set(names)) != len(names):
+            raise ValueError("step names must be unique")
+        if not names:
+            raise ValueError("a workflow has at least one step")
+        for forced in self.forced_errors:
+            if forced.step not in names:
+                raise ValueError(f"forced error names an unknown step {forced.step!r}")
+        return self
+
+    def step(self, name: str) -> Step:
+        return next(s for s in self.steps if s.name == name)
+
+    def fact_values(self) -> dict[str, Any]:
+        return {k: f.value for k, f in self.facts.items()}
+
+    def prompt(self) -> str:
+        """The task as a model agent reads it: goal, facts, steps in plain words."""
+        lines = [self.goal, ""]
+        if self.facts:
+            lines.append("What you know:")
+            lines += [
+                f"- {k}: {f.spelled if f.spelled is not None else f.value}"
+                for k, f in self.facts.items()
+            ]
+            lines.append("")
+        lines.append("Steps:")
+        lines += [f"{i}. {s.ask}" for i, s in enumerate(self.steps, 1)]
+        lines += ["", "Use the tools. When every step is done, answer with a short summary."]
+        return "\n".join(lines)
+
+
+def load(path: str | Path) -> Workflow:
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    return Workflow.model_validate(data)
+
+
+def loads(text: str) -> Workflow:
+    return Workflow.model_validate(yaml.safe_load(text))
+
+
+def bundled(server: str) -> list[Workflow]:
+    """The workflows shipped for a reference server (`example`, `caselaw`, ...), by file name."""
+    root = resources.files("drivable.eval") / "workflows" / server
+    if not root.is_dir():
+        raise LookupError(f"no bundled workflows for {server!r}; have: {', '.join(bundled_sets())}")
+    files = sorted(
+        (p for p in root.iterdir() if p.name.endswith((".yaml", ".yml"))), key=lambda p: p.name
+    )
+    return [Workflow.model_validate(yaml.safe_load(p.read_text(encoding="utf-8"))) for p in files]
+
+
+def bundled_sets() -> list[str]:
+    root = resources.files("drivable.eval") / "workflows"
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
+
+
+def iter_paths(paths: list[str]) -> Iterator[Workflow]:
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for f in sorted([*p.glob("*.yaml"), *p.glob("*.yml")]):
+                yield load(f)
+        else:
+            yield load(p)
