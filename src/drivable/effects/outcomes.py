@@ -36,6 +36,7 @@ class StoreUnavailable:
     reason: UnavailableReason
     retry_after_ms: int = 1000
     temporary: Literal[True] = True
+    code: Literal["unavailable"] = "unavailable"
 
     @property
     def message(self) -> str:
