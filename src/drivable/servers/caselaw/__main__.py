@@ -1,0 +1,9 @@
+"""`python -m drivable.servers.caselaw`: serve the caselaw contract over stdio."""
+
+from __future__ import annotations
+
+from drivable.serve import run_stdio
+from drivable.servers.caselaw.server import serve
+
+if __name__ == "__main__":
+    run_stdio(serve())

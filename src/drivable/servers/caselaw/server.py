@@ -1,0 +1,782 @@
+"""The caselaw reference server: search and read court decisions.
+
+Three read-only tools (search_decisions, get_decision, list_courts), each decision's text as a
+chunked resource with an index before the body, a capability summary resource, and two advisory
+prompts. Every value is read through `drivable.kinds` (courts through their vocabulary, dates,
+ELI references, locales, cursors); case numbers through this package's `case_number`.
+
+`make_contract(Handle(path))` builds a contract on a database; `contract` below serves the default
+database, and `serve()` (what `drivable serve caselaw` loads) builds that database before serving.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import typing
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic.json_schema import SkipJsonSchema
+
+from drivable.contract import READ_ONLY, Call, Contract, Repair, Summary, ToolError
+from drivable.contract.envelope import Issue
+from drivable.contract.paging import Detail, PageInfo, Pager
+from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
+from drivable.kinds import Kind, KindModel, read
+from drivable.servers.caselaw.case_number import MAX_CHARS, case_key
+from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY, COURTS
+from drivable.servers.caselaw.data import DATA_VERSION, STATUTES, Subject
+from drivable.servers.caselaw.store import Filters, Store, chunk_text
+
+NAME = "caselaw"
+VERSION = "1.0.0"
+ID_PREFIX = "dec_"
+EXAMPLE_QUERY = "náhrada škody"
+CURSOR_LIFETIME_S = 3600
+
+CourtValue = Annotated[str, Kind("vocabulary", vocabulary=COURT_VOCABULARY)]
+DecisionId = Annotated[str, Kind("identifier", prefix=ID_PREFIX)]  # = IdOf(ID_PREFIX), as a type
+
+
+class Handle:
+    """The database a contract serves, opened (and built if missing) on first use."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path
+        self._store: Store | None = None
+        self._pager: Pager | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store.open(self._path)
+        return self._store
+
+    @property
+    def pager(self) -> Pager:
+        if self._pager is None:
+            self._pager = Pager(secret=self.store.cursor_secret(), lifetime_s=CURSOR_LIFETIME_S)
+        return self._pager
+
+
+# -- output shapes -----------------------------------------------------------------------------
+
+
+class Compact(BaseModel):
+    """A closed output object whose unset (null) fields are left out of the result ([8.strip-nulls])."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Unannotated on purpose: pydantic then keeps the fields' own schema for the outputSchema.
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler):  # type: ignore[no-untyped-def]
+        out: dict[str, Any] = handler(self)
+        return {k: v for k, v in out.items() if v is not None}
+
+
+class DecisionRow(Compact):
+    """One decision; snippet comes with a query, the fields after it with detail=full."""
+
+    decision_id: str = Field(description="Pass to get_decision.")
+    court: str
+    case_number: str
+    decided_on: str
+    subject: str
+    headline: str
+    uri: str = Field(description="Resource: the index of the decision's text chunks.")
+    snippet: str | SkipJsonSchema[None] = Field(None, description="Query words marked «so».")
+    court_english: str | SkipJsonSchema[None] = None
+    ecli: str | SkipJsonSchema[None] = None
+    decision_type: str | SkipJsonSchema[None] = None
+    locale: str | SkipJsonSchema[None] = None
+    summary: str | SkipJsonSchema[None] = None
+    statutes: list[str] | SkipJsonSchema[None] = Field(None, description="ELI URIs applied.")
+
+
+class SearchOutput(PageInfo):
+    results: list[DecisionRow]
+    total: int = Field(description="Decisions matching the query and every filter applied.")
+
+
+class Statute(Compact):
+    eli: str
+    title: str | SkipJsonSchema[None] = None
+
+
+class Chunk(Compact):
+    """A part of the text; `text` comes with detail=full, `uri` reads it alone."""
+
+    chunk_id: str
+    heading: str
+    chars: int
+    uri: str
+    text: str | SkipJsonSchema[None] = None
+
+
+class DecisionDetail(Compact):
+    decision_id: str
+    court: str
+    court_english: str
+    case_number: str
+    ecli: str | SkipJsonSchema[None] = None
+    decided_on: str
+    decision_type: str
+    subject: str
+    locale: str
+    headline: str
+    summary: str
+    statutes: list[Statute]
+    uri: str
+    chunks: list[Chunk]
+
+
+class GetOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    decision: DecisionDetail
+
+
+class CourtRow(Compact):
+    """A court; the fields after `decisions` come with detail=full."""
+
+    court: str = Field(description="The exact value search_decisions' `court` takes.")
+    english: str
+    abbreviations: list[str]
+    country: str = Field(description="ISO 3166-1 code; EU, or COE for the ECtHR.")
+    decisions: int
+    aliases: list[str] | SkipJsonSchema[None] = None
+    locale: str | SkipJsonSchema[None] = None
+    level: str | SkipJsonSchema[None] = None
+    case_number_example: str | SkipJsonSchema[None] = None
+    subjects: list[str] | SkipJsonSchema[None] = None
+    first_decided_on: str | SkipJsonSchema[None] = None
+    last_decided_on: str | SkipJsonSchema[None] = None
+
+
+class CourtsOutput(PageInfo):
+    courts: list[CourtRow]
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+
+class SearchInput(KindModel):
+    query: str | None = Field(
+        None,
+        max_length=300,
+        description=(
+            "Words the decision contains, in the language of its text; every word must occur. "
+            "Case and diacritics do not matter. Omit to list the newest decisions first."
+        ),
+    )
+    court: CourtValue | None = Field(
+        None,
+        description=(
+            "Only decisions of this court: its official name, English name or abbreviation "
+            "(list_courts). A value naming no court, or several, is dropped with a warning."
+        ),
+    )
+    date_from: datetime.date | None = Field(
+        None, description="Decided on or after this day; a bare year means its first day."
+    )
+    date_to: datetime.date | None = Field(
+        None, description="Decided on or before this day; a bare year means its last day."
+    )
+    subject: Subject | None = Field(None, description="Only decisions of this subject area.")
+    locale: str | None = Field(
+        None, description="Only texts in this language; 'cs' covers cs-CZ. Omit for every language."
+    )
+    eli: str | None = Field(
+        None, description="Only decisions applying this statute (its ELI URI or citation)."
+    )
+    detail: Detail = Field(
+        "summary",
+        description="summary: id, court, case number, date, subject, headline; full adds ECLI, "
+        "locale, type, summary and statutes. The rows are the same.",
+    )
+    limit: int = Field(10, ge=1, le=50, description="Page size, 1 to 50.")
+    cursor: str | None = Field(
+        None, description="next_cursor of the previous page; omit for the first page."
+    )
+
+
+class GetInput(KindModel):
+    decision_id: DecisionId | None = Field(
+        None, description="The decision_id search_decisions returned, e.g. 'dec_3k9vq2m8xa'."
+    )
+    case_number: str | None = Field(
+        None,
+        max_length=MAX_CHARS,
+        description="The court's case number in any spelling, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
+    )
+    detail: Detail = Field(
+        "summary", description="summary: metadata, summary and the chunk index; full adds the text."
+    )
+
+
+class CourtsInput(KindModel):
+    country: str | None = Field(
+        None,
+        description="Only courts of this country (name or ISO code); European courts are always "
+        "included. Omit for every court.",
+    )
+    detail: Detail = Field(
+        "summary", description="full adds aliases, case-number format, subjects and date range."
+    )
+    limit: int = Field(50, ge=1, le=50, description="Page size, 1 to 50.")
+    cursor: str | None = Field(
+        None, description="next_cursor of the previous page; omit for the first page."
+    )
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def decision_uri(decision_id: str) -> str:
+    return f"caselaw://decisions/{decision_id}"
+
+
+def chunk_uri(decision_id: str, chunk_id: str) -> str:
+    return f"caselaw://decisions/{decision_id}/chunks/{chunk_id}"
+
+
+def chunk_ids(text: str) -> list[tuple[str, str, str]]:
+    """(chunk_id, heading, body) of a text; ids are c1, c2, ... in order, stable for the text."""
+    return [(f"c{i}", heading, body) for i, (heading, body) in enumerate(chunk_text(text), 1)]
+
+
+def _row(row: dict[str, Any], detail: str) -> DecisionRow:
+    full = detail == "full"
+    court = BY_VALUE.get(row["court"])
+    snippet = row.get("snippet")
+    return DecisionRow(
+        decision_id=row["decision_id"],
+        court=row["court"],
+        case_number=row["case_number"],
+        decided_on=row["decided_on"],
+        subject=row["subject"],
+        headline=row["headline"],
+        uri=decision_uri(row["decision_id"]),
+        snippet=" ".join(snippet.split()) if snippet else None,
+        court_english=(court.english if court else row["court"]) if full else None,
+        ecli=row["ecli"] if full else None,
+        decision_type=row["decision_type"] if full else None,
+        locale=row["locale"] if full else None,
+        summary=row["summary"] if full else None,
+        statutes=list(row["statutes"]) if full else None,
+    )
+
+
+def _listing(values: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{value} ({count})" for value, count in values)
+
+
+def _explain_empty(call: Call, store: Store, query: str | None, filters: Filters) -> None:
+    """An empty first page under filters says, per filter, which values would have matched."""
+    active = filters.active()
+    said = False
+    for name in ("court", "subject", "locale", "eli"):
+        if name not in active:
+            continue
+        found = store.facets(query, filters, name)
+        if found:
+            call.warn(
+                "no_hits_filtered",
+                f"No decision matches {name}={active[name]!r} with the other criteria. "
+                f"Values of {name} that would match: {_listing(found)}. Send one of them, or "
+                f"omit {name}.",
+                name,
+            )
+            said = True
+    if "date_from" in active or "date_to" in active:
+        found = store.facets(query, filters, "date_from")
+        if found:
+            span = f"{active.get('date_from', 'any day')} to {active.get('date_to', 'any day')}"
+            path = "date_from" if "date_from" in active else "date_to"
+            call.warn(
+                "no_hits_filtered",
+                f"No decision from {span} matches the other criteria. Years that would match: "
+                f"{_listing(found)}. Widen date_from/date_to, or omit them.",
+                path,
+            )
+            said = True
+    if not said:
+        _, unfiltered = store.search(query, Filters(), 0, 0)
+        if unfiltered:
+            call.warn(
+                "no_hits_filtered",
+                f"No decision matches these filters together; without filters {unfiltered} "
+                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}).",
+            )
+
+
+def _statute(eli: str) -> Statute:
+    return Statute(eli=eli, title=STATUTES.get(eli))
+
+
+def _detail(found: dict[str, Any], detail: str) -> DecisionDetail:
+    court = BY_VALUE.get(found["court"])
+    decision_id = found["decision_id"]
+    chunks = [
+        Chunk(
+            chunk_id=chunk_id,
+            heading=heading,
+            chars=len(body),
+            uri=chunk_uri(decision_id, chunk_id),
+            text=body if detail == "full" else None,
+        )
+        for chunk_id, heading, body in chunk_ids(found["text"])
+    ]
+    return DecisionDetail(
+        decision_id=decision_id,
+        court=found["court"],
+        court_english=court.english if court else found["court"],
+        case_number=found["case_number"],
+        ecli=found["ecli"],
+        decided_on=found["decided_on"],
+        decision_type=found["decision_type"],
+        subject=found["subject"],
+        locale=found["locale"],
+        headline=found["headline"],
+        summary=found["summary"],
+        statutes=[_statute(e) for e in found["statutes"]],
+        uri=decision_uri(decision_id),
+        chunks=chunks,
+    )
+
+
+def _not_found(what: str, query: str) -> ToolError:
+    return ToolError(
+        "not_found",
+        f"No decision has the {what}.",
+        hint=(
+            "Find the decision with search_decisions (words of its subject, its court, a date "
+            "range) and pass a decision_id it returns to get_decision."
+        ),
+        repair=Repair("search_decisions", {"query": query} if query else {}, "search_first"),
+    )
+
+
+SUMMARY = Summary(
+    text=(
+        "Search and read court decisions of Czech, German, Austrian, French, Polish and European "
+        "courts. Use search_decisions to find decisions, get_decision to read one by decision_id "
+        "or case number, and list_courts for the exact court names the court filter accepts. "
+        "Every tool is read-only. Texts stay in the court's language; the server does not "
+        "translate them."
+    ),
+    does=[
+        "full-text search of decisions (case and diacritics ignored) with filters: court, "
+        "date range, subject, text language (locale), statute applied (ELI)",
+        "read one decision by decision_id or case number in any spelling",
+        "list the courts and the exact values the court filter accepts",
+        "serve each decision's text as chunked resources: caselaw://decisions/{decision_id}",
+    ],
+    does_not=[
+        "change, add or delete decisions (imports run offline: drivable import-decisions)",
+        "translate texts, give legal advice, or judge how a court would decide",
+        "fetch decisions from court websites at run time",
+    ],
+    prerequisites={
+        "credentials": "none",
+        "data": "a local SQLite database, built on first start (a few seconds)",
+        "cursor_lifetime_seconds": CURSOR_LIFETIME_S,
+    },
+)
+
+
+def make_contract(handle: Handle | None = None) -> Contract:
+    """The caselaw contract serving `handle`'s database (the default database without one)."""
+    db = handle or Handle()
+    contract = Contract(NAME, version=VERSION, title="Case law", summary=SUMMARY)
+
+    @contract.tool(
+        name="search_decisions",
+        title="Search court decisions",
+        description=(
+            "Find court decisions by words of their text and optional filters. Use when looking "
+            "for decisions on a question, of a court or period, or applying a statute; then read "
+            "one with get_decision. Every query word must occur; case, diacritics and word "
+            "endings do not matter. Without query, newest first. court takes a name, English "
+            "name or abbreviation (NS, Supreme Court); one naming no court is dropped with a "
+            "warning. A bare year in date_from/date_to covers the year. An empty page caused by "
+            "filters carries no_hits_filtered naming values that would match. Cursors last "
+            f"{CURSOR_LIFETIME_S // 60} minutes and belong to one query. detail never changes "
+            'the rows. Example: {"query": "náhrada škody", "court": "Nejvyšší soud", '
+            '"date_from": "2020"}.'
+        ),
+        effects=READ_ONLY,
+        errors=["invalid_cursor", "cursor_expired"],
+    )
+    async def search_decisions(args: SearchInput, call: Call) -> SearchOutput:
+        store, pager = db.store, db.pager
+        if args.date_from and args.date_to and args.date_from > args.date_to:
+            swapped = args.model_dump(
+                mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            )
+            swapped["date_from"], swapped["date_to"] = swapped["date_to"], swapped["date_from"]
+            raise ToolError(
+                "invalid_arguments",
+                "date_from is after date_to, so no day is in the range.",
+                hint="Swap date_from and date_to (the call in `repair`) and call search_decisions again.",
+                issues=[
+                    Issue(
+                        "date_from",
+                        "out_of_range",
+                        f"date_from {args.date_from.isoformat()} is after date_to "
+                        f"{args.date_to.isoformat()}.",
+                        received=args.date_from.isoformat(),
+                        expected=f"a day on or before {args.date_to.isoformat()}",
+                        has_received=True,
+                    )
+                ],
+                repair=Repair("search_decisions", swapped, "swap_the_dates"),
+            )
+        start = pager.offset("search_decisions", args)
+        filters = Filters(
+            court=args.court,
+            date_from=args.date_from.isoformat() if args.date_from else None,
+            date_to=args.date_to.isoformat() if args.date_to else None,
+            subject=args.subject,
+            locale=args.locale,
+            eli=args.eli,
+        )
+        rows, total = store.search(args.query, filters, start, args.limit)
+        if not rows and start == 0 and filters.active():
+            _explain_empty(call, store, args.query, filters)
+        more = start + len(rows) < total
+        page = pager.page("search_decisions", args, start, len(rows), more)
+        return SearchOutput(
+            results=[_row(r, args.detail) for r in rows],
+            total=total,
+            has_more=page.has_more,
+            next_cursor=page.next_cursor,
+        )
+
+    @contract.tool(
+        name="get_decision",
+        title="Get a court decision",
+        description=(
+            "Read one decision: metadata, summary, statutes applied (ELI) and its text in chunks. "
+            "Use when you have a decision_id from search_decisions or a case number the user "
+            "cites, in any spelling ('21 Cdo 1096/2021', '21cdo1096/2021', 'I. ÚS 23/23'). Send "
+            "one of the two; both must name the same decision. detail=summary lists the chunks "
+            "(ids, resource URIs) without text; full adds the text. Unknown ids and case numbers "
+            "are not_found with the search to run; a case number several courts use is asked "
+            'about. Example: {"case_number": "21 Cdo 1096/2021"}.'
+        ),
+        effects=READ_ONLY,
+        errors=["not_found"],
+    )
+    async def get_decision(args: GetInput, call: Call) -> GetOutput:
+        store = db.store
+        by_number: dict[str, str] | None = None
+        if args.case_number is not None:
+            named = store.by_case_number(args.case_number)
+            if case_key(args.case_number) is None:
+                raise ToolError(
+                    "invalid_arguments",
+                    f"{args.case_number!r} is not a case number.",
+                    hint=(
+                        "Send the case number as the court writes it (e.g. '21 Cdo 1096/2021'), "
+                        "or find the decision with search_decisions."
+                    ),
+                    issues=[
+                        Issue(
+                            "case_number",
+                            "invalid_value",
+                            "A case number has digits, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
+                            received=args.case_number,
+                            expected="a case number such as '21 Cdo 1096/2021'",
+                            has_received=True,
+                        )
+                    ],
+                    repair=Repair("search_decisions", {"query": args.case_number}, "search_first"),
+                )
+            if len(named) > 1:
+                readings = [n["decision_id"] for n in named]
+                which = "; ".join(
+                    f"{n['decision_id']} ({n['court']}, {n['case_number']})" for n in named
+                )
+                raise ToolError(
+                    "invalid_arguments",
+                    f"The case number {args.case_number!r} names several decisions.",
+                    hint=f"Call get_decision with the decision_id you mean: {which}.",
+                    issues=[
+                        Issue(
+                            "case_number",
+                            "ambiguous_value",
+                            f"Several courts use this case number: {which}.",
+                            received=args.case_number,
+                            expected="one decision",
+                            readings=readings,
+                            has_received=True,
+                        )
+                    ],
+                )
+            if not named:
+                if args.decision_id is None:
+                    raise _not_found(f"case number {args.case_number!r}", args.case_number)
+            else:
+                by_number = named[0]
+                if by_number["case_number"] != args.case_number:
+                    call.note(
+                        f"case_number: Read {args.case_number!r} as "
+                        f"{by_number['case_number']} ({by_number['court']})."
+                    )
+        if args.decision_id is not None:
+            if by_number is not None and by_number["decision_id"] != args.decision_id:
+                raise ToolError(
+                    "invalid_arguments",
+                    "decision_id and case_number name two different decisions.",
+                    hint=(
+                        "Send only one of them: the call in `repair` reads the decision the case "
+                        "number names."
+                    ),
+                    issues=[
+                        Issue(
+                            "case_number",
+                            "invalid_value",
+                            f"{args.case_number!r} is decision {by_number['decision_id']}, not "
+                            f"{args.decision_id}.",
+                            received=args.case_number,
+                            has_received=True,
+                        )
+                    ],
+                    repair=Repair(
+                        "get_decision",
+                        {"decision_id": by_number["decision_id"], "detail": args.detail},
+                        "send_one_reference",
+                    ),
+                )
+            found = store.get(args.decision_id)
+            if found is None:
+                raise _not_found(f"id {args.decision_id!r}", args.case_number or "")
+        elif by_number is not None:
+            found = store.get(by_number["decision_id"])
+        else:
+            raise ToolError(
+                "invalid_arguments",
+                "get_decision needs a decision_id or a case_number.",
+                hint=(
+                    "Send decision_id as search_decisions returned it, or case_number as the court "
+                    "writes it; search_decisions finds both."
+                ),
+                issues=[
+                    Issue(
+                        "decision_id",
+                        "missing_property",
+                        "Send decision_id (e.g. from search_decisions) or case_number.",
+                    )
+                ],
+            )
+        if found is None:  # the row a case number named went away between two reads
+            raise _not_found(f"case number {args.case_number!r}", args.case_number or "")
+        return GetOutput(decision=_detail(found, args.detail))
+
+    @contract.tool(
+        name="list_courts",
+        title="List the courts",
+        description=(
+            "List the courts whose decisions can be searched: the exact court value "
+            "search_decisions takes, English names, abbreviations, decision counts. Use when "
+            "unsure how to name a court. country narrows to one country; European courts are "
+            "always included. detail=full adds aliases, a case-number example, subjects and "
+            'dates. Example: {"country": "CZ"}.'
+        ),
+        effects=READ_ONLY,
+        errors=["invalid_cursor", "cursor_expired"],
+    )
+    async def list_courts(args: CourtsInput, call: Call) -> CourtsOutput:
+        start = db.pager.offset("list_courts", args)
+        counts = db.store.courts()
+        full = args.detail == "full"
+        chosen = [c for c in COURTS if not args.country or c.country in (args.country, "EU", "COE")]
+        rows = []
+        for court in chosen[start : start + args.limit]:
+            number, first, last = counts.get(court.value, (0, None, None))
+            rows.append(
+                CourtRow(
+                    court=court.value,
+                    english=court.english,
+                    abbreviations=list(court.abbreviations),
+                    country=court.country,
+                    decisions=number,
+                    aliases=list(court.aliases) if full else None,
+                    locale=court.locale if full else None,
+                    level=court.level if full else None,
+                    case_number_example=court.example if full else None,
+                    subjects=list(court.subjects) if full else None,
+                    first_decided_on=first if full else None,
+                    last_decided_on=last if full else None,
+                )
+            )
+        more = start + len(rows) < len(chosen)
+        page = db.pager.page("list_courts", args, start, len(rows), more)
+        return CourtsOutput(courts=rows, has_more=page.has_more, next_cursor=page.next_cursor)
+
+    # -- resources -----------------------------------------------------------------------------
+
+    @contract.resource(
+        "caselaw://summary",
+        name="summary",
+        title="What the caselaw server does",
+        description="The capability summary: what the server does and does not do, its tools, courts and data.",
+    )
+    async def summary_resource() -> ResourceBody:
+        body = contract.summary_dict()
+        store = db.store
+        body["data"] = {
+            "version": store.meta("data_version") or DATA_VERSION,
+            "decisions": store.count(),
+            "courts": len(COURTS),
+            "subjects": list(typing.get_args(Subject)),
+        }
+        body["resources"] = {
+            "decision": "caselaw://decisions/{decision_id}",
+            "chunk": "caselaw://decisions/{decision_id}/chunks/{chunk_id}",
+        }
+        return ResourceBody(json.dumps(body, ensure_ascii=False))
+
+    def _decision_or_error(raw: str) -> dict[str, Any]:
+        reading = read("identifier", raw, prefix=ID_PREFIX)
+        found = db.store.get(str(reading.value)) if reading.outcome == "value" else None
+        if found is None:
+            raise ResourceError(
+                "not_found",
+                f"No decision has the id {raw!r}.",
+                hint="Find the decision with search_decisions and use a decision_id it returns.",
+                repair=Repair("search_decisions", {}, "search_first"),
+            )
+        return found
+
+    async def complete(argument: str, value: str) -> list[str]:
+        if argument == "decision_id":
+            return db.store.complete_ids(value if value.startswith(ID_PREFIX) else ID_PREFIX)
+        if argument == "chunk_id":
+            return [f"c{i}" for i in range(1, 10) if f"c{i}".startswith(value)]
+        return []
+
+    @contract.resource_template(
+        "caselaw://decisions/{decision_id}",
+        name="decision",
+        title="A decision: index of its text",
+        description=(
+            "One decision's metadata and summary, then its text chunks (ids and URIs) without "
+            "their bodies. Read a chunk at its `uri`; each chunk names the next one."
+        ),
+        complete=complete,
+    )
+    async def decision_resource(decision_id: str) -> ResourceBody:
+        found = _decision_or_error(decision_id)
+        detail = _detail(found, "summary")
+        chunks = [c.model_dump(mode="json") for c in detail.chunks]
+        meta = {
+            "dev.drivable/chunks": chunks,
+            "dev.drivable/version": DATA_VERSION,
+        }
+        return ResourceBody(detail.model_dump_json(), meta=meta)
+
+    @contract.resource_template(
+        "caselaw://decisions/{decision_id}/chunks/{chunk_id}",
+        name="decision_chunk",
+        title="A part of a decision's text",
+        description=(
+            "One part of a decision's text by its chunk id (c1, c2, ...), with next_chunk_id and "
+            "next_chunk_uri of the part that follows (null after the last)."
+        ),
+        complete=complete,
+    )
+    async def chunk_resource(decision_id: str, chunk_id: str) -> ResourceBody:
+        found = _decision_or_error(decision_id)
+        parts = chunk_ids(found["text"])
+        ids = [p[0] for p in parts]
+        wanted = chunk_id.strip().lower()
+        if wanted not in ids:
+            raise ResourceError(
+                "not_found",
+                f"Decision {found['decision_id']} has no chunk {chunk_id!r}; it has {', '.join(ids)}.",
+                hint=f"Read the index at {decision_uri(found['decision_id'])} for its chunk URIs.",
+            )
+        index = ids.index(wanted)
+        _, heading, text = parts[index]
+        following = ids[index + 1] if index + 1 < len(ids) else None
+        body = {
+            "decision_id": found["decision_id"],
+            "chunk_id": wanted,
+            "heading": heading,
+            "text": text,
+            "next_chunk_id": following,
+            "next_chunk_uri": chunk_uri(found["decision_id"], following) if following else None,
+        }
+        return ResourceBody(
+            json.dumps(body, ensure_ascii=False), meta={"dev.drivable/version": DATA_VERSION}
+        )
+
+    # -- prompts (advisory scaffolding) ------------------------------------------------------------
+
+    @contract.prompt(
+        name="research_case_law",
+        title="Research case law on a question",
+        description=(
+            "Use when the user asks how courts decided a legal question: finds decisions and "
+            "reads the most relevant ones."
+        ),
+        when_to_use=(
+            "When the user asks how courts decided a legal question (e.g. damages for a late "
+            "flight, notice periods) and wants decisions cited."
+        ),
+        arguments=[
+            PromptArgumentSpec(
+                "question", "The legal question, in the user's words.", required=True
+            ),
+            PromptArgumentSpec("court", "A court to focus on (optional), as list_courts names it."),
+        ],
+        prerequisites={"tools": ["search_decisions", "get_decision"], "permissions": []},
+        followups=["search_decisions", "get_decision", "list_courts"],
+    )
+    async def research_case_law(question: str = "", court: str = "") -> str:
+        focus = f' Pass court "{court}" to search_decisions.' if court else ""
+        return (
+            f"Question: {question}\n"
+            "1. Call search_decisions with a few key words of the question in the language of the "
+            f"courts concerned (Czech for Czech courts).{focus} Add date_from/date_to or subject "
+            "when the question names them.\n"
+            "2. Read warnings: no_hits_filtered names filter values that would match.\n"
+            "3. Call get_decision with the decision_id of the two or three best rows "
+            "(detail=full for the text), and cite each by court, case number and date."
+        )
+
+    @contract.prompt(
+        name="read_decision_by_case_number",
+        title="Read a decision the user cites",
+        description=(
+            "Use when the user cites a decision by its case number: reads and summarises it."
+        ),
+        when_to_use="When the user cites a decision by case number, e.g. '21 Cdo 1096/2021'.",
+        arguments=[PromptArgumentSpec("case_number", "The case number as cited.", required=True)],
+        prerequisites={"tools": ["get_decision"], "permissions": []},
+        followups=["get_decision", "search_decisions"],
+    )
+    async def read_decision_by_case_number(case_number: str = "") -> str:
+        return (
+            f"Call get_decision with case_number {json.dumps(case_number, ensure_ascii=False)}. "
+            "If it is not_found, run the search_decisions call its repair names. Summarise the "
+            "decision from its summary and, when needed, its chunks (detail=full)."
+        )
+
+    return contract
+
+
+DEFAULT = Handle()
+contract = make_contract(DEFAULT)
+
+
+def serve() -> Contract:
+    """The default contract, its database built before the first request (`drivable serve caselaw`)."""
+    DEFAULT.store.count()
+    return contract
+
+
+__all__ = ["Handle", "contract", "make_contract", "serve"]
