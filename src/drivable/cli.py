@@ -35,6 +35,12 @@ def _register_all() -> None:
     import drivable.serve.command as serve_command
 
     serve_command.register(app)
+    import drivable.servers.caselaw.command as caselaw_command
+
+    caselaw_command.register(app)
+    import drivable.eval.command as eval_command
+
+    eval_command.register(app)
 
 
 _register_all()

@@ -12,7 +12,10 @@ import typer
 def serve_command(
     target: Annotated[
         str,
-        typer.Argument(help="MODULE:ATTR naming a drivable Contract, or a function returning one."),
+        typer.Argument(
+            help="MODULE:ATTR naming a drivable Contract (or a function returning one), or a "
+            "reference server's name: caselaw."
+        ),
     ],
     http: Annotated[
         bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")
@@ -35,7 +38,9 @@ def serve_command(
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     from drivable.serve.http import load_contract
+    from drivable.servers import import_path
 
+    target = import_path(target)  # a reference server by name: `drivable serve caselaw`
     if not http:
         if verifier is not None or workers != 1:
             typer.echo("--verifier and --workers apply to --http only", err=True)
