@@ -80,3 +80,12 @@ def test_tokenizer_counts_with_the_network_shut() -> None:
     text_tokens, json_tokens = map(int, out.stdout.split())
     assert text_tokens == 2
     assert 4 <= json_tokens <= 12
+
+
+def test_rules_doc_is_generated_from_the_registry() -> None:
+    from drivable.audit.rules.docs import render_rules_markdown
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "audit-rules.md"
+    assert doc.read_text(encoding="utf-8") == render_rules_markdown(), (
+        "docs/audit-rules.md is stale: run `drivable rules --format markdown > docs/audit-rules.md`"
+    )

@@ -18,7 +18,7 @@ from defects import PLANTED, TOOLS
 PINNED_FINDING_KEYS = {"rule", "severity", "subject", "summary", "evidence", "remediation"}
 
 
-@pytest.mark.parametrize(("rule", "subject"), sorted(PLANTED.items()))
+@pytest.mark.parametrize(("rule", "subject"), sorted(PLANTED))
 def test_every_planted_defect_is_caught_with_its_rule_id(
     defects_run: Run, rule: str, subject: str
 ) -> None:
@@ -47,10 +47,20 @@ def test_defect_evidence_carries_payload_and_answer(defects_run: Run) -> None:
     leak = next(
         f
         for f in defects_run.report["findings"]
-        if f["rule"] == "dv.substrate-leak" and f["severity"] == "critical"
+        if f["rule"] == "dv.substrate-leak"
+        and f["severity"] == "critical"
+        and f["subject"] == "tool:search_notes"
     )
     assert "sent" in leak["evidence"]
     assert "sqlite3.OperationalError" in json.dumps(leak["evidence"]["answer"])
+    traceback = next(
+        f
+        for f in defects_run.report["findings"]
+        if f["rule"] == "dv.substrate-leak" and f["subject"] == "tool:read_events"
+    )
+    assert traceback["severity"] == "critical"
+    assert traceback["evidence"]["probe"] == "spelled-date"
+    assert traceback["evidence"]["sent"]["date_from"] == "1. 10. 2026"
     repair = next(f for f in defects_run.report["findings"] if f["rule"] == "6.repair-callable")
     assert "lookup_note" in repair["summary"]
     # remediation names real tools
@@ -201,3 +211,18 @@ def test_server_that_dies_at_start_exits_2() -> None:
     run = drivable("audit", "--", sys.executable, "-c", "import sys; sys.exit(3)")
     assert run.code == 2
     assert "Traceback" not in run.stderr
+
+
+def test_reference_caselaw_server_has_no_critical_or_major_finding() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("drivable.servers.caselaw.__main__") is None:
+        pytest.skip("the caselaw reference server is not in this tree yet")
+    run = audit_json("--", sys.executable, "-m", "drivable.servers.caselaw")
+    assert run.code == 0, run.stderr[-2000:]
+    severe = [
+        (f["rule"], f["subject"])
+        for f in run.report["findings"]
+        if f["severity"] in ("critical", "major")
+    ]
+    assert severe == []

@@ -16,6 +16,7 @@ from rich.table import Table
 from drivable.audit.model import SEVERITIES, at_least
 from drivable.audit.report import FORMATS, render
 from drivable.audit.rules import all_rules, get
+from drivable.audit.rules.docs import render_rules_markdown
 from drivable.audit.runner import AuditCannotRun, AuditOptions, audit_file, audit_target
 from drivable.target import Target
 
@@ -133,7 +134,7 @@ def rules(
     rule_id: Annotated[
         str | None, typer.Argument(help="Explain one rule, e.g. 3.closed-schemas.")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown")] = "text",
     automated: Annotated[bool, typer.Option(help="Only the rules drivable checks.")] = False,
 ) -> None:
     """List every rule, or explain one: what it checks, why it matters to a model, an example, the fix."""
@@ -182,6 +183,9 @@ def rules(
                 "drivable does not check this rule automatically: it needs human judgement.",
             ]
         typer.echo("\n".join(lines))
+        return
+    if fmt == "markdown":
+        sys.stdout.write(render_rules_markdown())
         return
     selected = [r for r in all_rules() if r.doc or not automated]
     if fmt == "json":

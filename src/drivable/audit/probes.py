@@ -395,11 +395,17 @@ class ProbeState:
             self.findings.append(finding(rule, severity, subject, summary, evidence, remediation))
 
 
+COLD_START_VERBS = ("search", "list", "find", "get")
+
+
 def first_safe_tool(tools: dict[str, dict[str, Any]]) -> str | None:
+    """The call a model most likely makes first: a search or list tool it is safe to call."""
     reads = [n for n, t in tools.items() if not h.is_mutating(t)]
-    preferred = [n for n in reads if h.verb_of(n) in {"list", "search", "find", "get"}]
-    chosen = preferred or reads
-    return chosen[0] if chosen else None
+    for verb in COLD_START_VERBS:
+        for name in reads:
+            if h.verb_of(name) == verb:
+                return name
+    return reads[0] if reads else None
 
 
 async def probe_tools(

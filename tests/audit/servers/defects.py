@@ -1,6 +1,6 @@
 """A stdio MCP server with planted defects, each one a rule the auditor must catch.
 
-Run: python defects.py. Every defect is listed in PLANTED (rule id -> subject) for the tests.
+Run: python defects.py. Every defect is listed in PLANTED as (rule id, subject) for the tests.
 """
 
 from __future__ import annotations
@@ -14,31 +14,32 @@ from mcp import types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-PLANTED = {
-    "1.stdout": "server",
-    "1.name-generic": "server",
-    "1.metadata-contract": "server",
-    "2.summary": "server",
-    "3.closed-schemas": "tool:search_notes",
-    "3.strict-types": "tool:search_notes",
-    "3.param-names": "tool:search_notes",
-    "3.output-schema": "tool:list_notes",
-    "3.naming": "tool:getNote",
-    "3.descriptions": "tool:getNote",
-    "3.honest-annotations": "tool:delete_note",
-    "3.idempotency-key": "tool:create_note",
-    "3.sec-confirmation": "tool:purge_notes",
-    "3.ap-endpoint-wrapping": "server",
-    "8.cursor-pagination": "tool:list_notes",
-    "9.deterministic-order": "server",
-    "6.tool-errors": "tool:get_note_by_title",
-    "6.symbolic-codes": "tool:search_notes",
-    "6.field-feedback": "tool:search_notes",
-    "6.repair-callable": "tool:get_note_by_id",
-    "dv.substrate-leak": "tool:search_notes",
-    "dv.ambiguous-date": "tool:read_events",
-    "dv.cursor-validation": "tool:read_events",
-}
+PLANTED: list[tuple[str, str]] = [
+    ("1.stdout", "server"),
+    ("1.name-generic", "server"),
+    ("1.metadata-contract", "server"),
+    ("2.summary", "server"),
+    ("3.closed-schemas", "tool:search_notes"),
+    ("3.strict-types", "tool:search_notes"),
+    ("3.param-names", "tool:search_notes"),
+    ("3.output-schema", "tool:list_notes"),
+    ("3.naming", "tool:getNote"),
+    ("3.descriptions", "tool:getNote"),
+    ("3.honest-annotations", "tool:delete_note"),
+    ("3.idempotency-key", "tool:create_note"),
+    ("3.sec-confirmation", "tool:purge_notes"),
+    ("3.ap-endpoint-wrapping", "server"),
+    ("8.cursor-pagination", "tool:list_notes"),
+    ("9.deterministic-order", "server"),
+    ("6.tool-errors", "tool:get_note_by_title"),
+    ("6.symbolic-codes", "tool:search_notes"),
+    ("6.field-feedback", "tool:search_notes"),
+    ("6.repair-callable", "tool:get_note_by_id"),
+    ("dv.substrate-leak", "tool:search_notes"),
+    ("dv.ambiguous-date", "tool:read_events"),
+    ("dv.cursor-validation", "tool:read_events"),
+    ("dv.substrate-leak", "tool:read_events"),
+]
 
 OPEN = {"type": "object"}
 
@@ -187,6 +188,14 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     if name == "get_note_by_title":
         raise ValueError("boom")  # low-level server turns this into a JSON-RPC error
     if name == "read_events":
+        date = str(args.get("date_from", "2026-01-15"))
+        if " " in date:  # planted: a spelled date crashes into a traceback with a file path
+            return text(
+                "Traceback (most recent call last):\n"
+                '  File "/srv/notes/events.py", line 12, in read_events\n'
+                "ValueError: invalid isoformat string",
+                error=True,
+            )
         return text({"events": [], "next_cursor": None}, structured={"events": []})
     if name == "getNote":
         return text("ok")

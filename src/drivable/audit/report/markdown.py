@@ -73,10 +73,23 @@ def render_markdown(report: Report) -> str:
         note = row.note.replace("|", "\\|")
         lines.append(f"| §{row.section} {SECTION_TITLES[row.section]} | {status} | {note} |")
     severe = [f for f in findings if f.severity in ("critical", "major")]
-    lines.append("")
+    lines += ["", "## Assumptions and open questions", ""]
+    lines.append(
+        "- Naming, description and effect checks are heuristics (verb lists, cue words); a finding "
+        "names its evidence so a reviewer can overrule it."
+    )
+    skipped = (probes or {}).get("skipped_tools") or {}
+    if skipped:
+        lines.append(
+            f"- {len(skipped)} tools were not called (mutating, or over the probe limit): "
+            + ", ".join(f"`{n}`" for n in list(skipped)[:10])
+            + ". Re-run with `--allow-writes` against a disposable instance to probe them."
+        )
+    lines.append(
+        "- Rules marked (c) in the checklist need human judgement and are not reported here."
+    )
     if not severe:
         lines.append(
-            "No Critical or Major finding. Residual risks: the rules marked (c) in the checklist "
-            "need human judgement; §7 was not probed."
+            "- No Critical or Major finding. Residual risks: the (c) rules above; §7 was not probed."
         )
     return "\n".join(lines) + "\n"
