@@ -491,3 +491,81 @@ async def test_a_dropped_postgres_connection_is_unavailable_then_recovers(pg_dsn
             assert await count_refunds(store) == 2
         finally:
             await store.close()
+
+
+async def test_many_keys_at_once_each_execute_once(store: SqlEffectStore) -> None:
+    await make_refunds_table(store)
+    results: list[tuple[str, Any]] = []
+
+    async def call(key: str, n: int) -> None:
+        async def effect(tx: Transaction) -> dict[str, Any]:
+            return await refund_effect(f"rf_{key}_{n}")(tx)
+
+        out = await store.run_idempotent(
+            tool="refund", principal="a", key=key, arguments=REFUND, effect=effect, wait_s=30
+        )
+        results.append((key, out))
+
+    async with anyio.create_task_group() as tg:
+        for n in range(8):
+            for k in range(15):
+                tg.start_soon(call, f"k{k}", n)
+    assert await count_refunds(store) == 15
+    for k in range(15):
+        mine = [out for key, out in results if key == f"k{k}"]
+        assert sum(isinstance(o, Executed) for o in mine) == 1
+        assert len({o.result["refund_id"] for o in mine}) == 1
+
+
+class _PragmaBackend:
+    """A real SQLite backend whose connections carry one extra pragma (a full or read-only file
+    that even root cannot write around)."""
+
+    @staticmethod
+    def store(path: Any, pragma: str) -> SqlEffectStore:
+        from drivable.effects.sqlite import SqliteBackend
+
+        class Backend(SqliteBackend):
+            def connect(self) -> Any:
+                conn = super().connect()
+                conn.execute(pragma)
+                return conn
+
+        return SqlEffectStore(Backend(path))
+
+
+async def test_full_sqlite_file_is_store_unavailable(tmp_path: Any) -> None:
+    path = tmp_path / "full.db"
+    setup = open_store(f"sqlite:///{path}")
+    await make_refunds_table(setup)
+    await setup.close()
+    store = _PragmaBackend.store(path, "PRAGMA max_page_count = 12")
+
+    async def big(tx: Transaction) -> dict[str, Any]:
+        for i in range(200):
+            await tx.execute(
+                "INSERT INTO refunds (id, invoice_id, amount_cents) VALUES (?, ?, 1)",
+                (f"rf_{i}", "x" * 2000),
+            )
+        return {}
+
+    out = await store.run_idempotent(
+        tool="refund", principal="a", key="k", arguments=REFUND, effect=big
+    )
+    assert isinstance(out, StoreUnavailable) and out.reason == "full"
+    _assert_safe(out)
+    await store.close()
+
+
+async def test_query_only_sqlite_is_store_unavailable(tmp_path: Any) -> None:
+    path = tmp_path / "ro.db"
+    setup = open_store(f"sqlite:///{path}")
+    await make_refunds_table(setup)
+    await setup.close()
+    store = _PragmaBackend.store(path, "PRAGMA query_only = ON")
+    out = await store.run_idempotent(
+        tool="refund", principal="a", key="k", arguments=REFUND, effect=refund_effect("x")
+    )
+    assert isinstance(out, StoreUnavailable) and out.reason == "read_only"
+    _assert_safe(out)
+    await store.close()
