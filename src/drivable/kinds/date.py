@@ -21,7 +21,7 @@ import calendar
 import datetime as _dt
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from babel.dates import get_day_names, get_month_names
@@ -60,6 +60,12 @@ def _schema(options: Options) -> dict[str, Any]:
 def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4096)
+def _fold_word(word: str) -> str:
+    """One word as the month index keys it: folded case, no diacritics (words repeat: cached)."""
+    return _fold(word)
 
 
 @cache
@@ -109,7 +115,6 @@ _YEAR = re.compile(r"^(\d{4})\.?$")
 _YEAR_MONTH = re.compile(r"^(\d{4})[./-](\d{1,2})\.?$")
 _MONTH_YEAR = re.compile(r"^(\d{1,2})[./-](\d{4})\.?$")
 _TOKENS = re.compile(r"\d+|[^\W\d_]+")
-_JUNK = re.compile(r"[\s,.'’/-]+")
 
 
 # The canonical spelling cannot be a placeholder, so this reader runs the shared placeholder
@@ -183,20 +188,20 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
 
 def _written(received: Any, text: str, options: Options, dropped: str | None) -> Reading:
     """A date with its month written as a word, in any order of day, month and year."""
-    tokens = _TOKENS.findall(_fold(text))
     numbers: list[str] = []
     months: list[frozenset[int]] = []
     weekdays = _weekdays()
-    for token in tokens:
-        if token.isdigit():
-            numbers.append(token)
+    for word in _TOKENS.findall(text):
+        if word.isdigit():
+            numbers.append(word)
             continue
+        token = _fold_word(word)
         found = _month_of(token)
         if found:
             months.append(found)
         elif token not in _FILLER and token not in weekdays:
             return _unreadable(received)
-    if len(months) != 1 or _JUNK.sub("", text).isdigit():
+    if len(months) != 1:
         return _unreadable(received)
     years = [n for n in numbers if len(n) == 4]
     days = [n for n in numbers if len(n) <= 2]
@@ -275,7 +280,7 @@ def _period(received: Any, year: int, month: int | None, options: Options) -> Re
         day = _dt.date(year, last_month, calendar.monthrange(year, last_month)[1])
     if day in _NO_BOUND:
         return _no_bound(received, options)
-    return _checked(received, day, options, Reading.repaired(received, day))
+    return _checked(received, day, options, _repaired(received, day))
 
 
 def _finish(received: Any, day: _dt.date, options: Options, dropped: str | None = None) -> Reading:
@@ -285,8 +290,18 @@ def _finish(received: Any, day: _dt.date, options: Options, dropped: str | None 
         note = read_note(received, day)[:-1] + f" (the time {dropped} was dropped)."
         reading = Reading.of(day, note)
     else:
-        reading = Reading.repaired(received, day)
+        reading = _repaired(received, day)
     return _checked(received, day, options, reading)
+
+
+def _repaired(received: Any, day: _dt.date) -> Reading:
+    """The day with its note, written directly (the generic note renders the value twice)."""
+    if not isinstance(received, str):
+        return Reading.repaired(received, day)
+    iso = day.isoformat()
+    return (
+        Reading.of(day) if received == iso else Reading.of(day, f"Read {shown(received)} as {iso}.")
+    )
 
 
 def _checked(received: Any, day: _dt.date, options: Options, reading: Reading) -> Reading:

@@ -103,6 +103,13 @@ def read_uuid(value: Any, options: Options) -> Reading:
 def _checked(received: Any, read: _uuid.UUID, options: Options) -> Reading:
     if is_placeholder(read):
         return absence.reading_for(received, options.intent, EXPECTED)
+    if isinstance(received, str):
+        text = str(read)
+        return (
+            Reading.of(read)
+            if received == text
+            else Reading.of(read, f"Read {shown(received)} as {text}.")
+        )
     return Reading.repaired(received, read)
 
 
