@@ -12,7 +12,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 import jsonschema
@@ -40,6 +40,7 @@ class EvalTarget:
     contract: Contract | None = None
     mode: Mode | None = None
     label: str = ""
+    errlog: TextIO | None = None  # a stdio server's stderr
 
     def describe(self) -> dict[str, Any]:
         out = self.target.describe()
@@ -164,7 +165,7 @@ async def run_trial(
             0.0,
             skipped=f"needs {', '.join(missing)}",
         )
-    async with connect(target.target, mode=target.mode) as client:
+    async with connect(target.target, mode=target.mode, errlog=target.errlog) as client:
         pages: list[Any] = []
         tools: list[dict[str, Any]] = []
         cursor: str | None = None

@@ -1,0 +1,265 @@
+"""`drivable eval`: run workflows against a server with an agent, print tables, compare, gate."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from drivable.eval import report
+from drivable.eval.agents import BACKENDS, factory
+from drivable.eval.agents.simulated import PERSONAS
+from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs
+from drivable.eval.trace import TraceWriter
+from drivable.eval.workflow import Workflow, bundled, bundled_sets, iter_paths
+from drivable.target import Target
+
+EXIT_OK, EXIT_REGRESSED, EXIT_CANNOT_RUN = 0, 1, 2
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"drivable eval: {message}", err=True)
+    return typer.Exit(EXIT_CANNOT_RUN)
+
+
+def eval_command(
+    command: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[-- CMD ARGS...]", help="A stdio server command, after `--`."),
+    ] = None,
+    workflows: Annotated[
+        list[Path] | None,
+        typer.Option("--workflow", "-w", help="A workflow YAML file or folder (repeatable)."),
+    ] = None,
+    workflow_set: Annotated[
+        str | None,
+        typer.Option(
+            "--set", help="A bundled workflow set: example, caselaw (default: by target)."
+        ),
+    ] = None,
+    contract: Annotated[
+        str | None,
+        typer.Option(
+            help="MODULE:ATTR of a drivable Contract (or a reference server's name, e.g. caselaw): "
+            "served in process, validated through the handler's own schema objects."
+        ),
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="A streamable HTTP endpoint.")] = None,
+    bearer_token: Annotated[
+        str | None, typer.Option(envvar="DRIVABLE_BEARER_TOKEN", help="Bearer token for --url.")
+    ] = None,
+    env: Annotated[
+        list[str] | None, typer.Option("--env", help="KEY=VALUE for the stdio server (repeatable).")
+    ] = None,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option("--pass-env", help="Pass this variable through to the stdio server."),
+    ] = None,
+    agent: Annotated[str, typer.Option(help=f"One of: {', '.join(BACKENDS)}.")] = "simulated",
+    persona: Annotated[
+        list[str] | None,
+        typer.Option(help=f"Simulated persona (repeatable; default all): {', '.join(PERSONAS)}."),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Model name (openai/anthropic) or local size 0.5b/1.5b.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible or Anthropic endpoint base URL.")
+    ] = None,
+    trials: Annotated[int, typer.Option(min=1, help="Trials per workflow (and persona).")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the first trial.")] = 0,
+    concurrency: Annotated[int, typer.Option(min=1, help="Trials run at once.")] = 4,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write RUN.json here.")] = None,
+    trace: Annotated[Path | None, typer.Option(help="Write the JSONL trace here.")] = None,
+    baseline: Annotated[
+        Path | None, typer.Option(help="A previous RUN.json: print the before/after table.")
+    ] = None,
+    markdown: Annotated[
+        Path | None, typer.Option(help="Write the before/after Markdown here (with --baseline).")
+    ] = None,
+    gate: Annotated[
+        bool,
+        typer.Option(
+            help="Exit 1 when first-call or first-repair correctness regressed beyond noise."
+        ),
+    ] = False,
+    legacy: Annotated[
+        bool, typer.Option(help="Speak only the handshake era (2025-11-25).")
+    ] = False,
+    server_log: Annotated[
+        Path | None,
+        typer.Option(help="Where a stdio server's stderr goes (default: discarded)."),
+    ] = None,
+    capability: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Capabilities the target has, for workflows that require them (http-auth)."
+        ),
+    ] = None,
+) -> None:
+    """Drive an agent through workflows against a server; score every step.
+
+    Targets: `--contract MODULE:ATTR|caselaw` (in process), `-- CMD ARGS...` (stdio) or `--url`.
+    """
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    console = Console(stderr=True)
+    try:
+        target = _target(
+            command or [], contract, url, bearer_token, env or [], pass_env or [], legacy
+        )
+        chosen = _workflows(workflows or [], workflow_set, contract)
+    except (ValueError, LookupError, TypeError, ImportError) as error:
+        raise _fail(str(error)) from None
+    if not chosen:
+        raise _fail("no workflows to run")
+    personas = list(persona or (list(PERSONAS) if agent == "simulated" else [""]))
+    for p in personas:
+        if agent == "simulated" and p not in PERSONAS:
+            raise _fail(f"unknown persona {p!r}; have: {', '.join(PERSONAS)}")
+    options: dict[str, Any] = {"model": model, "base_url": base_url}
+    try:
+        makers = {
+            p: factory(agent, persona=p, **options)
+            if agent == "simulated"
+            else factory(agent, **options)
+            for p in personas
+        }
+    except (ValueError, RuntimeError) as error:
+        raise _fail(str(error)) from None
+    jobs = [
+        Job(wf, f"{agent}:{p}" if p else agent, makers[p], trial, seed + trial)
+        for wf in chosen
+        for p in personas
+        for trial in range(trials)
+    ]
+    caps = set(capability or [])
+    log_file = (server_log or Path(os.devnull)).open("a", encoding="utf-8")
+    target.errlog = log_file
+    if target.target.kind == "in-process":
+        logging.getLogger("drivable").setLevel(logging.CRITICAL)  # check_failure-style tracebacks
+    started = time.perf_counter()
+    results: list[TrialResult] = []
+    with (
+        TraceWriter(trace) as writer,
+        Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress,
+    ):
+        task = progress.add_task("trials", total=len(jobs))
+
+        def done(res: TrialResult) -> None:
+            progress.advance(task)
+
+        async def main() -> list[TrialResult]:
+            return await run_jobs(
+                target,
+                jobs,
+                concurrency=concurrency,
+                trace=writer,
+                on_done=done,
+                capabilities=caps,
+            )
+
+        try:
+            results = anyio.run(main)
+        except Exception as error:
+            raise _fail(f"the run failed: {type(error).__name__}: {error}") from None
+    doc = report.run_document(
+        results,
+        target=target.describe(),
+        agent=agent,
+        personas=personas,
+        trials=trials,
+        seed=seed,
+        seconds=time.perf_counter() - started,
+    )
+    out_console = report.wide_console()
+    report.print_run(doc, out_console)
+    if out is not None:
+        import json
+
+        out.write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
+        console.print(f"run written to {out}")
+    if baseline is None:
+        if gate:
+            raise _fail("--gate needs --baseline RUN.json")
+        return
+    try:
+        before = report.load_run(baseline)
+    except (OSError, ValueError) as error:
+        raise _fail(str(error)) from None
+    table = report.markdown_before_after(before, doc)
+    typer.echo("")
+    typer.echo(table)
+    if markdown is not None:
+        markdown.write_text(table + "\n", encoding="utf-8")
+    found = report.regressions(before, doc)
+    for line in found:
+        console.print(f"[red]regressed[/]: {line}")
+    if gate and found:
+        raise typer.Exit(EXIT_REGRESSED)
+
+
+def _target(
+    command: list[str],
+    contract: str | None,
+    url: str | None,
+    bearer_token: str | None,
+    env: list[str],
+    pass_env: list[str],
+    legacy: bool,
+) -> EvalTarget:
+    given = sum(1 for x in (bool(command), url is not None, contract is not None) if x)
+    if given != 1:
+        raise ValueError("name exactly one target: --contract MODULE:ATTR, --url URL or -- CMD")
+    mode: Any = "legacy" if legacy else None
+    if contract is not None:
+        from drivable.serve.http import load_contract
+        from drivable.serve.mount import build_server
+        from drivable.servers import import_path
+
+        loaded = load_contract(import_path(contract))
+        # in process, serialized: JSON-RPC messages over memory streams, as a client sends them
+        return EvalTarget(
+            Target(server=build_server(loaded), mode="legacy"),
+            contract=loaded,
+            mode="legacy",
+            label=contract,
+        )
+    t = Target.from_cli(
+        command, url=url, env_pairs=env, pass_env=pass_env, bearer_token=bearer_token
+    )
+    return EvalTarget(t, mode=mode, label=url or " ".join(command))
+
+
+def _workflows(paths: list[Path], workflow_set: str | None, contract: str | None) -> list[Workflow]:
+    found = list(iter_paths([str(p) for p in paths]))
+    if workflow_set is not None:
+        found += bundled(workflow_set)
+    elif not found:
+        name = (contract or "").strip().casefold()
+        if name in bundled_sets():
+            found = bundled(name)
+        else:
+            raise ValueError(
+                f"name workflows with --workflow or --set ({', '.join(bundled_sets())})"
+            )
+    return found
+
+
+def register(app: typer.Typer) -> None:
+    app.command("eval")(eval_command)
