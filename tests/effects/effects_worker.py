@@ -74,12 +74,44 @@ async def crash(url: str, key: str, phase: str) -> None:
         await anyio.sleep(3600)  # killed before it could answer its client
 
 
+async def loop(url: str, prefix: str) -> None:
+    store = open_store(url)
+
+    async def effect_for(key: str) -> Any:
+        async def effect(tx: Transaction) -> dict[str, Any]:
+            await tx.execute(
+                "INSERT INTO keyed_effects (id, key) VALUES (?, ?)", (uuid.uuid4().hex, key)
+            )
+            await anyio.sleep(0.01)  # widen the window a kill can land in
+            return {"key": key}
+
+        return effect
+
+    print("started", flush=True)
+    i = 0
+    while True:
+        key = f"{prefix}-{i}"
+        out = await store.run_idempotent(
+            tool="t",
+            principal="p",
+            key=key,
+            arguments={"n": i},
+            effect=await effect_for(key),
+            wait_s=10,
+            lease_s=0.5,
+        )
+        assert isinstance(out, Executed | Replay), out
+        i += 1
+
+
 def main() -> None:
     mode, url, key, *rest = sys.argv[1:]
     if mode == "race":
         anyio.run(race, url, key, int(rest[0]), rest[1])
     elif mode == "crash":
         anyio.run(crash, url, key, rest[0])
+    elif mode == "loop":
+        anyio.run(loop, url, key)
     else:
         raise SystemExit(f"unknown mode {mode}")
 

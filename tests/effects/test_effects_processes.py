@@ -186,3 +186,62 @@ async def test_kill_9_after_commit_then_retry_replays(crash_url: str) -> None:
     assert isinstance(out, Replay), out
     assert out.result == result
     assert await count_refunds(crash_url) == 1
+
+
+def kill_at_random_moments(url: str, rounds: int, seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        p = spawn("loop", url, "key")
+        try:
+            assert p.stdout is not None
+            assert p.stdout.readline().strip() == "started"
+            import time
+
+            time.sleep(rng.uniform(0.2, 0.8))
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+
+
+async def test_repeated_kill_9_never_duplicates_an_effect(crash_url: str) -> None:
+    """A worker mutating key after key is killed at random moments, again and again, restarting
+    from the first key each time (every earlier call is retried). Then every key is retried once
+    more. Each key's effect exists exactly once and matches its receipt."""
+    store = open_store(crash_url)
+    try:
+        async with store.transaction() as tx:
+            await tx.execute("CREATE TABLE keyed_effects (id TEXT PRIMARY KEY, key TEXT NOT NULL)")
+        await anyio.to_thread.run_sync(kill_at_random_moments, crash_url, 6, 20261129)
+        async with store.transaction() as tx:
+            counts = dict(
+                (await tx.execute("SELECT key, COUNT(*) FROM keyed_effects GROUP BY key")).rows
+            )
+        assert counts, "the worker never got to write"
+        assert max(counts.values()) == 1, counts
+        n = max(int(k.rsplit("-", 1)[1]) for k in counts) + 2
+        for i in range(n):
+            key = f"key-{i}"
+
+            async def effect(tx: Transaction, key: str = key) -> dict[str, Any]:
+                await tx.execute(
+                    "INSERT INTO keyed_effects (id, key) VALUES (?, ?)", (f"final-{key}", key)
+                )
+                return {"key": key}
+
+            out = await store.run_idempotent(
+                tool="t", principal="p", key=key, arguments={"n": i}, effect=effect, wait_s=10
+            )
+            assert isinstance(out, Executed | Replay) and out.result == {"key": key}
+            if key in counts:
+                assert isinstance(out, Replay), key  # its effect exists: it must not run again
+        async with store.transaction() as tx:
+            final = dict(
+                (await tx.execute("SELECT key, COUNT(*) FROM keyed_effects GROUP BY key")).rows
+            )
+        assert final == {f"key-{i}": 1 for i in range(n)}
+    finally:
+        await store.close()
