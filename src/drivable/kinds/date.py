@@ -29,7 +29,7 @@ from babel.dates import get_day_names, get_month_names
 from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, read_note, shown
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 
 EXPECTED = "YYYY-MM-DD"
 _FIRST = _dt.date(1, 1, 1)
@@ -117,9 +117,28 @@ _MONTH_YEAR = re.compile(r"^(\d{1,2})[./-](\d{4})\.?$")
 _TOKENS = re.compile(r"\d+|[^\W\d_]+")
 
 
+def _canonical(value: Any, options: Options) -> Any:
+    """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL."""
+    if (
+        type(value) is str
+        and len(value) == 10
+        and value[4] == "-"
+        and value[7] == "-"
+        and options.minimum is None
+        and options.maximum is None
+    ):
+        try:
+            day = _dt.date.fromisoformat(value)
+        except ValueError:
+            return NOT_CANONICAL
+        if value[0] != "0" and value[:4] != "9999":  # 0001-01-01 and 9999-12-31 mean no bound
+            return day
+    return NOT_CANONICAL
+
+
 # The canonical spelling cannot be a placeholder, so this reader runs the shared placeholder
 # check itself, after its fast path.
-@kind("date", schema=_schema, expected=EXPECTED, handles_placeholders=True)
+@kind("date", schema=_schema, expected=EXPECTED, handles_placeholders=True, canonical=_canonical)
 def read_date(value: Any, options: Options) -> Reading:
     # Fast path: the canonical spelling.
     if type(value) is str and len(value) == 10 and value[4] == "-" and value[7] == "-":

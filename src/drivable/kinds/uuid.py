@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 
 # The example we advertise is itself a placeholder: a model that copies it has no id yet.
 EXAMPLE = "3f2c6a1e-8b4d-4c2a-9e51-0d7b6f1a2c3e"
@@ -67,8 +67,17 @@ def is_placeholder(value: _uuid.UUID) -> bool:
     return number % _ONE_DIGIT_REPEATED == 0  # 1111...1, 2222...2, ..., ffff...f
 
 
+def _canonical(value: Any, options: Options) -> Any:
+    """The seam's fast path: a canonical lowercase hyphenated id that is no placeholder."""
+    if type(value) is str and len(value) == 36 and _CANONICAL.match(value):
+        read = _uuid.UUID(value)
+        if not is_placeholder(read):
+            return read
+    return NOT_CANONICAL
+
+
 # Braces ("{...}") look like a template to the shared placeholder check, so this reader runs it.
-@kind("uuid", schema=_schema, expected=EXPECTED, handles_placeholders=True)
+@kind("uuid", schema=_schema, expected=EXPECTED, handles_placeholders=True, canonical=_canonical)
 def read_uuid(value: Any, options: Options) -> Reading:
     if isinstance(value, _uuid.UUID):
         return _checked(value, value, options)
