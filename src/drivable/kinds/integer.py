@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 from drivable.kinds._pydantic import Kind
-from drivable.kinds._reading import Reading, shown
+from drivable.kinds._reading import Reading, Warning_, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.number import (
     ambiguous,
@@ -93,10 +93,14 @@ def _clamped(received: Any, result: int, options: Options) -> Reading:
     else:
         return value_reading(received, result)
     first = value_reading(received, result)
-    return Reading.of(
-        limit,
-        *first.notes,
-        f"Read {shown(result) if first.notes else shown(received)} as {limit}, the {which} {label}.",
+    clamp_note = (
+        f"Read {shown(result) if first.notes else shown(received)} as {limit}, the {which} {label}."
+    )
+    return Reading(
+        "value",
+        value=limit,
+        notes=(*first.notes, clamp_note),
+        warnings=(Warning_("page_size_clamped", clamp_note),),
     )
 
 
