@@ -125,6 +125,19 @@ _HANDLED = {
 }
 
 
+_REF = re.compile(r'"\$ref": "([^"]*)"')
+
+
+def _defs(root: Any) -> Any:
+    """What the root's `$ref`s can point at; None when one points outside `$defs`/`definitions`."""
+    if not isinstance(root, Mapping):
+        return ()
+    for ref in _REF.findall(json.dumps(root)):
+        if not ref.startswith(("#/$defs/", "#/definitions/")):
+            return None
+    return (root.get("$defs"), root.get("definitions"))
+
+
 class _Resolver:
     """Follows local `$ref`s (`#/...` JSON pointers) inside one root schema."""
 
@@ -311,6 +324,9 @@ class _SchemaWalk:
         self.noun = "input" if direction == "in" else "output field"
         self.root = ""
         self.now_required: set[str] = set()
+        # equal subtrees can be skipped only when every $ref they hold means the same on both sides
+        old_defs = _defs(old_root)
+        self.same_defs = old_defs is not None and old_defs == _defs(new_root)
 
     def start(self, old: Any, new: Any, path: str, label: str) -> None:
         self.root = path
@@ -341,6 +357,8 @@ class _SchemaWalk:
         seen_old: tuple[str, ...] = (),
         seen_new: tuple[str, ...] = (),
     ) -> None:
+        if self.same_defs and old == new:
+            return
         old_ref = old.get("$ref") if isinstance(old, Mapping) else None
         new_ref = new.get("$ref") if isinstance(new, Mapping) else None
         if (

@@ -93,12 +93,17 @@ def covered_document(surface: Mapping[str, Any]) -> dict[str, Any]:
         "capability_summary": summary,
         "server": server,
     }
-    patterns = [
-        re.compile(re.escape(f"{name_part(name)}@{version_part(version)}+") + r"[0-9a-f]{16}")
-    ]
+    prefix = f"{name_part(name)}@{version_part(version)}+"
+    patterns = [re.compile(re.escape(prefix) + r"[0-9a-f]{16}")]
+    literals = [prefix]
     published = surface.get("published_fingerprint")
     if isinstance(published, str) and published:
         patterns.append(re.compile(re.escape(published)))
+        literals.append(published)
+    # walking every string is the slow part: do it only when one could hold a fingerprint
+    text = json.dumps(doc, ensure_ascii=False)
+    if not any(json.dumps(lit, ensure_ascii=False)[1:-1] in text for lit in literals):
+        return doc
     scrubbed: dict[str, Any] = _scrub(doc, patterns)
     return scrubbed
 

@@ -295,7 +295,7 @@ def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
 
 def _plain(value: Any) -> Any:
     """Round-trip through JSON so the dict holds only JSON types (tuples become lists)."""
-    return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
+    return json.loads(json.dumps(value, ensure_ascii=False))
 
 
 def dumps(snapshot: Mapping[str, Any]) -> str:
