@@ -18,6 +18,7 @@ from drivable.contract import (
     ToolError,
 )
 from drivable.contract.collections import EachOnItsOwn
+from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
 from drivable.contract.paging import Detail, PageInfo, Pager, paged_rows
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel
@@ -193,6 +194,7 @@ class CreateInput(KindModel):
     drafts: EachOnItsOwn[NoteDraft] = Field(
         description="The notes to add; each is applied on its own."
     )
+    idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY
 
 
 class CreateOutput(BaseModel):
@@ -209,7 +211,8 @@ CREATED: list[dict[str, str]] = []
     description=(
         "Add notes. Each draft is checked on its own: valid drafts are created, the others come "
         "back under `rejected` with their issues. "
-        'Example: {"drafts": [{"title": "Budget", "day": "2026-10-01"}]}.'
+        'Example: {"drafts": [{"title": "Budget", "day": "2026-10-01"}], '
+        '"idempotency_key": "3b9e2f4a-create-1"}.'
     ),
     effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
 )
@@ -220,6 +223,49 @@ async def create_notes(args: CreateInput, call: Call) -> CreateOutput:
         CREATED.append({"id": note_id, "title": draft.title, "day": draft.day.isoformat()})
         made.append(note_id)
     return CreateOutput(created=made)
+
+
+class DeleteInput(KindModel):
+    note_id: Annotated[str, Kind("identifier", prefix="note_")] = Field(
+        description="The id of the note to delete, as search_notes returned it."
+    )
+    dry_run: bool = DRY_RUN
+    confirm_token: str | None = CONFIRM_TOKEN
+
+
+class DeleteOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note_id: str
+    status: Literal["would_delete", "deleted"]
+    title: str
+
+
+DELETED: list[str] = []
+
+
+@contract.tool(
+    name="delete_note",
+    title="Delete a note",
+    description=(
+        "Delete one note for good; it cannot be restored. Use get_note first to be sure of the id. "
+        'Example: {"note_id": "note_3", "dry_run": true}.'
+    ),
+    effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+    errors=["not_found"],
+)
+async def delete_note(args: DeleteInput, call: Call) -> DeleteOutput:
+    note = NOTES.get(args.note_id)
+    if note is None or args.note_id in DELETED:
+        raise ToolError(
+            "not_found",
+            f"No note has the id {args.note_id}.",
+            hint="Find the note with search_notes and use an id it returns.",
+            repair=Repair("search_notes", {"query": "note"}, "search_first"),
+        )
+    if args.dry_run:
+        return DeleteOutput(note_id=args.note_id, status="would_delete", title=note["title"])
+    DELETED.append(args.note_id)
+    return DeleteOutput(note_id=args.note_id, status="deleted", title=note["title"])
 
 
 @contract.resource(

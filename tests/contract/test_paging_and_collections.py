@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from example_server import contract
@@ -92,7 +93,8 @@ async def test_best_effort_applies_valid_entries_and_names_the_rest() -> None:
                 {"title": "ok two", "day": "2026-10-03"},
                 {"title": "bad day", "day": "01/02/2026"},
                 {"title": "extra", "day": "2026-10-04", "colour": "red"},
-            ]
+            ],
+            "idempotency_key": f"best-effort-{uuid.uuid4()}",
         },
     )
     assert not out.is_error, out.structured
@@ -108,7 +110,10 @@ async def test_best_effort_applies_valid_entries_and_names_the_rest() -> None:
 
 
 async def test_best_effort_with_no_valid_entry_rejects_the_call() -> None:
-    out = await contract.call("create_notes", {"drafts": [{"title": "", "day": "x"}]})
+    out = await contract.call(
+        "create_notes",
+        {"drafts": [{"title": "", "day": "x"}], "idempotency_key": f"none-valid-{uuid.uuid4()}"},
+    )
     assert out.is_error
     assert out.structured["code"] == "invalid_arguments"
     assert {i["path"] for i in out.structured["issues"]} == {"drafts.0.title", "drafts.0.day"}

@@ -24,6 +24,17 @@ from pydantic import ValidationError
 from drivable.contract import telemetry
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
 from drivable.contract.collections import REJECTED_KEY
+from drivable.contract.durable import (
+    CONFIRM_TTL_S,
+    RECEIPT_WINDOW_S,
+    Durability,
+    Rejected,
+    effect_sentences,
+    issue_token,
+    run_keyed,
+    spend_token,
+    unavailable_envelope,
+)
 from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
 from drivable.contract.resources import (
@@ -45,6 +56,7 @@ from drivable.contract.tool import (
     build_spec,
 )
 from drivable.contract.validation import issues_from, rejected_entries, repaired_arguments
+from drivable.effects import ConfirmTokens, EffectStore, StoreUnavailableError
 from drivable.kinds import validate
 
 log = logging.getLogger("drivable.contract")
@@ -101,6 +113,9 @@ class Call:
     warnings: list[dict[str, str]] = field(default_factory=list)
     progress: ProgressFn | None = None
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    # The effect store's transaction a mutating handler writes through, so its effect commits
+    # together with the receipt (and the spent confirm token); None for read-only tools.
+    transaction: Any = None
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -126,6 +141,7 @@ class Outcome:
 
     structured: dict[str, Any]
     is_error: bool
+    meta: dict[str, Any] | None = None
 
     def text(self) -> str:
         return _WIRE_ENCODER.encode(self.structured)
@@ -164,6 +180,9 @@ class Contract:
         self.resources: dict[str, ResourceSpec] = {}
         self.templates: dict[str, TemplateSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
+        self.durability: Durability | None = None
+        self.receipt_window_s: float = RECEIPT_WINDOW_S
+        self.confirm_ttl_s: float = CONFIRM_TTL_S
         self._fingerprint: str | None = None
 
     # -- declaring -----------------------------------------------------------------------------
@@ -205,6 +224,48 @@ class Contract:
             return handler
 
         return decorate
+
+    def use_effects(
+        self,
+        store: EffectStore,
+        secret: bytes,
+        *,
+        receipt_window_s: float = RECEIPT_WINDOW_S,
+        confirm_ttl_s: float = CONFIRM_TTL_S,
+    ) -> None:
+        """Attach the store for receipts and confirm tokens (shared by every worker process).
+
+        `secret` signs confirm tokens: give every process that serves this contract the same one.
+        """
+        self.receipt_window_s = receipt_window_s
+        self.confirm_ttl_s = confirm_ttl_s
+        self.durability = Durability(
+            store, ConfirmTokens(secret, store=store, ttl_s=confirm_ttl_s), receipt_window_s
+        )
+        self._fingerprint = None
+
+    def _durable(self) -> Durability:
+        """The attached store, or an embedded SQLite file for a server nobody configured."""
+        if self.durability is None:
+            import os
+            import secrets as _secrets
+            from pathlib import Path
+
+            from drivable.effects import open_store
+
+            path = os.environ.get("DRIVABLE_EFFECTS_DB") or str(
+                Path.home() / ".cache" / "drivable" / f"{self.name}-effects.sqlite"
+            )
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            secret = os.environ.get("DRIVABLE_SECRET", "").encode() or _secrets.token_bytes(32)
+            self.use_effects(
+                open_store(path),
+                secret,
+                receipt_window_s=self.receipt_window_s,
+                confirm_ttl_s=self.confirm_ttl_s,
+            )
+        assert self.durability is not None
+        return self.durability
 
     def resource(
         self,
@@ -330,6 +391,10 @@ class Contract:
         common = ["invalid_arguments", "payload_too_large", "internal_error"]
         if spec.scopes:
             common.append("insufficient_scope")
+        if spec.keyed:
+            common += ["idempotency_mismatch", "in_progress", "unavailable"]
+        if spec.effects.destructive:
+            common += ["confirmation_required", "confirmation_invalid", "unavailable"]
         return sorted(set(common) | set(spec.errors))
 
     def tool_meta(self, spec: ToolSpec) -> dict[str, Any]:
@@ -351,10 +416,19 @@ class Contract:
 
     def tool_wire(self, spec: ToolSpec) -> dict[str, Any]:
         """The tool as tools/list shows it (camelCase, as on the wire)."""
+        description = spec.description
+        stated = effect_sentences(
+            keyed=spec.keyed,
+            destructive=spec.effects.destructive,
+            window_s=self.receipt_window_s,
+            ttl_s=self.confirm_ttl_s,
+        )
+        if stated:
+            description = f"{description} {stated}"
         return {
             "name": spec.name,
             "title": spec.title,
-            "description": spec.description,
+            "description": description,
             "inputSchema": spec.input_schema,
             "outputSchema": spec.output_schema,
             "annotations": {"title": spec.title, **spec.effects.annotations()},
@@ -509,13 +583,68 @@ class Contract:
                 f"`rejected` lists them with their issues. Fix those and send only them to {name}.",
             )
         try:
+            if spec.keyed or spec.effects.destructive:
+                return await self._call_durable(spec, validated.value, call, rid)
             result = await spec.handler(validated.value, call)
         except ToolError as failure:
             return self._domain_error(spec, failure, rid)
+        except StoreUnavailableError as down:
+            return self._error(unavailable_envelope(name, down.outcome), rid)
         except Exception:
             log.exception("tool %s failed (request_id=%s)", name, rid)
             return self._internal(name, rid)
         return self._success(spec, result, call, rid)
+
+    async def _call_durable(self, spec: ToolSpec, args: Any, call: Call, rid: str) -> Outcome:
+        """Dry run, keyed mutation, or confirmed destructive action (see `durable`)."""
+        durability = self._durable()
+        principal = call.principal.id
+        if spec.effects.destructive and args.dry_run:
+            # A preview changes nothing, so it records no receipt (a key reused for the real run
+            # must not replay the preview).
+            preview = self._success(spec, await spec.handler(args, call), call, rid)
+            if not preview.is_error:
+                preview.structured["confirm_token"] = issue_token(
+                    durability, tool=spec.name, principal=principal, args=args
+                )
+            return preview
+
+        async def effect(tx: Any) -> dict[str, Any]:
+            call.transaction = tx
+            if spec.effects.destructive:
+                await spend_token(
+                    durability, tool=spec.name, principal=principal, args=args, transaction=tx
+                )
+            shaped = self._success(spec, await spec.handler(args, call), call, rid)
+            if shaped.is_error:
+                raise Rejected(_envelope_of(shaped))
+            return shaped.structured
+
+        if spec.keyed:
+            result, envelope, receipt = await run_keyed(
+                durability,
+                tool=spec.name,
+                principal=principal,
+                key=args.idempotency_key,
+                args=args,
+                effect=effect,
+            )
+            if envelope is not None:
+                return self._error(envelope, rid)
+            assert result is not None
+            meta = {f"{NAMESPACE}/receipt": dict(receipt or {})}
+            if receipt and receipt.get("replayed"):
+                result = dict(result)
+                result["notes"] = [
+                    *result.get("notes", []),
+                    "Replayed the result of the first call with this idempotency_key; nothing ran again.",
+                ]
+            return Outcome(result, is_error=False, meta=meta)
+        try:
+            async with durability.store.transaction() as tx:
+                return Outcome(await effect(tx), is_error=False)
+        except Rejected as rejected:
+            return self._error(rejected.envelope, rid)
 
     # -- shaping results -----------------------------------------------------------------------
 
@@ -657,6 +786,12 @@ class Contract:
         if principal.scopes is None:
             return []
         return [s for s in spec.scopes if s not in principal.scopes]
+
+
+def _envelope_of(outcome: Outcome) -> Envelope:
+    """An error outcome back as an envelope (to roll an effect back and answer with it)."""
+    body = outcome.structured
+    return Envelope(body["code"], body["message"], hint=body["hint"])
 
 
 def _check_short(subject: str, description: str) -> None:

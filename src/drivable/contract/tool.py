@@ -104,6 +104,11 @@ class ToolSpec:
     best_effort: tuple[str, ...] = ()
 
     @property
+    def keyed(self) -> bool:
+        """Mutating and not naturally idempotent: takes an idempotency_key."""
+        return not self.effects.read_only and not self.effects.idempotent
+
+    @property
     def intent(self) -> Literal["read", "write"]:
         return "read" if self.effects.read_only else "write"
 
@@ -267,8 +272,38 @@ def best_effort_fields(model: type[BaseModel]) -> list[str]:
     return found
 
 
+def check_effect_inputs(tool: str, effects: Effects, model: type[BaseModel]) -> None:
+    """Retries and accidents are designed out: keys on duplicating mutations, two steps on
+    destructive ones ([3.idempotency-key], [3.sec-confirmation])."""
+    fields = model.model_fields
+    if not effects.read_only and not effects.idempotent:
+        key = fields.get("idempotency_key")
+        if key is None or not key.is_required():
+            raise ContractError(
+                f"tool {tool!r} mutates and is not idempotent: declare a required "
+                "`idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` (drivable.contract.durable)"
+            )
+    if effects.destructive:
+        dry_run = fields.get("dry_run")
+        token = fields.get("confirm_token")
+        if dry_run is None or dry_run.default is not True or token is None or token.is_required():
+            raise ContractError(
+                f"tool {tool!r} is destructive: declare `dry_run: bool = DRY_RUN` (default true) "
+                "and `confirm_token: str | None = CONFIRM_TOKEN` (drivable.contract.durable)"
+            )
+    elif "dry_run" in fields or "confirm_token" in fields:
+        raise ContractError(
+            f"tool {tool!r}: dry_run/confirm_token belong to destructive tools; declare "
+            "effects=Effects(destructive=True) or drop them"
+        )
+
+
 def output_schema_of(
-    tool: str, model: type[BaseModel], *, best_effort: bool = False
+    tool: str,
+    model: type[BaseModel],
+    *,
+    best_effort: bool = False,
+    destructive: bool = False,
 ) -> dict[str, Any]:
     if model.model_config.get("extra") != "forbid":
         raise ContractError(
@@ -276,7 +311,7 @@ def output_schema_of(
         )
     schema = _strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
-    for reserved in ("notes", "warnings", "rejected"):
+    for reserved in ("notes", "warnings", "rejected", "confirm_token"):
         if reserved in props:
             raise ContractError(
                 f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
@@ -285,6 +320,10 @@ def output_schema_of(
     props["warnings"] = WARNINGS_SCHEMA
     if best_effort:
         props["rejected"] = REJECTED_SCHEMA
+    if destructive:
+        from drivable.contract.durable import CONFIRM_SCHEMA
+
+        props["confirm_token"] = CONFIRM_SCHEMA
     schema["properties"] = props
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
@@ -347,6 +386,7 @@ def build_spec(
         raise ContractError(f"tool {name!r}: unregistered error codes {unknown}")
     input_model, output_model = models_of(name, handler, localns)
     check_input_model(name, input_model)
+    check_effect_inputs(name, effects, input_model)
     spec = ToolSpec(
         name=name,
         title=title.strip(),
@@ -362,5 +402,7 @@ def build_spec(
     )
     spec.input_schema = input_schema_of(name, input_model)
     spec.best_effort = tuple(best_effort_fields(input_model))
-    spec.output_schema = output_schema_of(name, output_model, best_effort=bool(spec.best_effort))
+    spec.output_schema = output_schema_of(
+        name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
+    )
     return spec

@@ -62,6 +62,7 @@ def build_server(contract: Contract) -> Server[Any]:
             content=[types.TextContent(type="text", text=outcome.text())],
             structured_content=outcome.structured,
             is_error=outcome.is_error,
+            _meta=outcome.meta,
         )
 
     @asynccontextmanager

@@ -1,0 +1,244 @@
+"""Durable effects in the call pipeline: idempotency keys and two-step destructive actions.
+
+A mutating tool that is not naturally idempotent takes `idempotency_key`: the same key with the
+same arguments replays the stored result without running the handler; with other arguments it is
+`idempotency_mismatch` naming the fields; while the first call runs, `in_progress`. A destructive
+tool takes `dry_run` (default true) and `confirm_token`: the dry run previews and issues a token
+bound to the tool, the arguments and the principal; the real run spends it, in the same
+transaction as the effect. The store is `drivable.effects` (SQLite by default, PostgreSQL for
+several processes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from drivable.contract.envelope import Envelope, Issue, Repair
+from drivable.effects import (
+    CONTROL_FIELDS,
+    ConfirmTokens,
+    EffectStore,
+    Executed,
+    InProgress,
+    Mismatch,
+    Refusal,
+    Replay,
+    StoreUnavailable,
+    Transaction,
+    arguments_digest,
+)
+
+RECEIPT_WINDOW_S = 24 * 3600
+CONFIRM_TTL_S = 600
+
+IdempotencyKey = str
+"""Declare `idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` on mutating tools."""
+
+IDEMPOTENCY_KEY: Any = Field(
+    min_length=8,
+    max_length=128,
+    pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{7,127}$",
+    description=(
+        "A key you generate once per intended change (a UUID is fine) and resend unchanged on "
+        "every retry of that change."
+    ),
+)
+DRY_RUN: Any = Field(
+    True,
+    description="true (the default) previews the effect and returns a confirm_token; false performs it.",
+)
+CONFIRM_TOKEN: Any = Field(
+    None,
+    min_length=1,
+    max_length=1024,
+    description="The confirm_token the dry run of this exact call returned; required when dry_run is false.",
+)
+
+
+def window_text(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{int(hours)} hours" if hours == int(hours) else f"{int(seconds)} seconds"
+
+
+def effect_sentences(*, keyed: bool, destructive: bool, window_s: float, ttl_s: float) -> str:
+    """What the description states about retries and confirmation (appended to it)."""
+    parts = []
+    if keyed:
+        parts.append(
+            f"Retrying with the same idempotency_key and arguments within {window_text(window_s)} "
+            "replays the first result; nothing runs twice."
+        )
+    if destructive:
+        parts.append(
+            "Two steps: call with dry_run=true (the default) to preview and get a confirm_token "
+            f"(valid {int(ttl_s // 60)} minutes, single use), then repeat the same call with "
+            "dry_run=false and that confirm_token."
+        )
+    return " ".join(parts)
+
+
+class Confirmation(BaseModel):
+    """Output fields a destructive tool's dry run adds."""
+
+    confirm_token: str | None = Field(
+        default=None, description="Pass with dry_run=false to perform exactly this call."
+    )
+
+
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "description": "Returned by a dry run: pass it with dry_run=false to perform exactly this call. Present on dry runs.",
+}
+
+
+@dataclass
+class Durability:
+    """The store and token issuer a contract's mutating tools use."""
+
+    store: EffectStore
+    tokens: ConfirmTokens
+    window_s: float = RECEIPT_WINDOW_S
+
+
+class Rejected(Exception):
+    """Raised inside an effect to roll it back and answer with an envelope instead."""
+
+    def __init__(self, envelope: Envelope) -> None:
+        super().__init__(envelope.code)
+        self.envelope = envelope
+
+
+def identity(args: BaseModel) -> dict[str, Any]:
+    """The arguments that make a call what it is (control fields left out)."""
+    dumped = args.model_dump(mode="json")
+    return {k: v for k, v in dumped.items() if k not in CONTROL_FIELDS}
+
+
+def dry_run_repair(tool: str, args: BaseModel) -> Repair:
+    arguments = args.model_dump(
+        mode="json", exclude={"confirm_token", "dry_run"}, exclude_none=True
+    )
+    arguments["dry_run"] = True
+    return Repair(tool, arguments, "dry_run_for_a_fresh_confirm_token")
+
+
+def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
+    return Envelope(
+        refusal.code,
+        refusal.message,
+        hint=(
+            f"Call {tool} with dry_run=true (the call in `repair`), check the preview, then repeat "
+            "it with dry_run=false and the confirm_token it returns."
+        ),
+        issues=[Issue("confirm_token", refusal.code, refusal.message)],
+        repair=dry_run_repair(tool, args),
+        details={"reason": refusal.reason.value},
+    )
+
+
+def mismatch_envelope(tool: str, mismatch: Mismatch) -> Envelope:
+    fields = ", ".join(mismatch.fields) or "the arguments"
+    return Envelope(
+        "idempotency_mismatch",
+        f"This idempotency_key was already used for {tool} with different {fields}.",
+        hint=(
+            f"For a new change, call {tool} with a new idempotency_key; to retry the first one, "
+            "resend its original arguments."
+        ),
+        issues=[
+            Issue(
+                path,
+                "differs_from_original",
+                f"'{path}' differs from the first call with this key.",
+            )
+            for path in mismatch.fields
+        ],
+    )
+
+
+def in_progress_envelope(tool: str, waiting: InProgress) -> Envelope:
+    return Envelope(
+        "in_progress",
+        f"A call to {tool} with this idempotency_key is still running.",
+        hint=f"Call {tool} again with the same idempotency_key and arguments after retry_after_ms.",
+        retry_after_ms=waiting.retry_after_ms,
+    )
+
+
+def unavailable_envelope(tool: str, down: StoreUnavailable) -> Envelope:
+    return Envelope(
+        "unavailable",
+        down.message,
+        hint=(
+            f"Call {tool} again after retry_after_ms with the same arguments (and the same "
+            "idempotency_key); nothing was applied."
+        ),
+        retry_after_ms=down.retry_after_ms,
+    )
+
+
+Effect = Callable[[Transaction | None], Awaitable[dict[str, Any]]]
+
+
+async def run_keyed(
+    durability: Durability,
+    *,
+    tool: str,
+    principal: str,
+    key: str,
+    args: BaseModel,
+    effect: Effect,
+) -> tuple[dict[str, Any] | None, Envelope | None, Mapping[str, Any] | None]:
+    """Run `effect` at most once per key: (result, None, receipt meta) or (None, envelope, None)."""
+
+    async def inside(tx: Transaction) -> Mapping[str, Any]:
+        return await effect(tx)
+
+    try:
+        outcome = await durability.store.run_idempotent(
+            tool=tool,
+            principal=principal,
+            key=key,
+            arguments=identity(args),
+            effect=inside,
+            window_s=durability.window_s,
+        )
+    except Rejected as rejected:
+        return None, rejected.envelope, None
+    if isinstance(outcome, Executed):
+        return outcome.result, None, {"replayed": False}
+    if isinstance(outcome, Replay):
+        return outcome.result, None, {"replayed": True, "recorded_at": outcome.recorded_at}
+    if isinstance(outcome, Mismatch):
+        return None, mismatch_envelope(tool, outcome), None
+    if isinstance(outcome, InProgress):
+        return None, in_progress_envelope(tool, outcome), None
+    return None, unavailable_envelope(tool, outcome), None
+
+
+async def spend_token(
+    durability: Durability,
+    *,
+    tool: str,
+    principal: str,
+    args: BaseModel,
+    transaction: Transaction | None,
+) -> None:
+    """Redeem the call's confirm_token (in the effect's transaction); raise Rejected if refused."""
+    token = getattr(args, "confirm_token", None)
+    refused = await durability.tokens.redeem(
+        token, tool, arguments_digest(identity(args)), principal, transaction=transaction
+    )
+    if refused is None:
+        return
+    if isinstance(refused, Refusal):
+        raise Rejected(refusal_envelope(tool, args, refused))
+    raise Rejected(unavailable_envelope(tool, refused))
+
+
+def issue_token(durability: Durability, *, tool: str, principal: str, args: BaseModel) -> str:
+    return durability.tokens.issue(tool, arguments_digest(identity(args)), principal)

@@ -1,0 +1,179 @@
+"""Idempotency keys and two-step destructive actions through the real call pipeline."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import anyio
+import pytest
+from example_server import DELETED, contract
+
+from drivable.contract import Contract, ContractError, Effects, Principal, Summary
+from drivable.effects import open_store
+
+
+@pytest.fixture(autouse=True)
+def store(tmp_path: Path) -> None:
+    contract.use_effects(
+        open_store(str(tmp_path / "effects.sqlite")), b"test-secret-0123456789abcdef"
+    )
+    DELETED.clear()
+
+
+def _key() -> str:
+    return f"k-{uuid.uuid4()}"
+
+
+async def test_the_same_key_and_arguments_replay_without_running_again() -> None:
+    args = {"drafts": [{"title": "Budget", "day": "2026-10-01"}], "idempotency_key": _key()}
+    first = await contract.call("create_notes", args)
+    second = await contract.call("create_notes", args)
+    assert not first.is_error and not second.is_error
+    assert second.structured["created"] == first.structured["created"]
+    assert second.meta == {
+        "dev.drivable/receipt": {
+            "replayed": True,
+            "recorded_at": second.meta["dev.drivable/receipt"]["recorded_at"],
+        }
+    }
+    assert any("Replayed" in n for n in second.structured["notes"])
+    assert first.meta == {"dev.drivable/receipt": {"replayed": False}}
+
+
+async def test_the_same_key_with_other_arguments_names_the_fields() -> None:
+    key = _key()
+    await contract.call(
+        "create_notes", {"drafts": [{"title": "A", "day": "2026-10-01"}], "idempotency_key": key}
+    )
+    out = await contract.call(
+        "create_notes", {"drafts": [{"title": "B", "day": "2026-10-01"}], "idempotency_key": key}
+    )
+    assert out.structured["code"] == "idempotency_mismatch"
+    assert [i["path"] for i in out.structured["issues"]] == ["drafts.0.title"]
+
+
+async def test_concurrent_calls_with_one_key_run_the_effect_once() -> None:
+    from example_server import CREATED
+
+    before = len(CREATED)
+    args = {"drafts": [{"title": "Once", "day": "2026-10-01"}], "idempotency_key": _key()}
+    results = []
+
+    async def one() -> None:
+        results.append(await contract.call("create_notes", args))
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(20):
+            tg.start_soon(one)
+    assert len(CREATED) == before + 1
+    ok = [r for r in results if not r.is_error]
+    assert ok and all(r.structured["created"] == ok[0].structured["created"] for r in ok)
+    assert all(r.structured["code"] == "in_progress" for r in results if r.is_error)
+
+
+async def test_a_destructive_action_needs_the_dry_runs_token() -> None:
+    refused = await contract.call("delete_note", {"note_id": "note_4", "dry_run": False})
+    env = refused.structured
+    assert env["code"] == "confirmation_required"
+    assert env["repair"] == {
+        "next_step": "dry_run_for_a_fresh_confirm_token",
+        "tool": "delete_note",
+        "arguments": {"note_id": "note_4", "dry_run": True},
+    }
+    preview = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
+    assert preview.structured["status"] == "would_delete"
+    token = preview.structured["confirm_token"]
+    assert "note_4" not in DELETED
+    done = await contract.call(
+        "delete_note", {"note_id": "note_4", "dry_run": False, "confirm_token": token}
+    )
+    assert done.structured["status"] == "deleted"
+    again = await contract.call(
+        "delete_note", {"note_id": "note_5", "dry_run": False, "confirm_token": token}
+    )
+    assert again.structured["code"] == "confirmation_invalid"
+    assert again.structured["details"]["reason"] in {"other_arguments", "reused"}
+
+
+async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
+    preview = await contract.call(
+        "delete_note", {"note_id": "note_6"}, principal=Principal("alice")
+    )
+    token = preview.structured["confirm_token"]
+    stolen = await contract.call(
+        "delete_note",
+        {"note_id": "note_6", "dry_run": False, "confirm_token": token},
+        principal=Principal("mallory"),
+    )
+    assert stolen.structured["details"]["reason"] == "other_principal"
+    used = await contract.call(
+        "delete_note",
+        {"note_id": "note_6", "dry_run": False, "confirm_token": token},
+        principal=Principal("alice"),
+    )
+    assert used.structured["status"] == "deleted"
+    reused = await contract.call(
+        "delete_note",
+        {"note_id": "note_6", "dry_run": False, "confirm_token": token},
+        principal=Principal("alice"),
+    )
+    assert reused.structured["code"] == "confirmation_invalid"
+
+
+async def test_a_failed_effect_does_not_spend_the_token() -> None:
+    DELETED.append("note_7")  # the note vanishes between the dry run and the real run
+    DELETED.remove("note_7")
+    preview = await contract.call("delete_note", {"note_id": "note_7"})
+    token = preview.structured["confirm_token"]
+    DELETED.append("note_7")
+    gone = await contract.call(
+        "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
+    )
+    assert gone.structured["code"] == "not_found"
+    DELETED.remove("note_7")
+    done = await contract.call(
+        "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
+    )
+    assert done.structured["status"] == "deleted"
+
+
+def test_descriptions_state_the_window_and_the_two_steps() -> None:
+    create = contract.tool_wire(contract.tools["create_notes"])["description"]
+    delete = contract.tool_wire(contract.tools["delete_note"])["description"]
+    assert "within 24 hours" in create
+    assert "dry_run=true" in delete and "10 minutes" in delete
+
+
+def test_registration_refuses_mutations_without_keys_or_two_steps() -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    from drivable.contract import Call
+    from drivable.kinds import KindModel
+
+    c = Contract("x", version="1", summary=Summary(text="t", does=["t"], does_not=["u"]))
+
+    class In(KindModel):
+        title: str
+
+    class Out(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        ok: bool
+
+    async def add(args: In, call: Call) -> Out:
+        return Out(ok=True)
+
+    with pytest.raises(ContractError, match="idempotency_key"):
+        c.tool(
+            name="add_thing",
+            title="Add",
+            effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+            description='Adds a thing to the list of things. Example: {"title": "x"}.',
+        )(add)
+    with pytest.raises(ContractError, match="dry_run"):
+        c.tool(
+            name="delete_thing",
+            title="Delete",
+            effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+            description='Deletes a thing from the list for good. Example: {"title": "x"}.',
+        )(add)
