@@ -75,11 +75,10 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-def clean_http() -> Iterator[str]:
+def serve_clean_http(*extra: str) -> Iterator[str]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(SERVERS / "clean.py"), "--http", str(port)],
+        [sys.executable, str(SERVERS / "clean.py"), "--http", str(port), *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -95,3 +94,13 @@ def clean_http() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def clean_http() -> Iterator[str]:
+    yield from serve_clean_http()
+
+
+@pytest.fixture(scope="session")
+def clean_http_with_token() -> Iterator[str]:
+    yield from serve_clean_http("drivable-test-token")

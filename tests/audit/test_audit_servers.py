@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import DATA, SERVERS, Run, audit_json, drivable
 
+from conftest import DATA, SERVERS, Run, audit_json, drivable
 from drivable.audit.rules import REGISTRY
 
 sys.path.insert(0, str(SERVERS))
@@ -106,6 +106,25 @@ def test_clean_server_over_http_in_both_eras(clean_http: str) -> None:
     assert not [f for f in run.report["findings"] if f["severity"] in ("critical", "major")]
 
 
+def test_bearer_token_is_sent_and_its_absence_is_a_clean_exit_2(clean_http_with_token: str) -> None:
+    refused = audit_json("--url", clean_http_with_token)
+    assert refused.code == 2
+    assert "HTTP 401" in refused.stderr and "--bearer-token" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    run = drivable(
+        "audit",
+        "--format",
+        "json",
+        "--no-probes",
+        "--url",
+        clean_http_with_token,
+        env={"DRIVABLE_BEARER_TOKEN": "drivable-test-token"},
+    )
+    assert run.code == 0, run.stderr
+    assert run.report["target"]["bearer_token"] is True
+    assert "drivable-test-token" not in run.stdout
+
+
 def test_legacy_only_audit_speaks_the_handshake(clean_http: str) -> None:
     run = audit_json("--url", clean_http, extra=("--legacy",))
     assert run.code == 0, run.stderr
@@ -135,6 +154,10 @@ def test_sarif_validates_against_the_official_schema(defects_run: Run, tmp_path:
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results} >= {"3.honest-annotations", "3.closed-schemas"}
     assert {r["level"] for r in results} <= {"error", "warning", "note"}
+    # Pinned to the audited file (code scanning needs a physical location), and to the subject.
+    location = results[0]["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"]["uri"].endswith("tools.json")
+    assert location["logicalLocations"][0]["fullyQualifiedName"].split(":")[0] in ("server", "tool")
     driver_rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     assert {r["ruleId"] for r in results} == driver_rules
 

@@ -299,7 +299,17 @@ def plan_for(tool: dict[str, Any]) -> list[ProbePlan]:
     plans.append(ProbePlan("unknown-property", {**base, UNKNOWN_PROPERTY: "x"}, UNKNOWN_PROPERTY))
     if props:
         filled = {name: placeholder(h.resolve(schema, node)) for name, node in props.items()}
-        plans.append(ProbePlan("placeholders", filled, None))
+        # An enum that does not list "string" must refuse it: that is the field to name.
+        enum_field = next(
+            (
+                name
+                for name, node in props.items()
+                if isinstance(h.resolve(schema, node).get("enum"), list)
+                and filled[name] not in h.resolve(schema, node)["enum"]
+            ),
+            None,
+        )
+        plans.append(ProbePlan("placeholders", filled, enum_field))
     for name, raw in props.items():
         node = h.resolve(schema, raw)
         types = h.types_of(node)
@@ -569,6 +579,19 @@ def _check_success(
             f"Reject unknown properties in `{name}` with the field named "
             f'(`issues: [{{path: "{UNKNOWN_PROPERTY}", code: "unknown_property"}}]`).',
         )
+    if call.probe == "placeholders" and call.field:
+        sc_text = json.dumps(result.get("structuredContent"), default=str)
+        if call.field not in sc_text:
+            state.add(
+                "3.strict-types",
+                "major",
+                subject,
+                f"Enum `{call.field}` accepted the placeholder "
+                f"{json.dumps(call.arguments.get(call.field))} silently.",
+                call.evidence(schema=h.properties(schema).get(call.field)),
+                f"Enforce the advertised enum of `{call.field}` in `{name}`: reject other values "
+                f"with the field named and the allowed values in `expected`.",
+            )
     if call.probe == "ambiguous-date":
         sc_text = json.dumps(result.get("structuredContent"), default=str).lower()
         noted = (
@@ -613,7 +636,9 @@ def _check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, su
             f"Return `structuredContent: {{code, message, hint, issues}}` from `{name}` on every "
             "isError result, with the same JSON in a text block.",
         )
-    if call.field and not mentions_field(call.field, envelope, text):
+    # With every property a placeholder, naming any one of them is a fair first answer.
+    candidates = list(call.arguments) if call.probe == "placeholders" else [call.field]
+    if call.field and not any(mentions_field(str(c), envelope, text) for c in candidates):
         state.add(
             "6.field-feedback",
             "major",

@@ -199,8 +199,36 @@ async def _main_session(
                 f"no answer from the server within {opts.connect_timeout:.0f} s" + _tail(errlog)
             ) from None
         except Exception as exc:
-            raise AuditCannotRun(f"cannot connect: {_describe(exc)}" + _tail(errlog)) from None
+            hint = await _http_hint(target) if target.url else ""
+            raise AuditCannotRun(
+                f"cannot connect: {_describe(exc)}" + hint + _tail(errlog)
+            ) from None
     return surface, ctx, findings, state
+
+
+async def _http_hint(target: Target) -> str:
+    """Say what the HTTP endpoint answers to a bare POST: the status explains most failures."""
+    import httpx2
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if target.bearer_token:
+        headers["Authorization"] = f"Bearer {target.bearer_token}"
+    body = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
+    try:
+        async with httpx2.AsyncClient(timeout=10) as http:
+            answer = await http.post(str(target.url), json=body, headers=headers)
+    except Exception as exc:
+        return f" ({type(exc).__name__}: is anything listening at {target.url}?)"
+    status = answer.status_code
+    if status in (401, 403):
+        given = "the token given was refused" if target.bearer_token else "no token was given"
+        return (
+            f" (HTTP {status}: the server wants credentials and {given}; pass --bearer-token "
+            "or set DRIVABLE_BEARER_TOKEN)"
+        )
+    if status == 404:
+        return f" (HTTP 404: no MCP endpoint at {target.url}; check the path, often /mcp)"
+    return f" (HTTP {status} to a plain POST)"
 
 
 async def _legacy_surface(target: Target, opts: AuditOptions) -> dict[str, Any]:

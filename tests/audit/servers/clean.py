@@ -3,7 +3,7 @@
 Low-level `mcp.server.Server`, strict closed schemas validated in the handler, output schemas,
 explicit annotations, lifecycle metadata, and the error envelope on every rejection.
 Run: python clean.py            (stdio)
-     python clean.py --http PORT (streamable HTTP on 127.0.0.1)
+     python clean.py --http PORT [TOKEN] (streamable HTTP on 127.0.0.1, bearer token if given)
 """
 
 from __future__ import annotations
@@ -379,15 +379,28 @@ async def main_stdio() -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
-def main_http(port: int) -> None:
+def main_http(port: int, token: str | None) -> None:
     import uvicorn
+    from starlette.responses import JSONResponse
 
     app = server.streamable_http_app(host="127.0.0.1")
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        """With a token set, every HTTP request must carry it as a bearer token."""
+        if token is not None and scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            if headers.get(b"authorization") != f"Bearer {token}".encode():
+                await JSONResponse({"error": "invalid_token"}, status_code=401)(
+                    scope, receive, send
+                )
+                return
+        await app(scope, receive, send)
+
+    uvicorn.run(guarded, host="127.0.0.1", port=port, log_level="warning")
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--http":
-        main_http(int(sys.argv[2]))
+        main_http(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
     else:
         anyio.run(main_stdio)

@@ -39,6 +39,7 @@ PLANTED: list[tuple[str, str]] = [
     ("dv.ambiguous-date", "tool:read_events"),
     ("dv.cursor-validation", "tool:read_events"),
     ("dv.substrate-leak", "tool:read_events"),
+    ("3.strict-types", "tool:read_events"),  # an advertised enum that is not enforced
 ]
 
 OPEN = {"type": "object"}
@@ -138,6 +139,7 @@ TOOLS = [
                 "type": "string",
                 "description": "next_cursor of the previous page; omit to start.",
             },
+            "order": {"type": "string", "enum": ["asc", "desc"], "description": "By start time."},
         },
         schema_extra={"additionalProperties": False},
         annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),

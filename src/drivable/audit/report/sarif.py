@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 from drivable import __version__ as _version
@@ -32,17 +33,45 @@ def _rule(rule_id: str) -> dict[str, Any]:
     return out
 
 
+def _artifact(target: dict[str, Any]) -> str | None:
+    """A file code scanning can pin results to: the server's script, or the audited dump."""
+    candidates = [*target.get("command", [])[1:], target.get("path")]
+    for arg in candidates:
+        if not isinstance(arg, str) or arg.startswith("-"):
+            continue
+        path = Path(arg)
+        if path.suffix in (".py", ".js", ".mjs", ".ts", ".json") and path.is_file():
+            try:
+                return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+            except ValueError:
+                return path.resolve().as_uri()
+    return None
+
+
+def _location(subject: str, artifact: str | None) -> dict[str, Any]:
+    location: dict[str, Any] = {
+        "logicalLocations": [{"fullyQualifiedName": subject, "kind": subject.split(":", 1)[0]}]
+    }
+    if artifact is not None:
+        location["physicalLocation"] = {
+            "artifactLocation": {"uri": artifact},
+            "region": {"startLine": 1},
+        }
+    return location
+
+
 def render_sarif(report: Report) -> dict[str, Any]:
     findings = report.sorted_findings()
     rule_ids = sorted({f.rule for f in findings})
     index = {rid: i for i, rid in enumerate(rule_ids)}
     target = report.target
-    artifact = (
+    label = (
         " ".join(target.get("command", []))
         or target.get("url")
         or target.get("path")
         or "mcp-server"
     )
+    artifact = _artifact(target)
     results = []
     for f in findings:
         digest = hashlib.sha256(f"{f.rule}|{f.subject}|{f.summary}".encode()).hexdigest()[:32]
@@ -52,13 +81,7 @@ def render_sarif(report: Report) -> dict[str, Any]:
                 "ruleIndex": index[f.rule],
                 "level": LEVEL[f.severity],
                 "message": {"text": f"{f.summary} Fix: {f.remediation}"},
-                "locations": [
-                    {
-                        "logicalLocations": [
-                            {"fullyQualifiedName": f.subject, "kind": f.subject.split(":", 1)[0]}
-                        ]
-                    }
-                ],
+                "locations": [_location(f.subject, artifact)],
                 "partialFingerprints": {"drivableFinding/v1": digest},
                 "properties": {
                     "severity": f.severity,
@@ -81,7 +104,7 @@ def render_sarif(report: Report) -> dict[str, Any]:
                         "rules": [_rule(rid) for rid in rule_ids],
                     }
                 },
-                "automationDetails": {"id": f"drivable-audit/{artifact}"[:200]},
+                "automationDetails": {"id": f"drivable-audit/{label}"[:200]},
                 "results": results,
                 "properties": {
                     "target": target,

@@ -86,9 +86,10 @@ DOCS = {
     ),
     "3.strict-types": RuleDoc(
         "minor",
-        "static",
+        "static+probe",
         "A string whose description lists its values is an `enum`; dates carry a `format`; "
-        "counts are `integer`; every property has a type.",
+        "counts are `integer`; every property has a type. The placeholder probe sends "
+        '`"string"` to an enum and expects a rejection naming it (major when accepted).',
         "A free-text string that means one of five values invites six spellings. An enum turns a "
         "guess into a choice.",
         "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
