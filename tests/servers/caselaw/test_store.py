@@ -78,3 +78,11 @@ def test_case_numbers_resolve_through_their_tiers(planted_db: Path) -> None:
     assert [r["case_number"] for r in store.by_case_number("C 311/18")] == ["C-311/18"]
     assert len(store.by_case_number("44 A 12/2020")) == 2
     assert store.by_case_number("no digits") == []
+
+
+def test_a_number_without_its_list_suffix_finds_the_decision(planted_db: Path) -> None:
+    store = Store(planted_db)
+    rows, _ = store.search(None, Filters(court="Nejvyšší správní soud"), 0, 1)
+    full = rows[0]["case_number"]
+    bare = full.rsplit("-", 1)[0]
+    assert [r["case_number"] for r in store.by_case_number(bare)] == [full]

@@ -473,7 +473,6 @@ def make_contract(handle: Handle | None = None) -> Contract:
         store = db.store
         by_number: dict[str, str] | None = None
         if args.case_number is not None:
-            named = store.by_case_number(args.case_number)
             if case_key(args.case_number) is None:
                 raise ToolError(
                     "invalid_arguments",
@@ -494,6 +493,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
                     ],
                     repair=Repair("search_decisions", {"query": args.case_number}, "search_first"),
                 )
+            named = store.by_case_number(args.case_number)
             if len(named) > 1:
                 readings = [n["decision_id"] for n in named]
                 which = "; ".join(
