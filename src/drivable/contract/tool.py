@@ -105,8 +105,11 @@ class ToolSpec:
 
     @property
     def keyed(self) -> bool:
-        """Mutating and not naturally idempotent: takes an idempotency_key."""
-        return not self.effects.read_only and not self.effects.idempotent
+        """Mutating and either not naturally idempotent, or idempotent *via* a declared
+        idempotency_key (idempotentHint=true is then honest only because receipts replay)."""
+        if self.effects.read_only:
+            return False
+        return not self.effects.idempotent or "idempotency_key" in self.input_model.model_fields
 
     @property
     def intent(self) -> Literal["read", "write"]:
@@ -276,13 +279,14 @@ def check_effect_inputs(tool: str, effects: Effects, model: type[BaseModel]) -> 
     """Retries and accidents are designed out: keys on duplicating mutations, two steps on
     destructive ones ([3.idempotency-key], [3.sec-confirmation])."""
     fields = model.model_fields
-    if not effects.read_only and not effects.idempotent:
-        key = fields.get("idempotency_key")
-        if key is None or not key.is_required():
-            raise ContractError(
-                f"tool {tool!r} mutates and is not idempotent: declare a required "
-                "`idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` (drivable.contract.durable)"
-            )
+    key = fields.get("idempotency_key")
+    # Declared on an idempotent tool, the key is what makes it idempotent: required too.
+    needs_key = not effects.read_only and (not effects.idempotent or key is not None)
+    if needs_key and (key is None or not key.is_required()):
+        raise ContractError(
+            f"tool {tool!r} mutates and is not idempotent: declare a required "
+            "`idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` (drivable.contract.durable)"
+        )
     if effects.destructive:
         dry_run = fields.get("dry_run")
         token = fields.get("confirm_token")
