@@ -20,10 +20,19 @@ if str(ROOT) not in sys.path:
 
 from tests.contract import example_server  # noqa: E402
 
-from drivable.contract import READ_ONLY, Call, Contract, Effects, Summary  # noqa: E402
+from drivable.contract import (  # noqa: E402
+    ERROR_CODES,
+    READ_ONLY,
+    WARNING_CODES,
+    Call,
+    Contract,
+    Effects,
+    Summary,
+)
 from drivable.kinds import Kind, KindModel  # noqa: E402
 from drivable.serve.auth import StaticToken, StaticTokenVerifier  # noqa: E402
 
+example = example_server.contract
 contract = Contract(
     "notes-serve",
     version="1.0.0",
@@ -33,17 +42,11 @@ contract = Contract(
         does_not=["edit notes"],
     ),
     settings_url="https://example.test/settings/notes",
+    domain_codes=[c for c in example.codes.values() if c.id not in ERROR_CODES],
+    warning_codes=[w for w in example.warning_codes.values() if w.id not in WARNING_CODES],
 )
-
-for spec in example_server.contract.tools.values():
-    contract.tool(
-        name=spec.name,
-        title=spec.title,
-        description=spec.description,
-        effects=spec.effects,
-        errors=spec.errors,
-        scopes=spec.scopes,
-    )(spec.handler)
+# The example's tools as they are (their specs, already checked), beside this server's own.
+contract.tools.update(example.tools)
 
 
 class CountInput(KindModel):
@@ -97,7 +100,8 @@ class EventsOutput(BaseModel):
         "The steps count_slowly reached in this server process, and 'cancelled' where a call saw "
         'its cancellation. Used by the cancellation tests. Example: {"clear": true}.'
     ),
-    effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+    # Clearing an empty log changes nothing: idempotent.
+    effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
 )
 async def list_count_events(args: EventsInput, call: Call) -> EventsOutput:
     events = list(PROGRESS_LOG)
@@ -146,6 +150,12 @@ verifier = StaticTokenVerifier(
         ),
     }
 )
+
+
+def make_contract() -> Contract:
+    """The factory form `drivable serve serve_app:make_contract` accepts."""
+    return contract
+
 
 if __name__ == "__main__":
     from drivable.serve import run_stdio

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+
 from conftest import (
     EXPIRED_TOKEN,
     READER_TOKEN,
@@ -19,7 +20,6 @@ from conftest import (
     start_http,
     stop_http,
 )
-
 from drivable.target import Mode, Target, connect
 
 BOUND = 60.0
@@ -141,6 +141,20 @@ async def test_a_streamed_body_over_the_bound_is_refused(http_server: HttpServer
     envelope_of(response, "payload_too_large")
 
 
+async def test_a_huge_body_is_cut_off_and_the_server_lives_on(http_server: HttpServer) -> None:
+    body = b" " * (24 * 1024 * 1024)  # past what the server reads to deliver its 413
+    with anyio.fail_after(BOUND):
+        try:
+            response = await post(http_server, body, WRITER_TOKEN)
+        except httpx2.TransportError:
+            pass  # the server closed the connection while the client was still sending
+        else:
+            assert response.status_code == 413
+            envelope_of(response, "payload_too_large")
+        after = await post(http_server, LIST, WRITER_TOKEN)
+    assert after.status_code == 200
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_the_server_answers_after_a_refused_body(http_server: HttpServer, mode: Mode) -> None:
     with anyio.fail_after(BOUND):
@@ -209,3 +223,25 @@ async def test_each_worker_is_a_process_that_checks_tokens(two_workers: HttpServ
             response = await post(two_workers, LIST, None)
             assert response.status_code == 401
             envelope_of(response, "unauthenticated")
+
+
+@pytest.fixture(scope="module")
+def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    server = start_http(Path(tmp_path_factory.mktemp("open")))
+    yield server
+    stop_http(server)
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_without_a_verifier_scoped_tools_stay_closed(
+    open_server: HttpServer, mode: Mode
+) -> None:
+    with anyio.fail_after(BOUND):
+        async with connect(Target(url=open_server.url), mode=mode) as client:
+            ok = await client.call_tool("get_note", {"note_id": "note_1"})
+            assert not ok.is_error
+            refused = await client.call_tool("archive_note", {"note_id": "note_1"})
+            assert refused.is_error
+            assert refused.structured_content is not None
+            assert refused.structured_content["code"] == "insufficient_scope"
+            assert refused.structured_content["details"] == {"required_scopes": ["notes:write"]}

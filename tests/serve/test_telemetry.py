@@ -37,10 +37,14 @@ def telemetry() -> Iterator[Telemetry]:
     sink = Telemetry()
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(SimpleSpanProcessor(sink.spans))
+    meter_provider = MeterProvider(metric_readers=[sink.metrics])
     trace.set_tracer_provider(tracer_provider)
-    metrics.set_meter_provider(MeterProvider(metric_readers=[sink.metrics]))
-    if trace.get_tracer_provider() is not tracer_provider:
-        pytest.skip("another test installed a tracer provider first")
+    metrics.set_meter_provider(meter_provider)
+    if (
+        trace.get_tracer_provider() is not tracer_provider
+        or metrics.get_meter_provider() is not meter_provider
+    ):
+        pytest.skip("another test installed OpenTelemetry providers first (they are set once)")
     yield sink
 
 

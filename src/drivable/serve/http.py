@@ -4,7 +4,8 @@ The app is the SDK's streamable HTTP app in stateless mode (so several worker pr
 endpoint: no session lives in a process), with drivable's layers in front of it, outermost first:
 
 1. the fingerprint is computed at startup (lifespan), as stdio does;
-2. bearer authentication when a `TokenVerifier` is given (`drivable.serve.auth`);
+2. bearer authentication when a `TokenVerifier` is given (`drivable.serve.auth`); without one the
+   caller is anonymous with no scope, so a scoped tool is refused, never opened to the network;
 3. the request body is bounded before anything parses it: a body over the limit is answered 413 with
    the envelope `payload_too_large` (by its declared Content-Length at once, else while it streams);
 4. the SDK's transport, which keeps DNS-rebinding protection (Host and Origin checks) for a server
@@ -23,15 +24,16 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from drivable.contract import Contract
+from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
-from drivable.serve.mount import build_server, compute_fingerprint
+from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
 # A request body carries the arguments plus the JSON-RPC envelope and `_meta`: the inline bound of
 # the arguments plus this much room. Arguments over the inline bound but within the body bound reach
 # the runtime, which refuses them with the same code and the tool's name.
 ENVELOPE_ROOM_BYTES = 64 * 1024
+DRAIN_BYTES = 4 * 1024 * 1024
 
 _TARGET_ENV = "DRIVABLE_HTTP_CONTRACT"
 _VERIFIER_ENV = "DRIVABLE_HTTP_VERIFIER"
@@ -43,6 +45,17 @@ def body_limit(contract: Contract) -> int:
     return contract.max_inline_bytes + ENVELOPE_ROOM_BYTES
 
 
+async def _discard(receive: Receive, budget: int) -> None:
+    """Read and drop the rest of a request body, at most `budget` bytes."""
+    while budget > 0:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        budget -= len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
 class BodyLimit:
     """Refuse a request body over `limit` bytes before the app reads it, with the envelope."""
 
@@ -50,6 +63,9 @@ class BodyLimit:
         self.app = app
         self.limit = limit
         self.contract = contract
+        # A client sending a body does not read the answer until it has sent it all: closing on
+        # it mid-send loses the 413. Up to this much is read and dropped (never kept) first.
+        self.drain_limit = max(4 * limit, DRAIN_BYTES)
 
     async def _refuse(self, send: Send, received: int | None) -> None:
         details: dict[str, Any] = {"limit_bytes": self.limit}
@@ -80,6 +96,8 @@ class BodyLimit:
                 except ValueError:
                     declared = None
         if declared is not None and declared > self.limit:
+            if declared <= self.drain_limit:
+                await _discard(receive, self.drain_limit)
             await self._refuse(send, declared)
             return
         chunks: list[bytes] = []
@@ -93,6 +111,8 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > self.limit:
+                if message.get("more_body", False):
+                    await _discard(receive, self.drain_limit - size)
                 await self._refuse(send, None)
                 return
             chunks.append(body)
@@ -111,6 +131,26 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replayed, send)
+
+
+ANONYMOUS = Principal(id="anonymous", scopes=frozenset())
+
+
+class Anonymous:
+    """Without a verifier, an HTTP caller is anonymous and holds no scope.
+
+    Unscoped tools answer as usual; a tool that declares scopes is refused with
+    `insufficient_scope` rather than opened to the network (stdio's local user keeps every scope).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope = dict(scope)
+            scope[PRINCIPAL_KEY] = ANONYMOUS
+        await self.app(scope, receive, send)
 
 
 class Fingerprinted:
@@ -153,8 +193,7 @@ def build_app(
         max_request_body_size=limit,
     )
     app = BodyLimit(app, limit, contract)
-    if verifier is not None:
-        app = BearerAuth(app, verifier, contract=contract)
+    app = Anonymous(app) if verifier is None else BearerAuth(app, verifier, contract=contract)
     return Fingerprinted(app, contract)
 
 
