@@ -108,6 +108,18 @@ async def test_an_empty_page_caused_by_a_filter_names_what_would_match(caselaw: 
     assert any("Court of Justice" in w["message"] for w in statute["warnings"])
 
 
+async def test_words_that_never_meet_match_any_of_them_with_a_note(planted: Contract) -> None:
+    out = await call(planted, "search_decisions", {"query": "bitcoin Thermofenster"})
+    assert {r["case_number"] for r in out["results"]} == {"21 Cdo 1096/2021", "VI ZR 12/21"}
+    assert out["notes"] == [
+        "query: No decision contains all these words, so the results contain any of them, "
+        "the most matching first."
+    ]
+    together = await call(planted, "search_decisions", {"query": "bitcoin kryptoměny"})
+    assert [r["case_number"] for r in together["results"]] == ["21 Cdo 1096/2021"]
+    assert "notes" not in together
+
+
 async def test_a_query_matching_nothing_is_not_blamed_on_filters(caselaw: Contract) -> None:
     out = await call(caselaw, "search_decisions", {"query": "zzqxv", "court": "NS"})
     assert out["results"] == [] and "warnings" not in out

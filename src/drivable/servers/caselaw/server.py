@@ -28,7 +28,7 @@ from drivable.kinds import Kind, KindModel, read
 from drivable.servers.caselaw.case_number import MAX_CHARS, case_key
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY, COURTS
 from drivable.servers.caselaw.data import DATA_VERSION, STATUTES, Subject
-from drivable.servers.caselaw.store import Filters, Store, chunk_text
+from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
 
 NAME = "caselaw"
 VERSION = "1.0.0"
@@ -166,8 +166,8 @@ class SearchInput(KindModel):
         None,
         max_length=300,
         description=(
-            "Words the decision contains, in the language of its text; every word must occur. "
-            "Case and diacritics do not matter. Omit to list the newest decisions first."
+            "Words the decision contains, in the language of its text. Case and diacritics do "
+            "not matter. Omit to list the newest decisions first."
         ),
     )
     court: CourtValue | None = Field(
@@ -272,14 +272,16 @@ def _listing(values: list[tuple[str, int]]) -> str:
     return ", ".join(f"{value} ({count})" for value, count in values)
 
 
-def _explain_empty(call: Call, store: Store, query: str | None, filters: Filters) -> None:
+def _explain_empty(
+    call: Call, store: Store, query: str | None, filters: Filters, any_word: bool
+) -> None:
     """An empty first page under filters says, per filter, which values would have matched."""
     active = filters.active()
     said = False
     for name in ("court", "subject", "locale", "eli"):
         if name not in active:
             continue
-        found = store.facets(query, filters, name)
+        found = store.facets(query, filters, name, any_word=any_word)
         if found:
             call.warn(
                 "no_hits_filtered",
@@ -290,7 +292,7 @@ def _explain_empty(call: Call, store: Store, query: str | None, filters: Filters
             )
             said = True
     if "date_from" in active or "date_to" in active:
-        found = store.facets(query, filters, "date_from")
+        found = store.facets(query, filters, "date_from", any_word=any_word)
         if found:
             span = f"{active.get('date_from', 'any day')} to {active.get('date_to', 'any day')}"
             path = "date_from" if "date_from" in active else "date_to"
@@ -302,7 +304,7 @@ def _explain_empty(call: Call, store: Store, query: str | None, filters: Filters
             )
             said = True
     if not said:
-        _, unfiltered = store.search(query, Filters(), 0, 0)
+        _, unfiltered = store.search(query, Filters(), 0, 0, any_word=any_word)
         if unfiltered:
             call.warn(
                 "no_hits_filtered",
@@ -397,8 +399,9 @@ def make_contract(handle: Handle | None = None) -> Contract:
         description=(
             "Find court decisions by words of their text and optional filters. Use when looking "
             "for decisions on a question, of a court or period, or applying a statute; then read "
-            "one with get_decision. Every query word must occur; case, diacritics and word "
-            "endings do not matter. Without query, newest first. court takes a name, English "
+            "one with get_decision. Results contain every query word; when no decision has them "
+            "all, any word counts (a note says so). Case, diacritics and word endings do not "
+            "matter. Without query, newest first. court takes a name, English "
             "name or abbreviation (NS, Supreme Court); one naming no court is dropped with a "
             "warning. A bare year in date_from/date_to covers the year. An empty page caused by "
             "filters carries no_hits_filtered naming values that would match. Cursors last "
@@ -442,9 +445,22 @@ def make_contract(handle: Handle | None = None) -> Contract:
             locale=args.locale,
             eli=args.eli,
         )
-        rows, total = store.search(args.query, filters, start, args.limit)
+        # A query whose words never occur together anywhere is read as "any of these words"
+        # (a model's long question would otherwise find nothing); the note says so. The choice
+        # depends on the query alone, so every page of one query makes the same one.
+        any_word = bool(
+            args.query
+            and len(query_words(args.query)) > 1
+            and not store.matches_every_word(args.query)
+        )
+        if any_word:
+            call.note(
+                "query: No decision contains all these words, so the results contain any of "
+                "them, the most matching first."
+            )
+        rows, total = store.search(args.query, filters, start, args.limit, any_word=any_word)
         if not rows and start == 0 and filters.active():
-            _explain_empty(call, store, args.query, filters)
+            _explain_empty(call, store, args.query, filters, any_word)
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)
         return SearchOutput(

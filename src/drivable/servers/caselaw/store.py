@@ -90,20 +90,25 @@ def default_path() -> Path:
     return Path(base) / "drivable" / f"caselaw-{DATA_VERSION}.sqlite"
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 query of the words in `text`, every one required, each quoted (no operators).
+def query_words(text: str) -> list[str]:
+    """The words of a query as FTS5 sees them (at most 24)."""
+    return _WORD.findall(text.casefold())[:24]
 
-    Words of five letters or more match by their stem (the first letters, at least four), so
-    "škody" finds "škoda" and "škodě": Czech, Polish and German inflect their nouns.
+
+def fts_query(text: str, *, any_word: bool = False) -> str | None:
+    """An FTS5 query of the words in `text`, each quoted (no operators reach FTS5).
+
+    Every word is required, or any one when `any_word`. Words of five letters or more match by
+    their stem (the first letters, at least four), so "škody" finds "škoda" and "škodě": Czech,
+    Polish and German inflect their nouns.
     """
-    words = _WORD.findall(text.casefold())[:24]
     terms = []
-    for word in words:
+    for word in query_words(text):
         if len(word) >= 5 and not word.isdigit():
             terms.append(f'"{word[: max(4, len(word) - 2)]}"*')
         else:
             terms.append(f'"{word}"')
-    return " ".join(terms) if terms else None
+    return (" OR " if any_word else " ").join(terms) if terms else None
 
 
 def chunk_text(text: str) -> list[tuple[str, str]]:
@@ -174,12 +179,12 @@ class Store:
     # -- search --------------------------------------------------------------------------------
 
     def _where(
-        self, query: str | None, filters: Filters, skip: str = ""
+        self, query: str | None, filters: Filters, skip: str = "", any_word: bool = False
     ) -> tuple[str, str, list[Any], bool]:
         clauses: list[str] = []
         params: list[Any] = []
         joined = False
-        match = fts_query(query) if query else None
+        match = fts_query(query, any_word=any_word) if query else None
         if match:
             joined = True
             clauses.append("decisions_fts MATCH ?")
@@ -215,10 +220,16 @@ class Store:
         return source, where, params, joined
 
     def search(
-        self, query: str | None, filters: Filters, offset: int, limit: int
+        self,
+        query: str | None,
+        filters: Filters,
+        offset: int,
+        limit: int,
+        *,
+        any_word: bool = False,
     ) -> tuple[list[dict[str, Any]], int]:
         """A page of decisions (best match first with a query, newest first without) and the total."""
-        source, where, params, joined = self._where(query, filters)
+        source, where, params, joined = self._where(query, filters, any_word=any_word)
         source += where
         if joined:
             order = "bm25(decisions_fts, 8.0, 4.0, 1.0), d.decided_on DESC, d.decision_id"
@@ -253,10 +264,12 @@ class Store:
         self._attach_statutes(found)
         return found, total
 
-    def facets(self, query: str | None, filters: Filters, facet: str) -> list[tuple[str, int]]:
+    def facets(
+        self, query: str | None, filters: Filters, facet: str, *, any_word: bool = False
+    ) -> list[tuple[str, int]]:
         """The values of one filter among decisions matching everything else, most hits first."""
         skip = "date" if facet in ("date_from", "date_to") else facet
-        source, where, params, _ = self._where(query, filters, skip=skip)
+        source, where, params, _ = self._where(query, filters, skip=skip, any_word=any_word)
         if facet == "eli":
             sql = (
                 f"SELECT s2.eli, count(*) FROM {source} JOIN statutes s2 ON s2.decision = d.rowid"
@@ -274,6 +287,16 @@ class Store:
                 "ORDER BY count(*) DESC, 1 LIMIT 6"
             )
         return [(str(r[0]), int(r[1])) for r in self.db.execute(sql, params).fetchall()]
+
+    def matches_every_word(self, query: str) -> bool:
+        """True when some decision contains every word of `query` (filters aside)."""
+        match = fts_query(query)
+        if match is None:
+            return True
+        found = self.db.execute(
+            "SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT 1", (match,)
+        ).fetchone()
+        return found is not None
 
     def _attach_statutes(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -428,4 +451,5 @@ __all__ = [
     "create",
     "default_path",
     "fts_query",
+    "query_words",
 ]
