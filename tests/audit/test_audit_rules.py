@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from conftest import drivable
-
 from drivable.audit.rules import REGISTRY, all_rules, get
 from drivable.audit.rules.catalog import CHECKLIST
 
@@ -89,3 +88,14 @@ def test_rules_doc_is_generated_from_the_registry() -> None:
     assert doc.read_text(encoding="utf-8") == render_rules_markdown(), (
         "docs/audit-rules.md is stale: run `drivable rules --format markdown > docs/audit-rules.md`"
     )
+
+
+def test_tokenizer_counts_past_the_encoders_single_input_limit() -> None:
+    from drivable.audit.tokens import count_json, count_text
+
+    big = [{"name": f"tool_{i}", "description": "word " * 60} for i in range(5000)]
+    whole = count_json(big)
+    assert whole > 200_000  # one encode call would refuse this
+    halves = count_json(big[:2500]) + count_json(big[2500:])
+    assert abs(whole - halves) <= 5
+    assert count_text("<|endoftext|> is text here") > 3
