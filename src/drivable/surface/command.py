@@ -11,6 +11,7 @@ import shlex
 import sys
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
@@ -164,8 +165,11 @@ def diff_command(
         typer.echo("diff: --format is text, json or md", err=True)
         raise typer.Exit(2)
     try:
-        a = side(old, [*(env or []), *(old_env or [])], pass_env or [], "old")
-        b = side(new, [*(env or []), *(new_env or [])], pass_env or [], "new")
+        # two live servers start side by side (each in its own thread and event loop)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            fa = pool.submit(side, old, [*(env or []), *(old_env or [])], pass_env or [], "old")
+            fb = pool.submit(side, new, [*(env or []), *(new_env or [])], pass_env or [], "new")
+            a, b = fa.result(), fb.result()
     except (ValueError, OSError, json.JSONDecodeError) as exc:
         typer.echo(f"diff: {exc}", err=True)
         raise typer.Exit(2) from None

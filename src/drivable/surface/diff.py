@@ -468,6 +468,10 @@ class _SchemaWalk:
             covered = _types(old[i]) is not None and _covers(new_types, _types(old[i]) or set())
             if covered and "=" not in key:
                 continue
+            if "=" in key:  # a const variant: an enum value by another spelling
+                value = key.split("=", 1)[1]
+                self.emit("breaking", f"{path}|{key}", f"{label}: value {value} removed")
+                continue
             self.emit(
                 self.narrowed(),
                 f"{path}|{key}",
@@ -477,6 +481,10 @@ class _SchemaWalk:
             key = new_left[j]
             covered = _types(new[j]) is not None and _covers(old_types, _types(new[j]) or set())
             if covered and "=" not in key:
+                continue
+            if "=" in key:
+                value = key.split("=", 1)[1]
+                self.emit("additive", f"{path}|{key}", f"{label}: value {value} added")
                 continue
             self.emit(
                 self.widened(),

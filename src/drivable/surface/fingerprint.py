@@ -126,8 +126,13 @@ def compute(surface: Mapping[str, Any]) -> Fingerprint:
     return Fingerprint(value=value, covers=list(COVERS))
 
 
+def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical snapshot dict `compute` takes (`drivable.surface.snapshot.canonical`)."""
+    from drivable.surface.snapshot import canonical as _canonical
+
+    return _canonical(collected)
+
+
 def of_collected(collected: Mapping[str, Any]) -> Fingerprint:
     """The fingerprint of a surface as `drivable.target.collect_surface` returns it."""
-    from drivable.surface.snapshot import canonical
-
     return compute(canonical(collected))
