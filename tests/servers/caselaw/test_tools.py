@@ -300,7 +300,7 @@ argument_maps = st.dictionaries(
 )
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     tool=st.sampled_from(["search_decisions", "get_decision", "list_courts"]),
     arguments=argument_maps,
