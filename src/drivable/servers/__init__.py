@@ -8,6 +8,7 @@ from __future__ import annotations
 
 REFERENCE_SERVERS: dict[str, str] = {
     "caselaw": "drivable.servers.caselaw.server:serve",
+    "billing": "drivable.servers.billing.server:serve",
 }
 
 

@@ -1,0 +1,1 @@
+"""The billing reference server: invoices and refunds (`drivable serve billing`)."""
