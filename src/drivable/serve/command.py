@@ -14,7 +14,7 @@ def serve_command(
         str,
         typer.Argument(
             help="MODULE:ATTR naming a drivable Contract (or a function returning one), or a "
-            "reference server's name: caselaw."
+            "reference server's name: caselaw, billing."
         ),
     ],
     http: Annotated[
@@ -32,6 +32,13 @@ def serve_command(
     max_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="HTTP request body bound (default: inline + 64 KiB).")
     ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            help="Where a server that keeps state keeps it: sqlite:///FILE or "
+            "postgresql://... (exported as DRIVABLE_STORE to every worker)."
+        ),
+    ] = None,
 ) -> None:
     """Serve the contract at MODULE:ATTR over stdio (default) or streamable HTTP at /mcp."""
     # The current directory is importable, as it is for `python -m`.
@@ -41,6 +48,8 @@ def serve_command(
     from drivable.servers import import_path
 
     target = import_path(target)  # a reference server by name: `drivable serve caselaw`
+    if store is not None:
+        os.environ["DRIVABLE_STORE"] = store  # read by the server's factory, in each worker
     if not http:
         if verifier is not None or workers != 1:
             typer.echo("--verifier and --workers apply to --http only", err=True)
