@@ -151,3 +151,37 @@ def test_snapshot_file_is_what_the_cli_writes(tmp_path: Path, spec_cmd: Any) -> 
     assert out.read_text(encoding="utf-8") == snapshot.dumps(take(cmd))
     assert "server env passed" in proc.stderr
     _ = write_spec  # the helper is shared with other tests
+
+
+def test_same_bytes_over_streamable_http(tmp_path: Path) -> None:
+    """The snapshot is of the server, not of the transport: HTTP gives the stdio bytes."""
+    import socket
+    import subprocess
+    import time
+
+    import anyio
+
+    from drivable.target import Target
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = (tmp_path / "http.log").open("w")
+    proc = subprocess.Popen([*REFUNDS, "--http", str(port)], stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the HTTP server did not start"
+                assert proc.poll() is None, (tmp_path / "http.log").read_text()
+                time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/mcp"
+        over_http = anyio.run(snapshot.take, Target(url=url))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+    assert snapshot.dumps(over_http) == snapshot.dumps(take(REFUNDS))

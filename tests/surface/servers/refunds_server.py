@@ -176,4 +176,8 @@ def capability_summary() -> str:
 
 
 if __name__ == "__main__":
-    srv.run()
+    if "--http" in sys.argv:  # --http PORT: streamable HTTP on 127.0.0.1:PORT/mcp
+        port = int(sys.argv[sys.argv.index("--http") + 1])
+        srv.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        srv.run()
