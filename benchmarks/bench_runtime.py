@@ -10,7 +10,12 @@ FastMCP 4 is measured for the same tool when `fastmcp` imports here, or in the i
 DRIVABLE_BENCH_FASTMCP_PYTHON (a throwaway venv: FastMCP patches `mcp_types` on import, so it never
 shares a process with the others); otherwise it is reported as not measured, with the reason.
 
-`python -m benchmarks` runs it; `python -m benchmarks.bench_runtime [calls]` alone.
+    python3 -m venv /tmp/fastmcp-venv
+    /tmp/fastmcp-venv/bin/pip install fastmcp==4.1.6 mcp==2.3.0
+    DRIVABLE_BENCH_FASTMCP_PYTHON=/tmp/fastmcp-venv/bin/python python -m benchmarks.bench_runtime
+
+`python -m benchmarks` runs it; `python -m benchmarks.bench_runtime [calls]` alone. The FastMCP
+figures come from another process (its own bare Server is measured there too, for comparison).
 """
 
 from __future__ import annotations
