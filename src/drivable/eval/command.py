@@ -49,7 +49,8 @@ def eval_command(
         str | None,
         typer.Option(
             help="MODULE:ATTR of a drivable Contract (or a reference server's name, e.g. caselaw): "
-            "served in process, validated through the handler's own schema objects."
+            "served in process, or, with -- CMD / --url, only used to judge arguments through "
+            "the handler's own schema objects."
         ),
     ] = None,
     url: Annotated[str | None, typer.Option(help="A streamable HTTP endpoint.")] = None,
@@ -223,27 +224,31 @@ def _target(
     pass_env: list[str],
     legacy: bool,
 ) -> EvalTarget:
-    given = sum(1 for x in (bool(command), url is not None, contract is not None) if x)
-    if given != 1:
+    given = sum(1 for x in (bool(command), url is not None) if x)
+    if given > 1 or (given == 0 and contract is None):
         raise ValueError("name exactly one target: --contract MODULE:ATTR, --url URL or -- CMD")
     mode: Any = "legacy" if legacy else None
+    loaded = None
     if contract is not None:
         from drivable.serve.http import load_contract
-        from drivable.serve.mount import build_server
         from drivable.servers import import_path
 
         loaded = load_contract(import_path(contract))
+    if loaded is not None and given == 0:
+        from drivable.serve.mount import build_server
+
         # in process, serialized: JSON-RPC messages over memory streams, as a client sends them
         return EvalTarget(
             Target(server=build_server(loaded), mode="legacy"),
             contract=loaded,
             mode="legacy",
-            label=contract,
+            label=contract or "",
         )
     t = Target.from_cli(
         command, url=url, env_pairs=env, pass_env=pass_env, bearer_token=bearer_token
     )
-    return EvalTarget(t, mode=mode, label=url or " ".join(command))
+    # with --contract too, the wire is the command or URL and the judging uses the contract
+    return EvalTarget(t, contract=loaded, mode=mode, label=url or " ".join(command))
 
 
 def _workflows(paths: list[Path], workflow_set: str | None, contract: str | None) -> list[Workflow]:

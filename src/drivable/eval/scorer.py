@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from drivable.eval.tokens import count_json, count_text
+from drivable.eval.tokens import count_text
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import CallSpec, Done, Workflow
 
@@ -54,7 +55,20 @@ def result_text(obs: Observation) -> str:
     return json.dumps(obs.structured, ensure_ascii=False, sort_keys=True) if obs.structured else ""
 
 
-def call_matches(spec: CallSpec, call: ToolCall, normalize: Normalizer | None) -> bool:
+def _noted(notes: list[str], key: str, expected: Any) -> bool:
+    """The server said on the wire that it read this argument as the expected value."""
+    want = json.dumps(expected) if not isinstance(expected, str) else expected
+    return any(
+        n.startswith(f"{key}: Read ") and (f" as {want}." in n or f" as {want}," in n)
+        for n in notes
+    )
+
+
+def call_matches(
+    spec: CallSpec, call: ToolCall, normalize: Normalizer | None, notes: list[str] | None = None
+) -> bool:
+    """Without the contract (a server over the wire), a repaired spelling still matches when the
+    result's `notes` say how the server read it ("date_from: Read '1. 6. 2026' as 2026-06-01.")."""
     if call.tool != spec.tool:
         return False
     args: Mapping[str, Any] = call.arguments
@@ -63,7 +77,10 @@ def call_matches(spec: CallSpec, call: ToolCall, normalize: Normalizer | None) -
         if read is None:
             return False
         args = read
-    return all(k in args and same(v, args[k]) for k, v in spec.arguments.items())
+    said = notes or []
+    return all(
+        k in args and (same(v, args[k]) or _noted(said, k, v)) for k, v in spec.arguments.items()
+    )
 
 
 def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> bool:
@@ -71,8 +88,12 @@ def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> boo
         return False
     if done.tool is not None and obs.call.tool != done.tool:
         return False
-    if done.call is not None and not call_matches(done.call, obs.call, normalize):
-        return False
+    if done.call is not None:
+        payload = obs.payload()
+        notes = payload.get("notes") if isinstance(payload, dict) else None
+        said = [str(n) for n in notes] if isinstance(notes, list) else []
+        if not call_matches(done.call, obs.call, normalize, said):
+            return False
     if done.result_contains is not None:
         text = result_text(obs)
         data = json.dumps(obs.payload(), ensure_ascii=False)
@@ -230,8 +251,14 @@ class Tracker:
 
 def discovery_cost(tools_list_pages: list[Any]) -> dict[str, int]:
     """Bytes and tokens of the serialized tools/list result pages, as a client receives them."""
-    raw = [json.dumps(p, separators=(",", ":"), ensure_ascii=False) for p in tools_list_pages]
-    return {
-        "bytes": sum(len(r.encode()) for r in raw),
-        "tokens": sum(count_json(p) for p in tools_list_pages),
-    }
+    raw = tuple(json.dumps(p, separators=(",", ":"), ensure_ascii=False) for p in tools_list_pages)
+    return dict(_cost(raw))
+
+
+@lru_cache(maxsize=64)
+def _cost(pages: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    # every trial lists the same tools: count them once per distinct listing
+    return (
+        ("bytes", sum(len(r.encode()) for r in pages)),
+        ("tokens", sum(count_text(r) for r in pages)),
+    )

@@ -1,0 +1,148 @@
+"""The scorer's definitions, the workflow format, the statistics and the model-reply parser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from drivable.eval.agents._chat import parse_tool_calls
+from drivable.eval.agents.simulated import example_of, parse_date_guess, respell
+from drivable.eval.report import rate, regressions, wilson, z_drop
+from drivable.eval.scorer import Tracker, same
+from drivable.eval.turns import Observation, ToolCall
+from drivable.eval.workflow import bundled, bundled_sets, loads
+
+WF = """
+name: two-steps
+goal: Find and read.
+facts: {words: budget}
+steps:
+  - name: found
+    ask: Search.
+    done: {call: {tool: search, arguments: {query: budget}}}
+  - name: read
+    ask: Read.
+    done: {tool: read}
+"""
+TOOLS = [{"name": "search"}, {"name": "read"}]
+
+
+def obs(tool: str, args: dict[str, object], error: dict[str, object] | None = None) -> Observation:
+    if error is None:
+        return Observation(ToolCall(tool, args), False, {"ok": True}, '{"ok": true}')
+    return Observation(ToolCall(tool, args), True, error, json.dumps(error))
+
+
+ENV = {"code": "invalid_arguments", "message": "m", "hint": "Fix query and call search again."}
+
+
+def test_first_call_and_first_repair() -> None:
+    t = Tracker(loads(WF), TOOLS)
+    t.observe(obs("search", {"query": "x"}))  # succeeds, wrong argument: not done
+    t.observe(obs("search", {"q": "budget"}, ENV))  # the step's first error
+    t.observe(obs("search", {"query": "budget"}))  # next call done: resolved in one hop
+    t.observe(obs("read", {}))
+    v = t.verdict()
+    found, read = v["steps"]
+    assert found["first_call"] is False and found["first_repair"] is True
+    assert found["attempt"] == 3 and found["errors_naming_next_call"] == 1
+    assert read["first_call"] is True and read["first_repair"] is None
+    assert v["completed"] and v["tool_calls"] == 4
+
+
+def test_identical_resend_is_a_resend_not_an_attempt_and_breaks_first_repair() -> None:
+    t = Tracker(loads(WF), TOOLS)
+    bad = obs("search", {"q": "budget"}, ENV)
+    t.observe(bad)
+    t.observe(bad)
+    t.observe(obs("search", {"query": "budget"}))
+    found = t.verdict()["steps"][0]
+    assert found["resends"] == 1 and found["attempt"] == 2 and found["first_repair"] is False
+
+
+def test_an_unrecovered_error_is_a_failed_repair() -> None:
+    t = Tracker(loads(WF), TOOLS)
+    t.observe(obs("search", {"q": 1}, {"code": "x", "message": "m", "hint": "nothing"}))
+    v = t.verdict()
+    assert v["steps"][0]["first_repair"] is False and v["steps"][0]["errors_naming_next_call"] == 0
+    assert not v["completed"]
+
+
+def test_a_normalizer_is_the_handlers_reading() -> None:
+    t = Tracker(loads(WF), TOOLS, normalize=lambda tool, a: {"query": str(a["q"]).lower()})
+    t.observe(obs("search", {"q": "BUDGET"}))
+    assert t.verdict()["steps"][0]["first_call"] is True
+
+
+def test_same_is_a_partial_pattern() -> None:
+    assert same({"a": 1}, {"a": "1", "b": 2})
+    assert not same({"a": 1}, {"b": 1})
+    assert same([{"id": "x"}], [{"id": "x", "t": 1}])
+    assert not same("2026-02-01", "2026-01-02")
+
+
+def test_workflow_format_refuses_what_it_cannot_score() -> None:
+    with pytest.raises(ValidationError):
+        loads(WF.replace("done: {tool: read}", "done: {}"))
+    with pytest.raises(ValidationError):
+        loads(WF + "forced_errors: [{step: nope, error: {code: unavailable}}]\n")
+    with pytest.raises(ValidationError):
+        loads(WF + "surprise: 1\n")
+    wf = loads(WF)
+    assert "1. Search." in wf.prompt() and "- words: budget" in wf.prompt()
+
+
+def test_bundled_sets_load_and_cover_the_fixture_types() -> None:
+    assert "example" in bundled_sets()
+    fixtures = {w.fixture for w in bundled("example")}
+    assert {
+        "cold-start",
+        "wrong-tool",
+        "invalid-argument",
+        "pagination",
+        "retry-after-timeout",
+        "version-change",
+        "auth-failure",
+    } <= fixtures
+
+
+def test_wilson_and_the_gate() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.27 < hi < 0.28
+    lo, hi = wilson(10, 10)
+    assert 0.72 < lo < 0.73 and hi == 1.0
+    assert z_drop({"k": 9, "n": 10}, {"k": 8, "n": 10}) > -1.645  # one trial: noise
+    assert z_drop({"k": 40, "n": 40}, {"k": 20, "n": 40}) < -1.645
+
+    def run(fc: tuple[int, int]) -> dict[str, object]:
+        r = rate(*fc)
+        return {"summary": {"overall": {"first_call": r, "first_repair": r}, "workflows": {}}}
+
+    assert regressions(run((40, 40)), run((20, 40)))
+    assert not regressions(run((20, 40)), run((40, 40)))
+    assert not regressions(run((9, 10)), run((8, 10)))
+
+
+def test_reply_parser_native_then_fenced_then_bare() -> None:
+    native = '<tool_call>\n{"name": "search", "arguments": {"query": "a"}}\n</tool_call>'
+    assert parse_tool_calls(native) == ([ToolCall("search", {"query": "a"})], "native")
+    fenced = 'Sure:\n```json\n{"name": "read", "arguments": {"id": "1"}}\n```'
+    assert parse_tool_calls(fenced) == ([ToolCall("read", {"id": "1"})], "fenced")
+    bare = 'I will call {"name": "read", "parameters": {"id": "2"}} now.'
+    assert parse_tool_calls(bare) == ([ToolCall("read", {"id": "2"})], "bare")
+    assert parse_tool_calls("All done.") == ([], "none")
+
+
+def test_persona_spelling_helpers() -> None:
+    import random
+
+    rng = random.Random(0)
+    assert respell("limit", {"type": "integer"}, 4000, rng) == "4 000"
+    assert respell("date_from", {"format": "date"}, "2026-10-01", rng) == "1. 10. 2026"
+    assert respell("locale", {"type": "string"}, "cs-CZ", rng) == "cs_CZ"
+    assert respell("flag", {"type": "boolean"}, True, rng) in ("ano", "yes")
+    assert parse_date_guess("01/02/2026") == "2026-01-02"  # a guesser reads it the US way
+    assert parse_date_guess("1. 10. 2026") == "2026-10-01"
+    assert example_of('Find. Example: {"query": "budget"}.') == {"query": "budget"}
