@@ -1,0 +1,81 @@
+"""Helpers for the billing tests: results checked against the contract, rows counted in the database."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import jsonschema
+
+from drivable.contract import Contract
+from drivable.contract.envelope import envelope_schema
+
+LEAKS = re.compile(
+    r"sqlite|psycopg|OperationalError|IntegrityError|Traceback|(?-i:SELECT |INSERT |UPDATE )"
+    r"|/tmp/|\.py\b|Exception|billing_invoices",
+    re.I,
+)
+
+
+def conforms(contract: Contract, tool: str, structured: dict[str, Any], is_error: bool) -> None:
+    """A result matches the outputSchema; an error is the envelope and names the next call."""
+    if is_error:
+        jsonschema.validate(structured, envelope_schema(list(contract.codes)))
+        names = set(contract.tools)
+        assert any(n in structured["hint"] for n in names) or structured.get("repair"), structured
+        repair = structured.get("repair")
+        if repair:
+            contract.validate(repair["tool"], repair["arguments"])  # literally callable
+    else:
+        jsonschema.validate(structured, contract.tools[tool].output_schema)
+    assert not LEAKS.search(json.dumps(structured, ensure_ascii=False)), structured
+
+
+async def call(contract: Contract, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    out = await contract.call(tool, arguments)
+    conforms(contract, tool, out.structured, out.is_error)
+    return dict(out.structured, is_error=out.is_error)
+
+
+def ledger_of(contract: Contract) -> Any:
+    assert contract.durability is not None
+    return contract.durability.store
+
+
+async def scalar(contract: Contract, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """One value straight from the database (row counts: what really happened)."""
+    async with ledger_of(contract).transaction() as tx:
+        row = (await tx.execute(sql, params)).first()
+    return row[0] if row else None
+
+
+async def refunds_of(contract: Contract, invoice_id: str) -> int:
+    return int(
+        await scalar(
+            contract, "SELECT COUNT(*) FROM billing_refunds WHERE invoice_id = ?", (invoice_id,)
+        )
+    )
+
+
+async def a_paid_invoice(
+    contract: Contract, *, at_least: int = 10_000, skip: int = 0
+) -> dict[str, Any]:
+    """A paid invoice whose whole amount is refundable and at least `at_least` cents."""
+    found: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        args: dict[str, Any] = {"state": "paid", "limit": 50}
+        if cursor:
+            args["cursor"] = cursor
+        page = await call(contract, "find_invoices", args)
+        found += [r for r in page["results"] if at_least <= r["refundable_cents"] <= 500_000]
+        cursor = page["next_cursor"]
+        if len(found) > skip or not cursor:
+            break
+    return found[skip]
+
+
+async def an_open_invoice(contract: Contract) -> dict[str, Any]:
+    page = await call(contract, "find_invoices", {"state": "open", "limit": 1})
+    return dict(page["results"][0])

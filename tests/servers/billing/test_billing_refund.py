@@ -1,0 +1,213 @@
+"""refund_invoice as seed 002 specifies it: two steps, once per key, overdrafts refused with a re-read."""
+
+from __future__ import annotations
+
+from billing_helpers import a_paid_invoice, an_open_invoice, call, refunds_of, scalar
+
+from drivable.contract import Contract, Recovery
+
+KEY = "3f9a2c7e-refund-0001"
+
+
+async def test_the_two_step_refund_end_to_end(either: Contract) -> None:
+    invoice = await a_paid_invoice(either)
+    inv = invoice["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 4200, "reason": "disputed", "idempotency_key": KEY}
+
+    preview = await call(either, "refund_invoice", args)  # dry_run defaults to true
+    assert not preview["is_error"]
+    assert preview["status"] == "would_refund" and preview["refund_id"] is None
+    assert preview["confirm_token"].startswith("ct1.")
+    assert await refunds_of(either, inv) == 0  # a preview moves nothing
+
+    real = await call(
+        either,
+        "refund_invoice",
+        {**args, "dry_run": False, "confirm_token": preview["confirm_token"]},
+    )
+    assert not real["is_error"], real
+    shape = {k: v for k, v in real.items() if k != "is_error"}
+    assert set(shape) == {"status", "refund_id", "amount_cents", "invoice_state", "summary"}
+    assert real["status"] == "refunded" and real["refund_id"].startswith("rf_")
+    assert real["amount_cents"] == 4200 and real["invoice_state"] == "partially_refunded"
+    currency = invoice["currency"]
+    assert real["summary"].startswith(f"Refunded 42.00 {currency} against invoice {inv}")
+    assert await refunds_of(either, inv) == 1
+
+    after = (await call(either, "get_invoice", {"invoice_id": inv}))["invoice"]
+    assert after["refunded_cents"] == 4200
+    assert after["refundable_cents"] == invoice["refundable_cents"] - 4200
+    assert after["version"] == invoice["version"] + 1
+    assert [r["refund_id"] for r in after["refunds"]] == [real["refund_id"]]
+
+
+async def test_refunding_everything_closes_the_invoice_as_refunded(either: Contract) -> None:
+    invoice = await a_paid_invoice(either)
+    args = {
+        "invoice_id": invoice["invoice_id"],
+        "amount_cents": invoice["refundable_cents"],
+        "idempotency_key": KEY,
+    }
+    token = (await call(either, "refund_invoice", args))["confirm_token"]
+    real = await call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
+    assert real["invoice_state"] == "refunded"
+    assert "0.00" in real["summary"]
+
+
+async def test_retries_replay_and_never_refund_twice(billing: Contract) -> None:
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 1500, "idempotency_key": KEY}
+    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    confirmed = {**args, "dry_run": False, "confirm_token": token}
+    first = await call(billing, "refund_invoice", confirmed)
+    for _ in range(5):  # the model retries the very same call (the token is already spent)
+        again = await call(billing, "refund_invoice", confirmed)
+        assert not again["is_error"]
+        assert again["refund_id"] == first["refund_id"]
+        assert again["notes"] == [
+            "Replayed the result of the first call with this idempotency_key; nothing ran again."
+        ]
+    # The same key without the spent token, or with a fresh dry run's token: still the receipt.
+    again = await call(billing, "refund_invoice", {**args, "dry_run": False})
+    assert again["refund_id"] == first["refund_id"]
+    assert await refunds_of(billing, inv) == 1
+    refunded = await scalar(
+        billing, "SELECT refunded_cents FROM billing_invoices WHERE invoice_id = ?", (inv,)
+    )
+    assert refunded == 1500
+
+
+async def test_the_same_key_with_other_arguments_names_the_fields(billing: Contract) -> None:
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 1500, "idempotency_key": KEY}
+    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    await call(billing, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
+    other = await call(
+        billing,
+        "refund_invoice",
+        {**args, "amount_cents": 2500, "reason": "duplicate", "dry_run": False},
+    )
+    assert other["is_error"] and other["code"] == "idempotency_mismatch"
+    assert {i["path"] for i in other["issues"]} == {"amount_cents", "reason"}
+    assert "new idempotency_key" in other["hint"]
+    assert await refunds_of(billing, inv) == 1
+
+
+async def test_an_overdraft_is_a_state_conflict_whose_repair_rereads(either: Contract) -> None:
+    invoice = await a_paid_invoice(either)
+    inv, refundable = invoice["invoice_id"], invoice["refundable_cents"]
+    assert either.codes["refund_exceeds_balance"].recovery is Recovery.REREAD_STATE
+    args = {"invoice_id": inv, "amount_cents": refundable + 1, "idempotency_key": KEY}
+    for step in ({}, {"dry_run": False}):
+        out = await call(either, "refund_invoice", {**args, **step})
+        if step:  # the real run without a token is stopped before anything is read
+            assert out["code"] == "confirmation_required"
+            continue
+        assert out["is_error"] and out["code"] == "refund_exceeds_balance"
+        assert out["repair"] == {
+            "tool": "get_invoice",
+            "arguments": {"invoice_id": inv},
+            "next_step": "reread_the_invoice_then_replan",
+        }
+        assert out["details"]["refundable_cents"] == refundable
+        assert out["issues"][0]["path"] == "amount_cents"
+        assert out["temporary"] is False
+    # Re-read, re-plan: the repair's call shows what may still be refunded.
+    reread = await call(either, "get_invoice", {"invoice_id": inv})
+    assert reread["invoice"]["refundable_cents"] == refundable
+    assert await refunds_of(either, inv) == 0
+
+
+async def test_an_unpaid_invoice_has_nothing_to_refund(billing: Contract) -> None:
+    inv = (await an_open_invoice(billing))["invoice_id"]
+    out = await call(
+        billing, "refund_invoice", {"invoice_id": inv, "amount_cents": 1, "idempotency_key": KEY}
+    )
+    assert out["code"] == "refund_exceeds_balance" and out["details"]["refundable_cents"] == 0
+
+
+async def test_an_overdraft_found_at_the_real_run_rolls_back_and_frees_the_key(
+    billing: Contract,
+) -> None:
+    """Two previews pass; the second real run finds the balance gone: refused, nothing kept."""
+    invoice = await a_paid_invoice(billing)
+    inv, whole = invoice["invoice_id"], invoice["refundable_cents"]
+    a = {"invoice_id": inv, "amount_cents": whole, "idempotency_key": "key-a-00000001"}
+    b = {"invoice_id": inv, "amount_cents": whole, "idempotency_key": "key-b-00000001"}
+    ta = (await call(billing, "refund_invoice", a))["confirm_token"]
+    tb = (await call(billing, "refund_invoice", b))["confirm_token"]
+    assert not (
+        await call(billing, "refund_invoice", {**a, "dry_run": False, "confirm_token": ta})
+    )["is_error"]
+    late = await call(billing, "refund_invoice", {**b, "dry_run": False, "confirm_token": tb})
+    assert late["code"] == "refund_exceeds_balance" and late["details"]["refundable_cents"] == 0
+    assert await refunds_of(billing, inv) == 1
+    # The refused call spent neither its token nor its key: the rollback took both back.
+    assert (
+        await scalar(
+            billing, "SELECT COUNT(*) FROM drivable_receipts WHERE key = ?", (b["idempotency_key"],)
+        )
+        == 0
+    )
+
+
+async def test_confirm_tokens_are_bound_to_the_arguments_and_single_use(billing: Contract) -> None:
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 1000, "idempotency_key": KEY}
+    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    other = await call(
+        billing,
+        "refund_invoice",
+        {
+            **args,
+            "amount_cents": 9000,
+            "idempotency_key": "other-key-0001",
+            "dry_run": False,
+            "confirm_token": token,
+        },
+    )
+    assert other["code"] == "confirmation_invalid"
+    assert other["repair"]["arguments"]["amount_cents"] == 9000
+    assert other["repair"]["arguments"]["dry_run"] is True
+    forged = await call(
+        billing, "refund_invoice", {**args, "dry_run": False, "confirm_token": "ct1.forged.x"}
+    )
+    assert forged["code"] == "confirmation_invalid"
+    assert await refunds_of(billing, inv) == 0
+
+
+async def test_amount_bounds_and_the_spellings_models_send(billing: Contract) -> None:
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    base = {"invoice_id": inv, "idempotency_key": KEY}
+    for amount in (0, 500_001, -5):
+        out = await call(billing, "refund_invoice", {**base, "amount_cents": amount})
+        assert out["code"] == "invalid_arguments"
+        assert out["issues"][0]["path"] == "amount_cents"
+    spelled = await call(
+        billing,
+        "refund_invoice",
+        {**base, "amount_cents": "4 000", "dry_run": "ano", "reason": "Disputed"},
+    )
+    assert not spelled["is_error"], spelled
+    assert spelled["amount_cents"] == 4000 and spelled["status"] == "would_refund"
+    assert "amount_cents: Read '4 000' as 4000." in spelled["notes"]
+    assert "dry_run: Read 'ano' as true." in spelled["notes"]
+    fraction = await call(billing, "refund_invoice", {**base, "amount_cents": 42.5})
+    assert fraction["code"] == "invalid_arguments"
+    assert fraction["issues"][0]["path"] == "amount_cents"
+    # A copied placeholder id on a write is asked about, never read as some invoice.
+    placeholder = await call(
+        billing, "refund_invoice", {**base, "invoice_id": "inv_123", "amount_cents": 100}
+    )
+    assert placeholder["code"] == "invalid_arguments"
+    assert placeholder["issues"][0]["path"] == "invoice_id"
+
+
+async def test_a_void_invoice_cannot_be_refunded(billing: Contract) -> None:
+    page = await call(billing, "find_invoices", {"state": "void", "limit": 1})
+    inv = page["results"][0]["invoice_id"]
+    out = await call(
+        billing, "refund_invoice", {"invoice_id": inv, "amount_cents": 100, "idempotency_key": KEY}
+    )
+    assert out["code"] == "state_conflict"
+    assert out["repair"]["tool"] == "get_invoice"
