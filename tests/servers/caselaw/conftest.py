@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,10 +12,6 @@ from drivable.contract import Contract
 from drivable.servers.caselaw.command import import_decisions
 from drivable.servers.caselaw.server import Handle, make_contract
 from drivable.servers.caselaw.store import Store
-
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
 
 # Decisions a test can find by words no generated decision uses.
 PLANTED = [
