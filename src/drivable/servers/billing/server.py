@@ -346,11 +346,11 @@ def _today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-def _due_issue(due_on: datetime.date, issued_on: str) -> ToolError:
+def _due_issue(tool: str, due_on: datetime.date, issued_on: str) -> ToolError:
     return ToolError(
         "invalid_arguments",
         f"due_on {due_on.isoformat()} is before the invoice's issue date {issued_on}.",
-        hint=f"Send due_on on or after {issued_on}, or omit it.",
+        hint=f"Call {tool} again with due_on on or after {issued_on}, or without due_on.",
         issues=[
             Issue(
                 "due_on",
@@ -520,7 +520,7 @@ def make_contract(ledger: Ledger) -> Contract:
             issued = args.issued_on or _today()
             due = args.due_on or issued + datetime.timedelta(days=14)
             if due < issued:
-                raise _due_issue(due, issued.isoformat())
+                raise _due_issue("create_invoice", due, issued.isoformat())
             invoice_id = f"inv_{secrets.token_hex(5)}"
             total = sum(li.quantity * li.unit_cents for li in args.lines)
             await tx.execute(
@@ -581,7 +581,7 @@ def make_contract(ledger: Ledger) -> Contract:
                 values["memo"] = args.memo
             if args.due_on is not None:
                 if args.due_on.isoformat() < record.issued_on:
-                    raise _due_issue(args.due_on, record.issued_on)
+                    raise _due_issue("update_invoice", args.due_on, record.issued_on)
                 values["due_on"] = args.due_on.isoformat()
             current = {"memo": record.memo, "due_on": record.due_on}
             if args.expected_version == record.version and not values:

@@ -1,0 +1,271 @@
+"""The other billing tools, called as a model calls them: every outcome a next step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
+
+from drivable.contract import Contract
+from drivable.servers.billing.data import generate, money
+
+
+def test_generated_data_is_deterministic_and_adds_up() -> None:
+    one, two = generate(20, 100), generate(20, 100)
+    assert [i.invoice_id for i in one.invoices] == [i.invoice_id for i in two.invoices]
+    assert [i.total_cents for i in one.invoices] == [i.total_cents for i in two.invoices]
+    states = {i.state for i in one.invoices}
+    assert {"open", "paid", "void"} <= states
+    for invoice in one.invoices:
+        assert invoice.refunded_cents <= invoice.paid_cents <= invoice.total_cents
+        if invoice.state == "void":
+            assert invoice.paid_cents == 0
+
+
+def test_money_is_written_without_locale() -> None:
+    assert money(4200, "EUR") == "42.00 EUR"
+    assert money(123456789, "CZK") == "1234567.89 CZK"
+    assert money(5, "USD") == "0.05 USD"
+
+
+async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
+    wire = {spec.name: billing.tool_wire(spec) for spec in billing.tools.values()}
+    assert set(wire) == {
+        "list_customers",
+        "find_invoices",
+        "get_invoice",
+        "create_invoice",
+        "update_invoice",
+        "refund_invoice",
+        "void_invoice",
+    }
+    hints = {name: tool["annotations"] for name, tool in wire.items()}
+    for reader in ("list_customers", "find_invoices", "get_invoice"):
+        assert hints[reader]["readOnlyHint"] is True
+    assert hints["refund_invoice"] == {
+        "title": "Refund an invoice",
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+    assert hints["void_invoice"]["destructiveHint"] is True
+    assert hints["create_invoice"]["idempotentHint"] is False
+    assert hints["update_invoice"]["destructiveHint"] is False
+    refund = wire["refund_invoice"]
+    amount = refund["inputSchema"]["properties"]["amount_cents"]
+    assert (amount["type"], amount["minimum"], amount["maximum"]) == ("integer", 1, 500000)
+    assert refund["inputSchema"]["properties"]["dry_run"]["default"] is True
+    assert set(refund["inputSchema"]["required"]) == {
+        "invoice_id",
+        "amount_cents",
+        "idempotency_key",
+    }
+    assert set(refund["outputSchema"]["properties"]) == {
+        "status",
+        "refund_id",
+        "amount_cents",
+        "invoice_state",
+        "summary",
+        "notes",
+        "warnings",
+        "confirm_token",
+    }
+    assert "24 hours" in refund["description"] and "10 minutes" in refund["description"]
+    for tool in wire.values():
+        assert "Example:" in tool["description"]
+        for name, prop in tool["inputSchema"]["properties"].items():
+            if name.endswith("_id"):
+                pattern = prop.get("pattern") or prop["anyOf"][0]["pattern"]
+                assert pattern.startswith(("^inv_", "^cus_")), name
+
+
+async def test_get_invoice_not_found_repairs_with_the_find_call(billing: Contract) -> None:
+    out = await call(billing, "get_invoice", {"invoice_id": "inv_nosuchinvoice"})
+    assert out["code"] == "not_found"
+    assert out["repair"] == {
+        "tool": "find_invoices",
+        "arguments": {},
+        "next_step": "find_the_invoice_first",
+    }
+    placeholder = await call(billing, "get_invoice", {"invoice_id": "inv_123"})
+    assert placeholder["code"] == "invalid_arguments"  # a copied example id is no id at all
+    assert placeholder["issues"][0]["code"] == "missing_property"
+    bare = await call(billing, "get_invoice", {"invoice_id": " INV_30001 "})
+    assert not bare["is_error"] and bare["invoice"]["invoice_id"] == "inv_30001"
+
+
+async def test_find_pages_with_cursors_and_explains_an_empty_page(billing: Contract) -> None:
+    seen: list[str] = []
+    args: dict[str, Any] = {"state": "paid", "limit": "7"}
+    first = await call(billing, "find_invoices", args)
+    total = first["total"]
+    page = first
+    while True:
+        seen += [r["invoice_id"] for r in page["results"]]
+        assert all(r["state"] == "paid" for r in page["results"])
+        if not page["has_more"]:
+            break
+        page = await call(
+            billing, "find_invoices", {**args, "detail": "full", "cursor": page["next_cursor"]}
+        )
+        assert all("lines" in r for r in page["results"])
+    assert len(seen) == len(set(seen)) == total
+    bad = await call(billing, "find_invoices", {**args, "cursor": "c1.bm90LmEuY3Vyc29y.x"})
+    assert bad["code"] == "invalid_cursor" and bad["repair"]["tool"] == "find_invoices"
+    invented = await call(billing, "find_invoices", {**args, "cursor": "0"})
+    assert not invented["is_error"] and invented["results"] == first["results"]
+    asked = await call(billing, "find_invoices", {"date_from": "01/02/2026"})
+    assert asked["code"] == "invalid_arguments"
+    assert asked["issues"][0]["code"] == "ambiguous_date"
+    assert asked["issues"][0]["readings"] == ["2026-02-01", "2026-01-02"]
+    year = await call(billing, "find_invoices", {"date_from": "2026", "date_to": "2026"})
+    assert all(r["issued_on"].startswith("2026-") for r in year["results"])
+    empty = await call(
+        billing,
+        "find_invoices",
+        {"customer_id": "cus_1001", "currency": "eur", "state": "void", "date_from": "2031-01-01"},
+    )
+    assert empty["results"] == [] and empty["total"] == 0
+    warning = empty["warnings"][0]
+    assert warning["code"] == "no_hits_filtered" and warning["path"] == "date_from"
+    assert "date_from=2031-01-01 alone matches 0" in warning["message"]
+
+
+async def test_create_is_best_effort_per_line_and_keyed(either: Contract) -> None:
+    args = {
+        "customer_id": "cus_1001",
+        "issued_on": "2026-03-02",
+        "lines": [
+            {"description": "Consulting hour", "quantity": "3", "unit_cents": "12 000"},
+            {"description": "Travel", "quantity": "many", "unit_cents": 100},
+            {"description": "Hosting", "quantity": 1, "unit_cents": -5},
+            {"description": "Workshop", "unit_cents": 85000},
+        ],
+        "idempotency_key": "create-key-0001",
+    }
+    made = await call(either, "create_invoice", args)
+    assert not made["is_error"], made
+    invoice = made["invoice"]
+    assert invoice["total_cents"] == 3 * 12000 + 85000
+    assert [li["description"] for li in invoice["lines"]] == ["Consulting hour", "Workshop"]
+    assert invoice["state"] == "open" and invoice["version"] == 1
+    assert invoice["due_on"] == "2026-03-16"
+    paths = {issue["path"] for entry in made["rejected"] for issue in entry["issues"]}
+    assert paths == {"lines.1.quantity", "lines.2.unit_cents"}
+    assert made["warnings"][0]["code"] == "partial_success"
+    again = await call(either, "create_invoice", args)
+    assert again["invoice"]["invoice_id"] == invoice["invoice_id"]
+    count = await scalar(
+        either,
+        "SELECT COUNT(*) FROM billing_invoices WHERE customer_id = ? AND issued_on = ?",
+        ("cus_1001", "2026-03-02"),
+    )
+    assert count == 1
+    none_good = await call(
+        either,
+        "create_invoice",
+        {
+            **args,
+            "lines": [{"description": "x", "unit_cents": "abc"}],
+            "idempotency_key": "create-key-0002",
+        },
+    )
+    assert none_good["code"] == "invalid_arguments"
+    assert none_good["issues"][0]["path"] == "lines.0.unit_cents"
+    stranger = await call(
+        either,
+        "create_invoice",
+        {**args, "customer_id": "cus_9999", "idempotency_key": "create-key-0003"},
+    )
+    assert stranger["code"] == "not_found" and stranger["repair"]["tool"] == "list_customers"
+    early = await call(
+        either,
+        "create_invoice",
+        {**args, "due_on": "2026-03-01", "idempotency_key": "create-key-0004"},
+    )
+    assert early["code"] == "invalid_arguments" and early["issues"][0]["path"] == "due_on"
+
+
+async def test_a_stale_version_is_a_conflict_whose_repair_is_the_read(either: Contract) -> None:
+    invoice = await a_paid_invoice(either)
+    inv, version = invoice["invoice_id"], invoice["version"]
+    args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": "refund-key-0001"}
+    token = (await call(either, "refund_invoice", args))["confirm_token"]
+    await call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
+    stale = await call(
+        either,
+        "update_invoice",
+        {"invoice_id": inv, "expected_version": version, "memo": "PO 4471"},
+    )
+    assert stale["code"] == "conflict"
+    assert stale["repair"] == {
+        "tool": "get_invoice",
+        "arguments": {"invoice_id": inv},
+        "next_step": "reread_the_invoice_then_replan",
+    }
+    assert stale["details"]["current_version"] == version + 1
+    assert stale["issues"][0]["path"] == "expected_version"
+    fresh = (await call(either, "get_invoice", stale["repair"]["arguments"]))["invoice"]
+    update = {
+        "invoice_id": inv,
+        "expected_version": fresh["version"],
+        "memo": "PO 4471",
+        "due_on": "2026-12-31",
+    }
+    done = await call(either, "update_invoice", update)
+    assert not done["is_error"], done
+    assert (
+        done["invoice"]["memo"] == "PO 4471" and done["invoice"]["version"] == fresh["version"] + 1
+    )
+    retried = await call(either, "update_invoice", update)  # the model resends the same call
+    assert not retried["is_error"] and retried["notes"][0].startswith("Already applied")
+    assert retried["invoice"]["version"] == fresh["version"] + 1
+
+
+async def test_void_takes_two_steps_and_only_when_no_money_is_kept(either: Contract) -> None:
+    inv = (await an_open_invoice(either))["invoice_id"]
+    preview = await call(either, "void_invoice", {"invoice_id": inv, "reason": "issued twice"})
+    assert preview["status"] == "would_void"
+    unconfirmed = await call(
+        either, "void_invoice", {"invoice_id": inv, "reason": "issued twice", "dry_run": False}
+    )
+    assert unconfirmed["code"] == "confirmation_required"
+    assert unconfirmed["repair"]["arguments"] == {
+        "invoice_id": inv,
+        "reason": "issued twice",
+        "dry_run": True,
+    }
+    real = {
+        "invoice_id": inv,
+        "reason": "issued twice",
+        "dry_run": "no",
+        "confirm_token": preview["confirm_token"],
+    }
+    voided = await call(either, "void_invoice", real)
+    assert voided["status"] == "voided" and voided["invoice_state"] == "void"
+    reused = await call(either, "void_invoice", real)
+    assert reused["code"] == "confirmation_invalid"
+    again = await call(either, "void_invoice", {"invoice_id": inv})
+    assert again["status"] == "already_void"
+    state = await scalar(either, "SELECT state FROM billing_invoices WHERE invoice_id = ?", (inv,))
+    assert state == "void"
+    frozen = await call(
+        either, "update_invoice", {"invoice_id": inv, "expected_version": 2, "memo": "x"}
+    )
+    assert frozen["code"] == "state_conflict"
+    paid = (await a_paid_invoice(either))["invoice_id"]
+    kept = await call(either, "void_invoice", {"invoice_id": paid})
+    assert kept["code"] == "state_conflict" and kept["repair"]["tool"] == "get_invoice"
+
+
+async def test_list_customers_pages_and_matches_names(billing: Contract) -> None:
+    page = await call(billing, "list_customers", {"limit": 10})
+    assert len(page["results"]) == 10 and page["has_more"]
+    nxt = await call(billing, "list_customers", {"limit": 10, "cursor": page["next_cursor"]})
+    assert not {c["customer_id"] for c in page["results"]} & {
+        c["customer_id"] for c in nxt["results"]
+    }
+    name = page["results"][0]["name"].split()[1].upper()
+    found = await call(billing, "list_customers", {"name": name})
+    assert found["results"] and all(name.lower() in c["name"].lower() for c in found["results"])
