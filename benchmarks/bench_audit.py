@@ -2,7 +2,9 @@
 
 Targets (issue 6): static 1,000 tools < 5 s; full audit with probes < 20 s. Reported, never asserted
 in tests. When a peer linter is installed in var/thirdparty (mcp-quality), the same server is timed
-under it too and the ratio printed.
+under it too and the ratio printed. To install it (its own venv, it pins other versions):
+    python3 -m venv var/thirdparty/py-mcp-quality
+    var/thirdparty/py-mcp-quality/bin/pip install mcp-quality
 """
 
 from __future__ import annotations
@@ -93,18 +95,19 @@ def generated_tools(n: int = 1000) -> list[dict[str, Any]]:
     return tools
 
 
-def bench_static(n: int = 1000) -> tuple[float, dict[str, Any]]:
+def bench_static(n: int = 1000) -> tuple[float, float, dict[str, Any]]:
+    """First run (tokenizer and imports warm, encoder cold) and the best of three."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "tools.json"
         path.write_text(json.dumps({"tools": generated_tools(n)}))
-        best = float("inf")
+        times = []
         report = None
         for _ in range(3):
             start = time.perf_counter()
             report = audit_file(path)
-            best = min(best, time.perf_counter() - start)
+            times.append(time.perf_counter() - start)
         assert report is not None
-        return best, {"findings": len(report.findings), **report.target["surface"]}
+        return times[0], min(times), {"findings": len(report.findings), **report.target["surface"]}
 
 
 def bench_cli_static(n: int = 1000) -> float:
@@ -158,10 +161,10 @@ def bench_peer() -> float | None:
 
 
 def main() -> int:
-    static_s, static_info = bench_static()
+    first_s, static_s, static_info = bench_static()
     print(
-        f"static audit, 1000 tools from a file (in process, best of 3): {static_s:.2f} s "
-        f"(target < {STATIC_TARGET_S:.0f} s); {static_info['findings']} findings, "
+        f"static audit, 1000 tools from a file (in process): first {first_s:.2f} s, best of 3 "
+        f"{static_s:.2f} s (target < {STATIC_TARGET_S:.0f} s); {static_info['findings']} findings, "
         f"{static_info['tools_list_bytes']} bytes / {static_info['tools_list_tokens']} tokens"
     )
     cli_s = bench_cli_static()
@@ -181,7 +184,7 @@ def main() -> int:
         print(
             f"peer: mcp-quality run on the same server: {peer_s:.2f} s; drivable/peer = {full_s / peer_s:.2f}"
         )
-    return 0 if static_s < STATIC_TARGET_S and full_s < FULL_TARGET_S else 1
+    return 0 if first_s < STATIC_TARGET_S and full_s < FULL_TARGET_S else 1
 
 
 if __name__ == "__main__":
