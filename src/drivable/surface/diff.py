@@ -495,8 +495,13 @@ class _SchemaWalk:
     def _prose(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:
         for key in ("description", "examples", "example"):
             if old.get(key) != new.get(key):
-                verb = "added" if key not in old else "removed" if key not in new else "changed"
-                self.emit("routing", f"{path}.{key}", f"{label}: {key} {verb}")
+                if key not in old:
+                    detail = f"added: {_short(new[key], 50)}"
+                elif key not in new:
+                    detail = f"removed (was {_short(old[key], 50)})"
+                else:
+                    detail = f"changed: {_short(old[key], 40)} -> {_short(new[key], 40)}"
+                self.emit("routing", f"{path}.{key}", f"{label}: {key} {detail}")
         if old.get("title") != new.get("title"):
             self.emit(
                 "cosmetic",
@@ -1098,11 +1103,11 @@ def _text_field(
     if old == new:
         return
     if old in (None, ""):
-        sink.add(klass, subject, path, f"{what} added")
+        sink.add(klass, subject, path, f"{what} added: {_short(new, 50)}")
     elif new in (None, ""):
-        sink.add(klass, subject, path, f"{what} removed")
+        sink.add(klass, subject, path, f"{what} removed (was {_short(old, 50)})")
     else:
-        sink.add(klass, subject, path, f"{what} changed")
+        sink.add(klass, subject, path, f"{what} changed: {_short(old, 40)} -> {_short(new, 40)}")
 
 
 def _tool_rename_evidence(
