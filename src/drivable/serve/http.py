@@ -18,6 +18,7 @@ or a function returning one (any number of workers).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from typing import Any
 
@@ -29,11 +30,14 @@ from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_e
 from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 # A request body carries the arguments plus the JSON-RPC envelope and `_meta`: the inline bound of
 # the arguments plus this much room. Arguments over the inline bound but within the body bound reach
 # the runtime, which refuses them with the same code and the tool's name.
 ENVELOPE_ROOM_BYTES = 64 * 1024
 DRAIN_BYTES = 4 * 1024 * 1024
+
+log = logging.getLogger("drivable.serve.http")
 
 _TARGET_ENV = "DRIVABLE_HTTP_CONTRACT"
 _VERIFIER_ENV = "DRIVABLE_HTTP_VERIFIER"
@@ -257,6 +261,13 @@ def run_http(
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    if host not in LOOPBACK:
+        # The SDK keeps DNS-rebinding protection for loopback binds only.
+        log.warning(
+            "serving on %s: not a loopback address, so no DNS-rebinding protection%s",
+            host,
+            "" if verifier is not None else ", and no bearer authentication",
+        )
     if workers == 1:
         contract = load_contract(target) if isinstance(target, str) else target
         chosen = load_verifier(verifier) if isinstance(verifier, str) else verifier
