@@ -26,15 +26,16 @@ import json
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import jsonschema
 import pytest
-from mcp import Client
 
-from drivable.contract import ERROR_CODES, Contract
-from drivable.contract.envelope import envelope_schema
-from drivable.serve.mount import build_server
+# pytest loads this module in every run of every project that has drivable installed: the SDK and
+# the runtime are imported when a fixture or helper is first used, never at plugin load.
+if TYPE_CHECKING:
+    from mcp import Client
+
+    from drivable.contract import Contract
 
 Mode = Literal["legacy", "auto"]
 MODES: tuple[Mode, ...] = ("legacy", "auto")
@@ -52,6 +53,10 @@ async def connect(
     A failure in the body (an assertion) surfaces as itself, not wrapped in the exception group
     of the client's task group, so `pytest.raises` and pytest's report see it plainly.
     """
+    from mcp import Client
+
+    from drivable.serve.mount import build_server
+
     try:
         async with Client(
             build_server(contract),
@@ -76,7 +81,7 @@ def _single_leaf(group: BaseExceptionGroup[BaseException]) -> Exception | None:
     return found if isinstance(found, Exception) else None
 
 
-ClientFactory = Callable[..., AbstractAsyncContextManager[Client]]
+ClientFactory = Callable[..., "AbstractAsyncContextManager[Client]"]
 
 
 async def _tool(client: Client, name: str) -> dict[str, Any] | None:
@@ -104,6 +109,8 @@ async def call_ok(
     client: Client, tool: str, arguments: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """Call `tool`, assert it succeeded in the drivable shape, and return structuredContent."""
+    import jsonschema
+
     result = await client.call_tool(tool, dict(arguments or {}))
     structured = result.structured_content
     if result.is_error:
@@ -132,6 +139,11 @@ async def call_error(
     Checks the envelope's shape, `code` when given, that `hint` is not empty, and that a `repair`
     names a listed tool with arguments its advertised inputSchema accepts (literally callable).
     """
+    import jsonschema
+
+    from drivable.contract import ERROR_CODES
+    from drivable.contract.envelope import envelope_schema
+
     result = await client.call_tool(tool, dict(arguments or {}))
     envelope = result.structured_content
     assert result.is_error, f"{tool} succeeded where a refusal was expected: {envelope}"
@@ -166,6 +178,8 @@ async def assert_round_trip(
     advertised (strict) inputSchema, writes it, reads again, and asserts the payload is a fixed
     point: writing what was read changes nothing a read shows. Returns the payload.
     """
+    import jsonschema
+
     async with connect(contract, mode=mode) as client:
         first = extract(await call_ok(client, read_tool, read_args))
         described = await _tool(client, write_tool)
