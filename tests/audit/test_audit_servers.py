@@ -249,3 +249,18 @@ def test_reference_caselaw_server_has_no_critical_or_major_finding() -> None:
         if f["severity"] in ("critical", "major")
     ]
     assert severe == []
+
+
+def test_a_command_that_is_not_a_server_exits_2_and_says_what_it_printed() -> None:
+    run = drivable("audit", "--", sys.executable, "-c", "print('hello from not-a-server')")
+    assert run.code == 2
+    assert "hello from not-a-server" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_no_other_era_speaks_once() -> None:
+    run = audit_json(
+        "--", sys.executable, str(SERVERS / "clean.py"), extra=("--no-other-era", "--no-probes")
+    )
+    assert run.code == 0, run.stderr
+    assert "handshake" not in run.report["target"]["eras"]

@@ -75,6 +75,13 @@ def audit(
     legacy: Annotated[
         bool, typer.Option(help="Speak only the handshake era (2025-11-25).")
     ] = False,
+    other_era: Annotated[
+        bool,
+        typer.Option(
+            help="Also speak the other era in a second connection (off for servers that cannot "
+            "run twice at once)."
+        ),
+    ] = True,
     timeout: Annotated[float, typer.Option(help="Seconds per probe call.")] = 10.0,
     max_probe_tools: Annotated[int, typer.Option(help="Probe at most this many tools.")] = 50,
 ) -> None:
@@ -109,7 +116,7 @@ def audit(
                 timeout=timeout,
                 max_probe_tools=max_probe_tools,
                 probes=probes,
-                other_era=not legacy,
+                other_era=other_era and not legacy,
             )
             err = Console(stderr=True)
             if err.is_terminal:

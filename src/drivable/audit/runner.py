@@ -106,6 +106,10 @@ async def audit_target(
     if isinstance(stdout, StdoutReport) and stdout.error and not stdout.lines:
         raise AuditCannotRun(f"cannot start `{target.command[0]}`: {stdout.error}")
     main = results["main"]
+    if isinstance(main, AuditCannotRun) and isinstance(stdout, StdoutReport) and stdout.noise:
+        raise AuditCannotRun(
+            f"{main}\nthe command wrote this to stdout, which is not MCP: {stdout.noise[0][:120]!r}"
+        )
     if isinstance(main, AuditCannotRun):
         raise main
     if isinstance(main, Exception):
