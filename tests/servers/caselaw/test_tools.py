@@ -87,6 +87,15 @@ async def test_a_court_naming_nothing_is_dropped_with_a_warning_never_emptying(
     assert "Nejvyšší soud" in warning["message"]
 
 
+async def test_a_court_naming_several_is_dropped_naming_them(caselaw: Contract) -> None:
+    out = await call(caselaw, "search_decisions", {"court": "Krajský soud", "limit": 2})
+    assert len(out["results"]) == 2
+    (warning,) = out["warnings"]
+    assert warning["code"] == "filter_value_dropped"
+    assert "Krajský soud v Brně" in warning["message"]
+    assert "Krajský soud v Ostravě" in warning["message"]
+
+
 async def test_an_empty_page_caused_by_a_filter_names_what_would_match(caselaw: Contract) -> None:
     out = await call(
         caselaw, "search_decisions", {"query": "náhrada škody", "court": "Bundesgerichtshof"}
