@@ -2,7 +2,7 @@
 
 `drivable serve drivable.reliability.probe:make --http --verifier drivable.reliability.probe:verifier`
 serves it; the store is the URL in DRIVABLE_RELIABILITY_STORE (SQLite or PostgreSQL), shared by
-every worker process. `record_entry` is keyed (an idempotency_key runs the effect once), writing one
+every worker process. `add_entry` is keyed (an idempotency_key runs the effect once), writing one
 row of `probe_entries` in the effect's transaction, so a duplicate effect is a second row with the
 same label; `void_entry` is destructive (dry run, then a confirm token bound to the principal).
 
@@ -11,6 +11,7 @@ The tokens below are fixed, public test credentials: the probe is a test server,
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import sqlite3
@@ -59,11 +60,11 @@ def prepare_store(url: str) -> None:
     if url.startswith(("postgresql://", "postgres://")):
         import psycopg
 
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(TABLE_SQL)
+        with psycopg.connect(url, autocommit=True) as pg:
+            pg.execute(TABLE_SQL)
         return
     path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute(TABLE_SQL)
 
 
@@ -84,7 +85,7 @@ def count_rows(url: str, *, label: str | None = None) -> dict[str, int]:
     if label is not None:
         sql += " WHERE label = ?"
         params = (label,)
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
         found = conn.execute(sql + " GROUP BY label", params).fetchall()
     return {str(r[0]): int(r[1]) for r in found}
 
@@ -114,7 +115,7 @@ class RecordOutput(BaseModel):
 
 class VoidInput(KindModel):
     entry_id: Annotated[str, Kind("identifier", prefix="ent_")] = Field(
-        description="The entry_id record_entry returned, e.g. 'ent_3f2a'."
+        description="The entry_id add_entry returned, e.g. 'ent_3f2a'."
     )
     dry_run: bool = DRY_RUN
     confirm_token: str | None = CONFIRM_TOKEN
@@ -143,8 +144,8 @@ def make() -> Contract:
         contract.use_effects(open_store(url), SECRET)
 
     @contract.tool(
-        name="ping",
-        title="Ping",
+        name="check_alive",
+        title="Check alive",
         description='Answers at once; a liveness check. Example: {"echo": "ping"}.',
         effects=READ_ONLY,
     )
@@ -152,7 +153,7 @@ def make() -> Contract:
         return PingOutput(alive=True, pid=os.getpid())
 
     @contract.tool(
-        name="record_entry",
+        name="add_entry",
         title="Record an entry",
         description=(
             "Record one ledger entry; needs the scope entries:write. "
@@ -161,7 +162,7 @@ def make() -> Contract:
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
         scopes=[WRITE_SCOPE],
     )
-    async def record_entry(args: RecordInput, call: Call) -> RecordOutput:
+    async def add_entry(args: RecordInput, call: Call) -> RecordOutput:
         entry_id = f"ent_{uuid.uuid4().hex[:12]}"
         await call.transaction.execute(
             "INSERT INTO probe_entries (entry_id, principal, label, amount) VALUES (?, ?, ?, ?)",
@@ -192,8 +193,8 @@ def make() -> Contract:
             raise ToolError(
                 "not_found",
                 f"No entry of yours has the id {args.entry_id}.",
-                hint="Use an entry_id record_entry returned to you.",
-                repair=Repair("ping", {"echo": "ping"}, "check_alive"),
+                hint="Use an entry_id add_entry returned to you.",
+                repair=Repair("check_alive", {"echo": "ping"}, "check_alive"),
             )
         return VoidOutput(entry_id=args.entry_id, status="voided")
 
