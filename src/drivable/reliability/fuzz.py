@@ -207,10 +207,9 @@ def plan_calls(
 
 
 async def fuzz(
-    url: str,
+    target: Target,
     *,
     server: str,
-    token: str | None,
     calls: int,
     liveness: tuple[str, dict[str, Any]],
     seed: int = 20261129,
@@ -218,18 +217,23 @@ async def fuzz(
     time_budget_s: float = 900.0,
     exclude: tuple[str, ...] = (),
 ) -> FuzzReport:
-    """Send about `calls` fuzzed calls to the server at `url`; stop early at `time_budget_s`."""
+    """Send about `calls` fuzzed calls to `target`; stop early at `time_budget_s`.
+
+    Raw JSON-RPC bodies need an HTTP target; an in-process target gets the SDK-sendable calls.
+    """
     report = FuzzReport(server)
     started = time.monotonic()
-    target = Target(url=url, bearer_token=token)
+    url = target.url or ""
     headers = dict(HEADERS)
-    if token:
-        headers["authorization"] = f"Bearer {token}"
+    if target.bearer_token:
+        headers["authorization"] = f"Bearer {target.bearer_token}"
     async with connect(target, read_timeout_seconds=CALL_TIMEOUT_S) as client:
         listed = await client.list_tools()
         schemas = {t.name: t.input_schema for t in listed.tools if t.name not in exclude}
     report.tools = sorted(schemas)
     plans = plan_calls(schemas, calls, seed, canary)
+    if not url:
+        plans = [p for p in plans if p.raw is None and _jsonable(p.args) is not None]
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(CALL_TIMEOUT_S)) as http:
         client_cm = connect(target, read_timeout_seconds=CALL_TIMEOUT_S)
         client = await client_cm.__aenter__()
@@ -239,7 +243,9 @@ async def fuzz(
                     break
                 report.calls += 1
                 body = plan.raw if plan.raw is not None else _jsonable(plan.args)
-                raw = body is None or plan.raw is not None or len(body) > SDK_BODY_MAX
+                raw = bool(url) and (
+                    body is None or plan.raw is not None or len(body) > SDK_BODY_MAX
+                )
                 setattr(report, plan.kind, getattr(report, plan.kind) + 1)
                 if raw:
                     if body is None or plan.raw is None:
