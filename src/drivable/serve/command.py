@@ -32,6 +32,13 @@ def serve_command(
     max_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="HTTP request body bound (default: inline + 64 KiB).")
     ] = None,
+    sessions: Annotated[
+        bool,
+        typer.Option(
+            "--sessions",
+            help="Keep handshake-era HTTP sessions (one worker) so their cancellations reach calls.",
+        ),
+    ] = False,
     store: Annotated[
         str | None,
         typer.Option(
@@ -51,8 +58,8 @@ def serve_command(
     if store is not None:
         os.environ["DRIVABLE_STORE"] = store  # read by the server's factory, in each worker
     if not http:
-        if verifier is not None or workers != 1:
-            typer.echo("--verifier and --workers apply to --http only", err=True)
+        if verifier is not None or workers != 1 or sessions:
+            typer.echo("--verifier, --workers and --sessions apply to --http only", err=True)
             raise typer.Exit(2)
         from drivable.serve.stdio import run_stdio
 
@@ -67,6 +74,7 @@ def serve_command(
         workers=workers,
         verifier=verifier,
         max_body_bytes=max_body_bytes,
+        sessions=sessions,
     )
 
 

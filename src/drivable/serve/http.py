@@ -185,14 +185,21 @@ def build_app(
     verifier: TokenVerifier | None = None,
     max_body_bytes: int | None = None,
     path: str = DEFAULT_PATH,
+    sessions: bool = False,
 ) -> ASGIApp:
-    """The ASGI app serving `contract` at `path` (stateless streamable HTTP, both eras)."""
+    """The ASGI app serving `contract` at `path` (streamable HTTP, both eras).
+
+    Stateless by default, so any number of worker processes can serve it. `sessions=True` keeps
+    handshake-era sessions in this process (one worker only): a handshake-era client's
+    `notifications/cancelled` then reaches its running call, which a stateless server cannot tie
+    to anything. 2026-07-28 requests are stateless either way (they cancel by closing the stream).
+    """
     limit = max_body_bytes or body_limit(contract)
     server = build_server(contract)
     # Passing the bind host lets the SDK switch DNS-rebinding protection on for loopback hosts.
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=path,
-        stateless_http=True,
+        stateless_http=not sessions,
         host=host,
         max_request_body_size=limit,
     )
@@ -252,6 +259,7 @@ def run_http(
     verifier: TokenVerifier | str | None = None,
     max_body_bytes: int | None = None,
     log_level: str = "warning",
+    sessions: bool = False,
 ) -> None:
     """Serve `target` over streamable HTTP at http://host:port/mcp until interrupted.
 
@@ -261,6 +269,8 @@ def run_http(
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    if sessions and workers != 1:
+        raise ValueError("sessions live in one process: use one worker, or no sessions")
     if host not in LOOPBACK:
         # The SDK keeps DNS-rebinding protection for loopback binds only.
         log.warning(
@@ -271,7 +281,13 @@ def run_http(
     if workers == 1:
         contract = load_contract(target) if isinstance(target, str) else target
         chosen = load_verifier(verifier) if isinstance(verifier, str) else verifier
-        app = build_app(contract, host=host, verifier=chosen, max_body_bytes=max_body_bytes)
+        app = build_app(
+            contract,
+            host=host,
+            verifier=chosen,
+            max_body_bytes=max_body_bytes,
+            sessions=sessions,
+        )
         config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
         uvicorn.Server(config).run()
         return
