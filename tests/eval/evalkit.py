@@ -23,6 +23,16 @@ def drivable_target() -> EvalTarget:
     )
 
 
+def caselaw_target() -> EvalTarget:
+    from drivable.serve.http import load_contract
+    from drivable.servers import import_path
+
+    caselaw = load_contract(import_path("caselaw"))
+    return EvalTarget(
+        Target(server=build_server(caselaw), mode="legacy"), contract=caselaw, mode="legacy"
+    )
+
+
 def naive_target() -> EvalTarget:
     return EvalTarget(Target(server=naive_server, mode="legacy"), mode="legacy")
 
@@ -37,10 +47,14 @@ def jobs(workflows: list[Workflow], trials: int = 2, seed: int = 0) -> list[Job]
 
 
 async def run_all(
-    target: EvalTarget, trials: int = 2, seed: int = 0, trace: TraceWriter | None = None
+    target: EvalTarget,
+    trials: int = 2,
+    seed: int = 0,
+    trace: TraceWriter | None = None,
+    workflow_set: str = "example",
 ) -> tuple[list[TrialResult], dict[str, Any]]:
     results = await run_jobs(
-        target, jobs(bundled("example"), trials, seed), concurrency=8, trace=trace
+        target, jobs(bundled(workflow_set), trials, seed), concurrency=8, trace=trace
     )
     doc = run_document(
         results,

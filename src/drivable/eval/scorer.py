@@ -33,7 +33,10 @@ Normalizer = Callable[[str, Mapping[str, Any]], dict[str, Any] | None]
 
 
 def same(expected: Any, got: Any) -> bool:
-    """`expected` is a partial pattern: dict keys are a subset, scalars compare by value or text."""
+    """`expected` is a partial pattern: dict keys are a subset, scalars compare by value or text,
+    and "*" matches any value that is present and not empty."""
+    if expected == "*":
+        return got not in (None, "", [], {})
     if isinstance(expected, dict):
         return isinstance(got, dict) and all(
             k in got and same(v, got[k]) for k, v in expected.items()

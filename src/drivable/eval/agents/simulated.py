@@ -15,7 +15,8 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
 Shared by all: after an error, follow `repair` literally when the error carries one, else fix what
 `issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property), and
 when the error has no structure, guess (the nearest tool name, the value the text mentions coerced to
-the schema's type, else resend once). They read only what discovery exposes: tools/list (names,
+the schema's type, else resend once). A success whose warning says a filter emptied the page
+(no_hits_filtered) is heeded once: the values it names are omitted and not filled again. They read only what discovery exposes: tools/list (names,
 descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
 never the server's internals. A contract that works for them is not proof that it works for a model;
 one that fails them fails models too.
@@ -211,6 +212,7 @@ class SimulatedAgent:
         self.tools = {str(t["name"]): t for t in tools}
         self.results: dict[str, Any] = {}
         self.aliases: dict[str, str] = {}
+        self.avoid: dict[str, set[str]] = {}
         self.step_index = 0
         self._reset_step()
 
@@ -218,6 +220,7 @@ class SimulatedAgent:
         self.target_tool: str | None = None
         self.calls_in_step = 0
         self.resent: set[str] = set()
+        self.heeded = False
         self.seen_tools: set[str] = set(getattr(self, "seen_tools", set()))
 
     # -- the turn -----------------------------------------------------------------------------
@@ -232,7 +235,8 @@ class SimulatedAgent:
                     self._reset_step()
             else:
                 self.results[last.call.tool] = last.payload()
-                if last.call.tool == self.target_tool:
+                nxt = self._heed_warnings(last)
+                if nxt is None and last.call.tool == self.target_tool:
                     self.step_index += 1
                     self._reset_step()
         if self.calls_in_step >= MAX_CALLS_PER_STEP:
@@ -315,7 +319,7 @@ class SimulatedAgent:
             args = {k: respell(k, props.get(k, {}), v, self.rng) for k, v in args.items()}
         if "fill" in self.habits:
             for name, prop in props.items():
-                if name not in args:
+                if name not in args and name not in self.avoid.get(tool, set()):
                     args[name] = self._fill(name, prop)
         if "invent_cursor" in self.habits:
             for name in props:
@@ -342,6 +346,28 @@ class SimulatedAgent:
         if "object" in types:
             return {}
         return self.rng.choice(["", None])
+
+    # -- after a success that warns ----------------------------------------------------------
+
+    def _heed_warnings(self, last: Observation) -> ToolCall | None:
+        """A filter that emptied the page: do what the warning says (omit the values it names),
+        once per step, and remember not to fill them again for this tool."""
+        payload = last.payload()
+        if not isinstance(payload, dict) or self.heeded:
+            return None
+        drop: set[str] = set()
+        for w in payload.get("warnings") or []:
+            if not isinstance(w, dict) or w.get("code") != "no_hits_filtered":
+                continue
+            words = set(re.findall(r"[A-Za-z_]+", str(w.get("message") or "")))
+            drop |= {k for k in last.call.arguments if k == w.get("path") or k in words}
+        if not drop:
+            return None
+        self.heeded = True
+        self.avoid.setdefault(last.call.tool, set()).update(drop)
+        return ToolCall(
+            last.call.tool, {k: v for k, v in last.call.arguments.items() if k not in drop}
+        )
 
     # -- after an error -----------------------------------------------------------------------
 
@@ -378,9 +404,14 @@ class SimulatedAgent:
                 parts = str(issue["path"]).split(".")
                 value = _del_path(args, parts)
                 allowed = str(issue.get("expected") or "").removeprefix("one of:").split(",")
-                same_start = [a.strip() for a in allowed if a.strip().startswith(parts[-1])]
-                if len(same_start) == 1 and len(parts) == 1:
-                    args[same_start[0]] = value  # `q` meant `query`
+                name = parts[-1]
+                kin = [
+                    a.strip()
+                    for a in allowed
+                    if a.strip() and (a.strip().startswith(name) or name.startswith(a.strip()))
+                ]
+                if len(kin) == 1 and len(parts) == 1:
+                    args[kin[0]] = value  # `q` meant `query`, `court_name` meant `court`
                 else:
                     removed.append(value)
                 changed = True

@@ -1,0 +1,22 @@
+"""The bundled caselaw workflows: every persona, first or second attempt, every rejection names
+the next call (courts in English, day-first dates, a remembered older surface, cursors)."""
+
+from __future__ import annotations
+
+from evalkit import caselaw_target, run_all
+
+from drivable.eval.agents.simulated import PERSONAS
+
+
+async def test_every_persona_completes_every_caselaw_workflow() -> None:
+    results, doc = await run_all(caselaw_target(), trials=2, workflow_set="caselaw")
+    ran = [r for r in results if r.skipped is None]
+    assert len(ran) == 7 * len(PERSONAS) * 2
+    for r in ran:
+        assert r.verdict["completed"], (r.workflow, r.agent, r.verdict["steps"])
+        for step in r.verdict["steps"]:
+            assert step["attempt"] in (1, 2), (r.workflow, r.agent, step)
+    overall = doc["summary"]["overall"]
+    assert overall["errors_naming_next_call"]["rate"] == 1.0
+    assert overall["errors_naming_next_call"]["n"] > 10
+    assert {r.workflow for r in results if r.skipped} == {"auth-failure"}
