@@ -94,6 +94,7 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             named_all[0] += named
             named_all[1] += errors
         completed = [t for t in ran if t["completed"]]
+        refused = [t for t in ran if t.get("connect_error")]
         done_all[0] += len(completed)
         done_all[1] += len(ran)
         workflows[name] = {
@@ -106,6 +107,12 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             "discovery": ran[0].get("discovery"),
             "steps": steps,
         }
+        if refused:
+            workflows[name]["refused"] = {
+                "trials": len(refused),
+                "connect_error": refused[0]["connect_error"],
+                "http_refusal": refused[0].get("http_refusal"),
+            }
     return {
         "workflows": workflows,
         "overall": {
@@ -197,6 +204,19 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
                 f"{s['errors']} ({s['errors_naming_next_call']} name next)",
             )
         console.print(table)
+        refused = wf.get("refused")
+        if refused:
+            http = refused.get("http_refusal") or {}
+            env = http.get("envelope") or {}
+            console.print(
+                f"  [red]{refused['trials']} trial(s) never reached a tool[/]: "
+                f"{refused['connect_error']}"
+                + (
+                    f"; HTTP {http.get('status')} {env.get('code', '')}: {env.get('hint', '')}"
+                    if http
+                    else ""
+                )
+            )
     o = summary["overall"]
     console.print(
         f"[bold]overall[/]: completed {_pct(o['completed'])}; first call {_pct(o['first_call'])}; "

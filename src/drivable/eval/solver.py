@@ -19,7 +19,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract
-from drivable.eval.scorer import Normalizer, Tracker, discovery_cost, satisfies
+from drivable.eval.scorer import Normalizer, StepScore, Tracker, discovery_cost, satisfies
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
 from drivable.eval.workflow import Done, Workflow
@@ -165,6 +165,85 @@ async def run_trial(
             0.0,
             skipped=f"needs {', '.join(missing)}",
         )
+    try:
+        return await _run_connected(target, workflow, agent, trial, seed, run_id, trace, started)
+    except Exception as error:  # a server that cannot be reached or refuses us is a result too
+        verdict: dict[str, Any] = {
+            "steps": [StepScore(s.name).record() for s in workflow.steps],
+            "completed": False,
+            "tool_calls": 0,
+            "tokens": 0,
+            "bytes": 0,
+            "within_budget": False,
+            "state": [],
+            "discovery": {"bytes": 0, "tokens": 0},
+            "finished_by_agent": False,
+            "connect_error": _describe(error),
+        }
+        if target.target.url is not None:
+            verdict["http_refusal"] = await _http_refusal(target.target)
+        return TrialResult(
+            workflow.name,
+            workflow.fixture,
+            agent.name,
+            trial,
+            seed,
+            verdict,
+            time.perf_counter() - started,
+        )
+
+
+def _describe(error: BaseException) -> str:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return f"{type(error).__name__}: {error}"[:500]
+
+
+async def _http_refusal(target: Target) -> dict[str, Any] | None:
+    """What an HTTP server answers a first request with: status, WWW-Authenticate, the envelope."""
+    import httpx2
+
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    if target.bearer_token:
+        headers["Authorization"] = f"Bearer {target.bearer_token}"
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "drivable-eval", "version": "0"},
+        },
+    }
+    try:
+        async with httpx2.AsyncClient(timeout=10.0) as http:
+            response = await http.post(str(target.url), json=body, headers=headers)
+    except Exception as error:
+        return {"error": _describe(error)}
+    if response.status_code < 400:
+        return None
+    try:
+        data = response.json()
+    except ValueError:
+        data = None
+    return {
+        "status": response.status_code,
+        "www_authenticate": response.headers.get("www-authenticate"),
+        "envelope": data if isinstance(data, dict) and "code" in data else None,
+    }
+
+
+async def _run_connected(
+    target: EvalTarget,
+    workflow: Workflow,
+    agent: Agent,
+    trial: int,
+    seed: int,
+    run_id: str,
+    trace: TraceWriter | None,
+    started: float,
+) -> TrialResult:
     async with connect(target.target, mode=target.mode, errlog=target.errlog) as client:
         pages: list[Any] = []
         tools: list[dict[str, Any]] = []
