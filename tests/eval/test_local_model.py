@@ -1,0 +1,62 @@
+"""Slow tier: a real small model (Qwen2.5-Coder 0.5B, llama-cpp-python, CPU) drives one workflow.
+
+Skipped unless DRIVABLE_SLOW=1, and skipped with the install line when the `[local]` extra or the
+pinned model parts are missing. Nothing downloads at run time. The per-step table is printed
+(-s shows it) and written to DRIVABLE_EVAL_ARTIFACTS when set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from evalkit import drivable_target
+
+from drivable.eval.report import print_run, run_document
+from drivable.eval.solver import run_trial
+from drivable.eval.workflow import bundled
+
+pytestmark = pytest.mark.slow
+
+
+def _require_local() -> None:
+    from drivable.eval.agents.local import PACKS, install_hint
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed: pip install 'drivable[local]'")
+    if importlib.util.find_spec(PACKS["0.5b"].module.format(n=1)) is None:
+        pytest.skip(f"the 0.5B model parts are not installed: {install_hint(PACKS['0.5b'])}")
+
+
+async def test_local_model_drives_cold_start_end_to_end() -> None:
+    _require_local()
+    from drivable.eval.agents.local import LocalAgent, shared_model
+
+    model = shared_model("0.5b")
+    wf = next(w for w in bundled("example") if w.name == "cold-start")
+    started = time.perf_counter()
+    result = await run_trial(drivable_target(), wf, LocalAgent(model, max_turns=6))
+    seconds = time.perf_counter() - started
+    doc = run_document(
+        [result],
+        target={"transport": "in-process", "contract": "notes-example"},
+        agent="local",
+        personas=[""],
+        trials=1,
+        seed=0,
+        seconds=seconds,
+    )
+    print_run(doc)
+    calls = result.verdict["tool_calls"]
+    print(f"local 0.5B: {seconds:.1f} s wall, {calls} calls, parse paths {result.usage}")
+    artifacts = os.environ.get("DRIVABLE_EVAL_ARTIFACTS")
+    if artifacts:
+        Path(artifacts).mkdir(parents=True, exist_ok=True)
+        (Path(artifacts) / "local-0.5b-cold-start.json").write_text(json.dumps(doc, indent=2))
+    # a smoke run: the model made real calls through the real client and every turn was parsed
+    assert calls >= 1
+    assert result.usage["reported"] and sum(result.usage["parse_paths"].values()) >= 1
