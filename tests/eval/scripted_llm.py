@@ -1,4 +1,4 @@
-"""A tiny OpenAI-compatible HTTP server that replays scripted responses (real HTTP on 127.0.0.1).
+"""A tiny OpenAI-compatible (and Anthropic Messages) HTTP server that replays scripted responses (real HTTP on 127.0.0.1).
 
 Every request body is kept, so a test can check what the client really sent (tools, messages).
 """
@@ -24,7 +24,12 @@ class ScriptedLLM:
         self.responses: list[dict[str, Any]] = json.loads(script.read_text())["responses"]
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
-        app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"])])
+        app = Starlette(
+            routes=[
+                Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                Route("/v1/messages", self._chat, methods=["POST"]),  # Anthropic's path
+            ]
+        )
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -36,6 +41,10 @@ class ScriptedLLM:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     async def _chat(self, request: Request) -> JSONResponse:
         body = await request.json()
