@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from audit_thirdparty import npm_everything, python_server, python_server_command
-from conftest import SERVERS, Run, audit_json
 
+from conftest import SERVERS, Run, audit_json
 from drivable.audit.rules import REGISTRY
 
 pytestmark = pytest.mark.thirdparty
@@ -53,6 +53,14 @@ def test_mcp_server_git(tmp_path: Path) -> None:
     assert {"git_commit", "git_reset", "git_checkout"} & set(skipped)
     assert "git_status" not in skipped
     assert report["target"]["probes"]["calls"] > 0
+    # The repository given on its command line is what a model would be told: the first call
+    # with it works, and the server echoing it back is configuration, not a leak.
+    assert report["target"]["probes"]["cold_start"]["first_call_outcome"] == "success"
+    assert not [
+        f
+        for f in report["findings"]
+        if f["rule"] == "dv.substrate-leak" and str(repo) in f["summary"]
+    ]
 
 
 def test_server_everything_from_npm() -> None:

@@ -8,6 +8,7 @@ Probe payloads are drivable's own fixed values; nothing the user passed is ever 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,7 +134,9 @@ def answer_text(call: ProbeCall) -> str:
     return "\n".join(parts)
 
 
-def leaks_in(call: ProbeCall) -> list[tuple[str, Severity, str]]:
+def leaks_in(call: ProbeCall, known: tuple[str, ...] = ()) -> list[tuple[str, Severity, str]]:
+    """Substrate in the answer. `known`: values the user configured (e.g. the repository path on
+    the server's command line); echoing those back is not a leak."""
     text = answer_text(call)
     if not text:
         return []
@@ -146,6 +149,8 @@ def leaks_in(call: ProbeCall) -> list[tuple[str, Severity, str]]:
         for m in pattern.finditer(text):
             snippet = m.group(0)
             if snippet in sent or snippet in BENIGN_EXCEPTION_WORDS:
+                continue
+            if any(k and (snippet.startswith(k) or k.startswith(snippet)) for k in known):
                 continue
             found.append((category, severity, snippet[:120]))
             break
@@ -205,8 +210,19 @@ def mentions_field(field_name: str, envelope: dict[str, Any] | None, text: str) 
 # --- values ----------------------------------------------------------------------------------
 
 
-def plausible(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> Any:
+PATH_NAME = re.compile(r"(path|dir|directory|repo|repository|root|folder)$", re.I)
+
+
+def plausible(
+    schema: dict[str, Any],
+    node: dict[str, Any],
+    depth: int = 0,
+    name: str = "",
+    dirs: tuple[str, ...] = (),
+) -> Any:
     node = h.resolve(schema, node)
+    if dirs and PATH_NAME.search(name) and "string" in h.types_of(node):
+        return dirs[0]  # the directory the server was started on is what a model would be told
     for key in ("const",):
         if key in node:
             return node[key]
@@ -257,10 +273,12 @@ def plausible(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> A
     return None
 
 
-def required_args(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+def required_args(
+    schema: dict[str, Any], node: dict[str, Any], depth: int = 0, dirs: tuple[str, ...] = ()
+) -> dict[str, Any]:
     props = h.properties(node)
     return {
-        name: plausible(schema, props.get(name, {}), depth)
+        name: plausible(schema, props.get(name, {}), depth, name, dirs)
         for name in node.get("required") or []
         if isinstance(name, str)
     }
@@ -288,11 +306,11 @@ class ProbePlan:
     field: str | None
 
 
-def plan_for(tool: dict[str, Any]) -> list[ProbePlan]:
+def plan_for(tool: dict[str, Any], dirs: tuple[str, ...] = ()) -> list[ProbePlan]:
     schema = h.input_schema(tool)
     props = h.properties(schema)
     required = [r for r in schema.get("required") or [] if isinstance(r, str)]
-    base = required_args(schema, schema)
+    base = required_args(schema, schema, dirs=dirs)
     plans = [ProbePlan("baseline", base, None)]
     if required:
         plans.append(ProbePlan("empty-call", {}, required[0]))
@@ -382,6 +400,9 @@ class ProbeState:
     envelope_gaps: dict[str, list[str]] = field(default_factory=dict)
     first_repair: dict[str, Any] | None = None
     cold_start: dict[str, Any] | None = None
+    known: tuple[str, ...] = ()
+    dirs: tuple[str, ...] = ()
+    baseline_ok: dict[str, bool] = field(default_factory=dict)
 
     def once(self, rule: str, subject: str) -> bool:
         key = (rule, subject)
@@ -426,8 +447,12 @@ async def probe_tools(
     timeout: float,
     max_tools: int,
     progress: Callable[[str], None] | None = None,
+    known: tuple[str, ...] = (),
 ) -> ProbeState:
+    """Probe each tool. `known`: the server's own command-line values (paths there are config)."""
     state = ProbeState({str(t.get("name")): t for t in tools}, allow_writes)
+    state.known = tuple(k for k in known if len(k) > 3)
+    state.dirs = tuple(k for k in state.known if os.path.isdir(k))
     for tool in tools[:max_tools]:
         name = str(tool.get("name"))
         if h.is_mutating(tool) and not allow_writes:
@@ -452,12 +477,13 @@ async def _probe_one(
     subject = f"tool:{name}"
     schema = h.input_schema(tool)
     baseline: ProbeCall | None = None
-    for plan in plan_for(tool):
+    for plan in plan_for(tool, state.dirs):
         call = await call_raw(client, name, plan.arguments, timeout)
         call.probe, call.field = plan.probe, plan.field
         state.calls.append(call)
         if plan.probe == "baseline":
             baseline = call
+            state.baseline_ok[name] = call.outcome == "success"
         if call.outcome == "crash":
             state.add(
                 "dv.probe-crash",
@@ -523,7 +549,7 @@ def _next_cursor(call: ProbeCall) -> str | None:
 
 
 def _check_leaks(call: ProbeCall, state: ProbeState, subject: str) -> None:
-    for category, severity, snippet in leaks_in(call):
+    for category, severity, snippet in leaks_in(call, state.known):
         state.add(
             "dv.substrate-leak",
             severity,
@@ -636,9 +662,16 @@ def _check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, su
             f"Return `structuredContent: {{code, message, hint, issues}}` from `{name}` on every "
             "isError result, with the same JSON in a text block.",
         )
-    # With every property a placeholder, naming any one of them is a fair first answer.
-    candidates = list(call.arguments) if call.probe == "placeholders" else [call.field]
-    if call.field and not any(mentions_field(str(c), envelope, text) for c in candidates):
+    # With every property a placeholder, naming any one of them is a fair first answer. A probe
+    # built on a baseline the server already refused is not attributable: its field is not checked.
+    derived = call.probe not in ("empty-call", "placeholders", "baseline")
+    attributable = not (derived and not state.baseline_ok.get(name, True))
+    candidates = list(call.arguments) if call.probe == "placeholders" else [str(call.field)]
+    if (
+        call.field
+        and attributable
+        and not any(mentions_field(c, envelope, text) for c in candidates)
+    ):
         state.add(
             "6.field-feedback",
             "major",

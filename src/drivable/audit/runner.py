@@ -197,6 +197,7 @@ async def _main_session(
                             timeout=opts.timeout,
                             max_tools=opts.max_probe_tools,
                             progress=lambda name: say(f"probing {name}"),
+                            known=tuple(target.command[1:]),
                         )
         except TimeoutError:
             raise AuditCannotRun(
