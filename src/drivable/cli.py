@@ -41,6 +41,9 @@ def _register_all() -> None:
     import drivable.eval.command as eval_command
 
     eval_command.register(app)
+    import drivable.reliability.command as reliability_command
+
+    reliability_command.register(app)
 
 
 _register_all()

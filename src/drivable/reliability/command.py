@@ -1,0 +1,98 @@
+"""`drivable reliability run|canary`: the campaign, and the canary in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+import typer
+
+reliability_app = typer.Typer(
+    name="reliability",
+    help="Fuzz, load, faults, access and canary checks against real served processes on loopback.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@reliability_app.command("run")
+def run_command(
+    tier: Annotated[
+        str, typer.Option(help="short (CI, minutes) or full (the slow tier).")
+    ] = "short",
+    out: Annotated[Path | None, typer.Option(help="Write the Markdown report here.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the raw results here.")
+    ] = None,
+    server: Annotated[
+        list[str] | None,
+        typer.Option(help="Fuzz these servers (default: reference servers and the probe)."),
+    ] = None,
+) -> None:
+    """Run every campaign at TIER; exit 1 when a promise was broken."""
+    from drivable.reliability.campaign import TIERS, run_campaign
+    from drivable.reliability.report import render
+
+    if tier not in TIERS:
+        typer.echo(f"unknown tier {tier!r}: one of {', '.join(TIERS)}", err=True)
+        raise typer.Exit(2)
+
+    def say(text: str) -> None:
+        typer.echo(f"reliability: {text}", err=True)
+
+    results = anyio.run(lambda: run_campaign(TIERS[tier], servers=server or None, say=say))
+    data = results.to_dict()
+    data["passed"] = results.passed
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    page = render(data)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(page)
+        say(f"wrote {out}")
+    else:
+        typer.echo(page)
+    raise typer.Exit(0 if results.passed else 1)
+
+
+@reliability_app.command("canary")
+def canary_command(
+    calls: Annotated[int, typer.Option(min=1, help="Fuzzed calls per server.")] = 100,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result here.")] = None,
+) -> None:
+    """Fuzz caselaw and the probe in process with a canary in every argument; exit 1 if it shows."""
+    from drivable.contract import Contract
+    from drivable.reliability import probe
+    from drivable.reliability.canary import canary_campaign
+    from drivable.servers.caselaw.server import serve
+
+    with tempfile.TemporaryDirectory(prefix="drivable-canary-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'probe.sqlite'}"
+        probe.prepare_store(url)
+        os.environ[probe.STORE_ENV] = url
+        contracts: list[tuple[str, Contract, tuple[str, dict[str, Any]]]] = [
+            ("caselaw", serve(), ("list_courts", {})),
+            ("probe", probe.make(), ("check_alive", {})),
+        ]
+        report = anyio.run(lambda: canary_campaign(contracts, calls_per_server=calls))
+    data = report.to_dict()
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if json_out is not None:
+        json_out.write_text(text + "\n")
+    else:
+        typer.echo(text)
+    raise typer.Exit(0 if report.passed else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(reliability_app, name="reliability")
+
+
+if __name__ == "__main__":
+    reliability_app()
