@@ -267,5 +267,5 @@ async def test_list_customers_pages_and_matches_names(billing: Contract) -> None
         c["customer_id"] for c in nxt["results"]
     }
     name = page["results"][0]["name"].split()[1].upper()
-    found = await call(billing, "list_customers", {"name": name})
+    found = await call(billing, "list_customers", {"query": name})
     assert found["results"] and all(name.lower() in c["name"].lower() for c in found["results"])

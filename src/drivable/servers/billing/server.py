@@ -171,7 +171,7 @@ class VoidOutput(BaseModel):
 
 
 class ListCustomersInput(KindModel):
-    name: str | None = Field(
+    query: str | None = Field(
         None, max_length=100, description="Part of the customer's name, any case; omit for all."
     )
     cursor: str | None = Field(
@@ -379,7 +379,9 @@ def make_contract(ledger: Ledger) -> Contract:
             text=(
                 "Invoices and refunds. Read with find_invoices and get_invoice; change with "
                 "create_invoice, update_invoice, refund_invoice and void_invoice. Money is in "
-                "integer minor units (cents) of the invoice's ISO 4217 currency."
+                "integer minor units (cents) of the invoice's ISO 4217 currency. It does not "
+                "charge cards, collect payments, edit customers or convert currencies. Call "
+                "find_invoices first."
             ),
             does=[
                 "list customers",
@@ -407,9 +409,9 @@ def make_contract(ledger: Ledger) -> Contract:
         title="List customers",
         description=(
             "List the customers invoices can be created for, by id, a page at a time. Use it to "
-            "find a customer_id for create_invoice or find_invoices; `name` matches part of the "
-            "name in any case. Pass next_cursor back as cursor for the next page. "
-            'Example: {"name": "novák", "limit": 10}.'
+            "find a customer_id for create_invoice or find_invoices; `query` matches part of the "
+            "name in any case; an empty page means no name matches. Pass next_cursor back as cursor for the next page. "
+            'Example: {"query": "novák", "limit": 10}.'
         ),
         effects=READ_ONLY,
         errors=["invalid_cursor", "cursor_expired"],
@@ -417,7 +419,7 @@ def make_contract(ledger: Ledger) -> Contract:
     async def list_customers(args: ListCustomersInput, call: Call) -> CustomersOutput:
         start = pager.offset("list_customers", args)
         async with ledger.using(None) as tx:
-            rows = await ledger.customers(tx, args.name, start, args.limit + 1)
+            rows = await ledger.customers(tx, args.query, start, args.limit + 1)
         shown = rows[: args.limit]
         page = pager.page("list_customers", args, start, len(shown), len(rows) > args.limit)
         return CustomersOutput(
@@ -475,9 +477,10 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Get an invoice",
         description=(
             "Read one invoice by the invoice_id find_invoices returned: amounts, state, version, "
-            "lines, payments and refunds. refundable_cents is the most refund_invoice accepts; "
-            "version is what update_invoice needs as expected_version. An unknown id is "
-            "not_found, whose repair is the find_invoices call to make. "
+            "lines, payments and refunds. Use it before refund_invoice (refundable_cents is the "
+            "most it accepts) and update_invoice (version is its expected_version), and to "
+            "re-read after a conflict. If no invoice has the id, the error is not_found and its "
+            "repair is the find_invoices call to make. "
             'Example: {"invoice_id": "inv_30001"}.'
         ),
         effects=READ_ONLY,
@@ -495,7 +498,8 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Create an invoice",
         description=(
             "Create an open invoice for a customer with one or more lines (quantity x unit_cents, "
-            "in minor units of the currency). Each line is checked on its own: valid lines are "
+            "in minor units of the currency). Use it when the user bills a customer for goods or "
+            "work; use list_customers first for the customer_id. Each line is checked on its own: valid lines are "
             "invoiced, the others come back under `rejected` with issues at lines.N.field; fix "
             "those and send them on a new invoice. currency defaults to the customer's, "
             "issued_on to today (UTC), due_on to 14 days later. An unknown customer is "
@@ -558,7 +562,8 @@ def make_contract(ledger: Ledger) -> Contract:
         name="update_invoice",
         title="Update an invoice",
         description=(
-            "Change an invoice's memo or due date. Send the version get_invoice or "
+            "Change an invoice's memo or due date. Use it when the user corrects what an invoice "
+            "says; amounts and lines do not change (void it and create a new one). Send the version get_invoice or "
             "find_invoices returned as expected_version: if the invoice changed since (a refund, "
             "another update), the call is a conflict whose repair is the get_invoice call to "
             "re-read it; then reapply. Properties left out keep their value; resending a change "
@@ -631,8 +636,8 @@ def make_contract(ledger: Ledger) -> Contract:
         name="refund_invoice",
         title="Refund an invoice",
         description=(
-            "Refund money received on an invoice (a failed delivery, a dispute, a duplicate), "
-            "once. amount_cents is in minor units of the invoice's currency (4200 = 42.00), 1 to "
+            "Refund money received on an invoice, once. Use it when the user asks to give money "
+            "back for a failed delivery, a dispute or a duplicate payment. amount_cents is in minor units of the invoice's currency (4200 = 42.00), 1 to "
             "500000, and at most the invoice's refundable_cents (get_invoice shows it); more is "
             "refund_exceeds_balance, whose repair re-reads the invoice: re-plan, do not retry the "
             "same amount. A void invoice cannot be refunded (state_conflict). Returns status, "
@@ -701,7 +706,7 @@ def make_contract(ledger: Ledger) -> Contract:
         name="void_invoice",
         title="Void an invoice",
         description=(
-            "Void an invoice that was issued by mistake: it stays on record with state void, "
+            "Void an invoice. Use it only when an invoice was issued by mistake: it stays on record with state void, "
             "owes nothing, and can no longer be changed or refunded; this cannot be undone. Only "
             "an invoice with no money kept (nothing paid, or everything refunded) can be voided; "
             "otherwise state_conflict (refund with refund_invoice first). Voiding a void invoice "
