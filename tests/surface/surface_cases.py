@@ -192,6 +192,13 @@ CASES: list[Case] = [
         ("breaking", "inputSchema.dry_run.default"),
     ),
     _pair(
+        "opaque_keyword",
+        "breaking",
+        {"inputSchema": obj({"q": {**STR, "not": {"const": ""}}})},
+        {"inputSchema": obj({"q": {**STR, "not": {"const": "x"}}})},
+        ("breaking", "inputSchema.q.not"),
+    ),
+    _pair(
         "out_removed",
         "breaking",
         {"outputSchema": obj({"id": STR, "note": STR}, ["id"])},

@@ -133,3 +133,11 @@ def test_snapshot_to_stdout_and_url_errors(tmp_path: Path) -> None:
     ]
     assert cli("snapshot").returncode == 2  # neither a command nor a URL
     assert cli("snapshot", "--url", "http://127.0.0.1:9/mcp").returncode == 2
+
+
+def test_a_list_the_server_fails_is_unreadable_not_empty(tmp_path: Path) -> None:
+    spec = tmp_path / "broken.json"
+    spec.write_text(json.dumps({"name": "broken", "tools": [], "fail_tools": True}))
+    proc = cli("snapshot", "--", *server_cmd("spec_server.py", str(spec)))
+    assert proc.returncode == 2
+    assert "tools: tools/list failed" in proc.stderr

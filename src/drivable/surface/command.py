@@ -46,6 +46,13 @@ def _say_target(target: Target, label: str = "") -> None:
     )
 
 
+def _reason(exc: BaseException) -> str:
+    """The innermost cause, out of the task groups the SDK wraps it in."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _take(target: Target) -> dict[str, Any]:
     """Snapshot a live server; its stderr is shown only when the snapshot fails."""
 
@@ -97,7 +104,7 @@ def snapshot_command(
     try:
         snap = _take(target)
     except Exception as exc:
-        typer.echo(f"snapshot: could not read the server: {type(exc).__name__}: {exc}", err=True)
+        typer.echo(f"snapshot: could not read the server: {_reason(exc)}", err=True)
         raise typer.Exit(2) from None
     text = snapshot.dumps(snap)
     if output is None:
@@ -174,7 +181,7 @@ def diff_command(
         typer.echo(f"diff: {exc}", err=True)
         raise typer.Exit(2) from None
     except Exception as exc:
-        typer.echo(f"diff: could not read a server: {type(exc).__name__}: {exc}", err=True)
+        typer.echo(f"diff: could not read a server: {_reason(exc)}", err=True)
         raise typer.Exit(2) from None
     changes = diff_mod.diff(a, b)
     report = render.render(changes, fmt, a, b)

@@ -138,6 +138,26 @@ def _defs(root: Any) -> Any:
     return (root.get("$defs"), root.get("definitions"))
 
 
+# Validation keywords compared only as opaque values: a change may accept or return other values.
+_OPAQUE_VALIDATION = {
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "contains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+}
+
+
 class _Resolver:
     """Follows local `$ref`s (`#/...` JSON pointers) inside one root schema."""
 
@@ -562,10 +582,13 @@ class _SchemaWalk:
         self._arrays(old, new, path, label, seen_old, seen_new)
         for key in sorted((set(old) | set(new)) - _HANDLED):
             if old.get(key) != new.get(key):
+                # a validation keyword this walk does not reason about: assume the worst
+                klass: ChangeClass = "breaking" if key in _OPAQUE_VALIDATION else "cosmetic"
+                note = " (not compared in detail)" if klass == "breaking" else ""
                 self.emit(
-                    "cosmetic",
+                    klass,
                     f"{path}.{key}",
-                    f"{label}: keyword {key} {_short(old.get(key))} -> {_short(new.get(key))}",
+                    f"{label}: keyword {key} {_short(old.get(key))} -> {_short(new.get(key))}{note}",
                 )
 
     def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:

@@ -48,6 +48,10 @@ _SUMMARY_HINT = re.compile(r"capabilit|summary", re.IGNORECASE)
 _ERROR_KEYS = ("errors", "error_codes", "failure_codes")
 
 
+class SurfaceUnreadable(RuntimeError):
+    """The server advertised a list and then failed to serve it."""
+
+
 def _meta_key_kind(key: str) -> str | None:
     """`lifecycle`, `errors` or `fingerprint` for a namespaced `_meta` key that carries one."""
     tail = key.rsplit("/", 1)[-1].lower()
@@ -338,6 +342,10 @@ async def take_collected(target: Target, errlog: TextIO | None = None) -> dict[s
     """
     async with connect(target, errlog=errlog) as client:
         collected = await collect_surface(client)
+        failed = {k: v for k, v in collected["unsupported"].items() if "failed" in str(v)}
+        if failed:
+            # a list the server advertises but fails would read as "everything removed"
+            raise SurfaceUnreadable("; ".join(f"{k}: {v}" for k, v in sorted(failed.items())))
         collected["capability_summary"] = await _capability_summary(client, collected)
     return collected
 

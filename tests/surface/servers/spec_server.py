@@ -38,6 +38,8 @@ def build(spec: dict[str, Any]) -> Server[Any]:
     discover_meta = dict(spec.get("discover_meta") or {})
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        if spec.get("fail_tools"):
+            raise RuntimeError("tools/list is broken on purpose")
         return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in tools])
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
