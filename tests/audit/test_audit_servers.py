@@ -92,6 +92,9 @@ def test_clean_server_has_no_critical_or_major_finding(clean_run: Run) -> None:
     assert severe == []
     probes = clean_run.report["target"]["probes"]
     assert probes["first_repair"]["status"] == "resolved in one hop"
+    first_repair = probes["first_repair"]["evidence"]
+    assert first_repair["rejected"]["answer"]["isError"] is True
+    assert first_repair["repair_call"]["answer"].get("isError") is not True
     assert probes["cold_start"]["first_call_outcome"] == "success"
     assert probes["skipped_tools"] == {}  # --allow-writes probed the destructive tool too
 

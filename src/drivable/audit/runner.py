@@ -281,6 +281,8 @@ def _probe_summary(
             (c for c in state.calls if c.tool == first_tool and c.probe == "baseline"), None
         )
         cold["first_call_outcome"] = baseline.outcome if baseline else "not called"
+        if baseline:
+            cold["evidence"] = baseline.evidence()
         if baseline and baseline.outcome != "success":
             findings.append(
                 Finding(
@@ -303,6 +305,7 @@ def _probe_summary(
             if state.first_repair.get("outcome") == "success"
             else "failed",
             "tool": state.first_repair["tool"],
+            "evidence": state.first_repair.get("evidence"),
         }
     by_probe: dict[str, int] = {}
     for c in state.calls:
