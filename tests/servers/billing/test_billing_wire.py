@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from billing_helpers import LEAKS
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from drivable.contract import Contract
 from drivable.serve import build_server
@@ -208,3 +210,25 @@ async def test_two_hundred_calls_over_http_on_three_processes_refund_once(
         assert len({r["refund_id"] for r in results}) == 1
         assert sum(1 for r in results if not r.get("notes")) == 1  # one ran; 199 replayed
         assert await count_refunds(url, inv) == 1
+
+
+async def test_resources_and_the_prompt_over_the_sdk_client(billing: Contract) -> None:
+    billing.check()  # the prompt names real tools
+    async with Client(build_server(billing), mode="legacy") as client:
+        resources = (await client.list_resources()).resources
+        assert [str(r.uri) for r in resources] == ["billing://summary"]
+        summary = json.loads((await client.read_resource("billing://summary")).contents[0].text)  # type: ignore[union-attr]
+        assert summary["does_not"] and summary["data"]["invoices"] == 240
+        invoice = json.loads(
+            (await client.read_resource("billing://invoices/inv_30001")).contents[0].text  # type: ignore[union-attr]
+        )
+        assert invoice["invoice_id"] == "inv_30001" and "lines" in invoice
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource("billing://invoices/inv_nosuchthing")
+        assert caught.value.error.data["machine_code"] == "not_found"
+        assert caught.value.error.data["repair"]["tool"] == "find_invoices"
+        rendered = await client.get_prompt(
+            "refund_an_invoice", {"invoice": "inv_30001", "amount": "42 EUR"}
+        )
+        text = rendered.messages[0].content.text  # type: ignore[union-attr]
+        assert "get_invoice" in text and "dry_run" in text and "inv_30001" in text
