@@ -25,6 +25,15 @@ Algorithm 1, from a canonical snapshot `s` (`drivable.surface.snapshot.canonical
 5. `value` = `<name>@<version>+<hash>`, where a missing name is `unknown` and a missing version `0`.
 
 `covers` lists the keys of step 1 other than `algorithm`, in that order.
+
+From a server, before publishing (the lists as the server will list them, in its order):
+
+    fp = compute({"server": {"name": ..., "version": ...}, "capabilities": {...},
+                  "instructions": ..., "discover": {"_meta": {...}}, "tools": [...],
+                  "resources": [...], "resource_templates": [...], "prompts": [...],
+                  "capability_summary": {...}})
+    # publish fp.value (e.g. discover _meta["<ns>/fingerprint"], the summary, error envelopes)
+    # and fp.covers
 """
 
 from __future__ import annotations
@@ -117,7 +126,13 @@ def version_part(version: Any) -> str:
 
 
 def compute(surface: Mapping[str, Any]) -> Fingerprint:
-    """The fingerprint of a canonical snapshot (with or without its `fingerprint` key)."""
+    """The fingerprint of a canonical snapshot (with or without its `fingerprint` key).
+
+    A surface that is not canonical yet (no `format` key: what `collect_surface` returns, or the
+    lists a server builds for itself) is made canonical first, so both spellings agree.
+    """
+    if surface.get("format") is None:
+        surface = canonical(surface)
     doc = covered_document(surface)
     data = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     digest = hashlib.sha256(data).hexdigest()[:16]
