@@ -11,6 +11,9 @@ import jsonschema
 from drivable.contract import Contract
 from drivable.contract.envelope import envelope_schema
 
+# Small enough to load in a blink, big enough for paging and every state.
+SIZE = {"customers": 30, "invoices": 240}
+
 LEAKS = re.compile(
     r"sqlite|psycopg|OperationalError|IntegrityError|Traceback|(?-i:SELECT |INSERT |UPDATE )"
     r"|/tmp/|\.py\b|Exception|billing_invoices",

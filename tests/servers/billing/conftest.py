@@ -11,14 +11,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "effects"))
 
+from billing_helpers import SIZE
 from effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
 
 from drivable.contract import Contract
 from drivable.servers.billing.ledger import Ledger
 from drivable.servers.billing.server import make_contract
-
-# Small enough to load in a blink, big enough for paging and every state.
-SIZE = {"customers": 30, "invoices": 240}
 
 
 @pytest.fixture(scope="session")
