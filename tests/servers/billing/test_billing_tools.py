@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
 
 from drivable.contract import Contract
 from drivable.servers.billing.data import generate, money
+from drivable.servers.billing.ledger import default_url
 
 
 def test_generated_data_is_deterministic_and_adds_up() -> None:
@@ -269,3 +272,16 @@ async def test_list_customers_pages_and_matches_names(billing: Contract) -> None
     name = page["results"][0]["name"].split()[1].upper()
     found = await call(billing, "list_customers", {"query": name})
     assert found["results"] and all(name.lower() in c["name"].lower() for c in found["results"])
+
+
+def test_the_store_flag_wins_over_the_billing_variable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("DRIVABLE_STORE", raising=False)
+    monkeypatch.delenv("DRIVABLE_BILLING_STORE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path / 'drivable' / 'billing.sqlite'}"
+    monkeypatch.setenv("DRIVABLE_BILLING_STORE", "sqlite:///billing-env.db")
+    assert default_url() == "sqlite:///billing-env.db"
+    monkeypatch.setenv("DRIVABLE_STORE", "postgresql://app@db/billing")  # `serve --store`
+    assert default_url() == "postgresql://app@db/billing"

@@ -5,8 +5,8 @@ the spent confirm tokens (SQLite by default, PostgreSQL with `--store postgresql
 refund, its receipt and its spent token commit in one transaction. Every statement goes through
 `drivable.effects.Transaction` (`?` placeholders on both databases).
 
-The store URL comes from the argument, else `DRIVABLE_BILLING_STORE`, else `DRIVABLE_STORE` (what
-`drivable serve --store` sets), else a SQLite file in the user's cache directory. The tables are
+The store URL comes from the argument, else `DRIVABLE_STORE` (what `drivable serve --store` sets, so
+the flag wins), else `DRIVABLE_BILLING_STORE`, else a SQLite file in the user's cache directory. The tables are
 created and the generated data loaded on first use, once, whichever process gets there first.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -62,7 +63,7 @@ INVOICE_COLUMNS = (
 
 
 def default_url() -> str:
-    configured = os.environ.get(STORE_ENV) or os.environ.get(SHARED_STORE_ENV)
+    configured = os.environ.get(SHARED_STORE_ENV) or os.environ.get(STORE_ENV)
     if configured:
         return configured
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -178,8 +179,6 @@ class Ledger:
                 anyio.run(self.prepare)
             except BaseException as exc:  # handed to the caller's thread
                 failure.append(exc)
-
-        import threading
 
         worker = threading.Thread(target=run, name="billing-prepare")
         worker.start()
