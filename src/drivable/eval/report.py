@@ -104,6 +104,14 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             "within_budget": rate(sum(1 for t in ran if t.get("within_budget")), len(ran)),
             "tool_calls_per_completed": _mean([t["tool_calls"] for t in completed]),
             "tokens_per_completed": _mean([t["tokens"] for t in completed]),
+            # what a model backend reported (prompt + completion, every turn), when it reports
+            "model_tokens_per_completed": _mean(
+                [
+                    t["usage"]["input_tokens"] + t["usage"]["output_tokens"]
+                    for t in completed
+                    if (t.get("usage") or {}).get("reported")
+                ]
+            ),
             "discovery": ran[0].get("discovery"),
             "steps": steps,
         }
@@ -186,7 +194,13 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
                 f"{name} ({wf['fixture']}) — completed {_pct(wf['completed'])} "
                 f"n={wf['trials']}; "
                 f"calls/task {wf['tool_calls_per_completed']}, tokens/task "
-                f"{wf['tokens_per_completed']}; tools/list {disc.get('bytes')} B / "
+                f"{wf['tokens_per_completed']}"
+                + (
+                    f" (model-reported {wf['model_tokens_per_completed']})"
+                    if wf.get("model_tokens_per_completed") is not None
+                    else ""
+                )
+                + f"; tools/list {disc.get('bytes')} B / "
                 f"{disc.get('tokens')} tok"
             ),
             title_justify="left",
