@@ -199,6 +199,20 @@ CASES: list[Case] = [
         ("breaking", "inputSchema.q.not"),
     ),
     _pair(
+        "in_renamed",
+        "breaking",
+        {"inputSchema": obj({"refund_id": {**STR, "description": "rf_*"}}, ["refund_id"])},
+        {"inputSchema": obj({"refundId": {**STR, "description": "rf_*"}}, ["refundId"])},
+        ("breaking", "inputSchema.refund_id"),
+    ),
+    _pair(
+        "out_enum_narrowed",
+        "breaking",
+        {"outputSchema": obj({"state": {"type": "string", "enum": ["open", "paid", "void"]}})},
+        {"outputSchema": obj({"state": {"type": "string", "enum": ["open", "paid"]}})},
+        ("breaking", "outputSchema.state.enum"),
+    ),
+    _pair(
         "out_removed",
         "breaking",
         {"outputSchema": obj({"id": STR, "note": STR}, ["id"])},
@@ -417,7 +431,10 @@ BASE_V1: dict[str, Any] = {
             {"code": "OLD_CODE", "temporary": False, "description": "Old."},
         ]
     },
-    "resources": [{"uri": "cases://readme", "name": "readme", "mimeType": "text/plain"}],
+    "resources": [
+        {"uri": "cases://readme", "name": "readme", "mimeType": "text/plain"},
+        {"uri": "cases://docs/guide", "name": "guide", "mimeType": "text/markdown"},
+    ],
     "resource_templates": [
         {"uriTemplate": "cases://orders/{id}", "name": "order", "mimeType": "application/json"}
     ],
@@ -426,7 +443,8 @@ BASE_V1: dict[str, Any] = {
             "name": "triage",
             "description": "Triage.",
             "arguments": [{"name": "ticket", "required": True}],
-        }
+        },
+        {"name": "summarize_ticket", "description": "Summarize a ticket for a handover."},
     ],
 }
 BASE_V2: dict[str, Any] = {
@@ -440,7 +458,7 @@ BASE_V2: dict[str, Any] = {
         ]
     },
     "completions": True,
-    "resources": [],
+    "resources": [{"uri": "cases://guide", "name": "guide", "mimeType": "text/markdown"}],
     "resource_templates": [
         {"uriTemplate": "cases://orders/{id}", "name": "order", "mimeType": "text/csv"}
     ],
@@ -449,7 +467,8 @@ BASE_V2: dict[str, Any] = {
             "name": "triage",
             "description": "Triage.",
             "arguments": [{"name": "ticket", "required": True}, {"name": "team", "required": True}],
-        }
+        },
+        {"name": "summarizeTicket", "description": "Summarize a ticket for a handover."},
     ],
 }
 SERVER_EXPECTED: Expected = [
@@ -461,6 +480,8 @@ SERVER_EXPECTED: Expected = [
     ("breaking", "resource:cases://readme", "resources.cases://readme"),
     ("breaking", "resource:cases://orders/{id}", "resource_templates.cases://orders/{id}.mimeType"),
     ("breaking", "prompt:triage", "prompts.triage.arguments.team"),
+    ("breaking", "resource:cases://docs/guide", "resources.cases://docs/guide"),
+    ("breaking", "prompt:summarize_ticket", "prompts.summarize_ticket"),
 ]
 
 

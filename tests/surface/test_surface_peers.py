@@ -104,17 +104,17 @@ def _matches(theirs: dict[str, Any], ours: Change) -> bool:
             and kind == "server-version-changed"
             and ours.path == "server.version"
         )
-    if kind.startswith("resource-"):
-        return ours.subject == f"resource:{tool}"
-    if kind.startswith("prompt-"):
-        return ours.subject == f"prompt:{tool}" and (arg is None or f"arguments.{arg}" in ours.path)
     renamed_to = (
         ours.summary.split("renamed to `", 1)[1].split("`", 1)[0]
         if "renamed to `" in ours.summary
         else None
     )
-    if kind == "tool-added" and renamed_to == tool:
-        return True
+    if kind in ("tool-added", "resource-added", "prompt-added") and renamed_to == tool:
+        return True  # the added half of a rename we report once
+    if kind.startswith("resource-"):
+        return ours.subject == f"resource:{tool}"
+    if kind.startswith("prompt-"):
+        return ours.subject == f"prompt:{tool}" and (arg is None or f"arguments.{arg}" in ours.path)
     if ours.subject != f"tool:{tool}":
         return False
     if kind.startswith("behaviour-"):
@@ -166,6 +166,12 @@ JUSTIFIED = {
     ("list_refunds", "output-field-added", "items[].refundId", "additive", "breaking"),
     ("out_renamed", "output-field-added", "order.orderId", "additive", "breaking"),
     ("lookupOrder", "tool-added", None, "additive", "breaking"),
+    ("cases://guide", "resource-added", None, "additive", "breaking"),
+    ("summarizeTicket", "prompt-added", None, "additive", "breaking"),
+    ("in_renamed", "argument-added", "refundId", "additive", "breaking"),
+    # a value an output no longer returns: an agent that waits for it or branches on it (polls until
+    # `void`) now misbehaves; the issue counts every enum value removed as breaking
+    ("out_enum_narrowed", "output-enum-value-removed", "state", "additive", "breaking"),
     # string -> integer is a retyping, not a narrowing: a reader expecting a string breaks
     ("out_retyped", "output-type-narrowed", "total", "additive", "breaking"),
 }
