@@ -390,7 +390,11 @@ def coverage(
         if found:
             rules = sorted({f.rule for f in found})
             rows.append(
-                CoverageRow(section, "findings", f"{len(found)} findings: {', '.join(rules)}")
+                CoverageRow(
+                    section,
+                    "findings",
+                    f"{len(found)} finding{'s' if len(found) > 1 else ''}: {', '.join(rules)}",
+                )
             )
         else:
             rows.append(
