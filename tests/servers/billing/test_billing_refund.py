@@ -192,6 +192,11 @@ async def test_amount_bounds_and_the_spellings_models_send(billing: Contract) ->
     assert spelled["amount_cents"] == 4000 and spelled["status"] == "would_refund"
     assert "amount_cents: Read '4 000' as 4000." in spelled["notes"]
     assert "dry_run: Read 'ano' as true." in spelled["notes"]
+    # "42,00" in a cents field reads as 42 cents (the integer kind's reading, with a note); the
+    # preview's summary writes it in major units, so the slip shows before money moves.
+    major = await call(billing, "refund_invoice", {**base, "amount_cents": "42,00"})
+    assert major["amount_cents"] == 42 and "amount_cents: Read '42,00' as 42." in major["notes"]
+    assert major["summary"].startswith("Would refund 0.42 ")
     fraction = await call(billing, "refund_invoice", {**base, "amount_cents": 42.5})
     assert fraction["code"] == "invalid_arguments"
     assert fraction["issues"][0]["path"] == "amount_cents"
