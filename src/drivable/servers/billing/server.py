@@ -412,7 +412,8 @@ def make_contract(ledger: Ledger) -> Contract:
         description=(
             "List the customers invoices can be created for, by id, a page at a time. Use it to "
             "find a customer_id for create_invoice or find_invoices; `query` matches part of the "
-            "name in any case; an empty page means no name matches. Pass next_cursor back as cursor for the next page. "
+            "name in any case; an empty page means no name matches. Pass next_cursor back as "
+            "cursor for the next page. "
             'Example: {"query": "novák", "limit": 10}.'
         ),
         effects=READ_ONLY,
