@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from drivable.surface import fingerprint, snapshot
@@ -125,6 +125,8 @@ MUTATIONS = {
     "less_safe": "breaking",
     "safer": "additive",
     "retitle_schema": "cosmetic",
+    "rename_tool": "breaking",
+    "rename_input": "breaking",
 }
 
 
@@ -160,6 +162,16 @@ def mutate(ts: list[dict[str, Any]], kind: str, i: int) -> tuple[list[dict[str, 
         ts[i]["annotations"]["readOnlyHint"] = False
         t["annotations"]["readOnlyHint"] = True
         return new, f"tool:{name}", f"{base}.annotations.readOnlyHint"
+    if kind == "rename_tool":
+        t["name"] = name.upper()
+        return new, f"tool:{name}", base
+    if kind == "rename_input":
+        first = next(iter(props))
+        props[first.upper()] = props.pop(first)
+        t["inputSchema"]["required"] = [
+            first.upper() if r == first else r for r in t["inputSchema"]["required"]
+        ]
+        return new, f"tool:{name}", f"{base}.inputSchema.{first}"
     t["inputSchema"]["title"] = "Renamed schema title"
     return new, f"tool:{name}", f"{base}.inputSchema.title"
 
@@ -168,6 +180,9 @@ def mutate(ts: list[dict[str, Any]], kind: str, i: int) -> tuple[list[dict[str, 
 @given(tools(), st.sampled_from(sorted(MUTATIONS)), st.integers(0, 4))
 def test_one_mutation_one_classified_entry(ts: list[dict[str, Any]], kind: str, i: int) -> None:
     i %= len(ts)
+    props = ts[i]["inputSchema"]["properties"]
+    assume(kind != "rename_tool" or ts[i]["name"].upper() != ts[i]["name"])
+    assume(kind != "rename_input" or (props and next(iter(props)).upper() != next(iter(props))))
     new, subject, path = mutate(ts, kind, i)
     changes = [c for c in diff(surface(ts), surface(new)) if c.path != "tools.order"]
     assert [(c.klass, c.subject, c.path) for c in changes] == [(MUTATIONS[kind], subject, path)]
