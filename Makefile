@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint types unit bench clean
+.PHONY: setup demo test lint types unit bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ test: lint types unit
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# The full reliability tier (fuzz >= 10,000 calls per reference server, 64 clients for 60 s on 2
+# workers, faults, access, canary), regenerating docs/reliability.md; exit 1 on a broken promise.
+# Loopback only; root for the SQLite faults' tmpfs; PostgreSQL binaries (ensure-postgres installs
+# them). The same tier as tests: DRIVABLE_SLOW=1 .venv/bin/pytest tests/reliability.
+reliability: $(STAMP)
+	bash scripts/ensure-postgres.sh >/dev/null
+	$(BIN)/drivable reliability run --tier full --out docs/reliability.md --json var/reliability.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -52,7 +52,9 @@ class Profile:
     mix: tuple[tuple[str, dict[str, Any]], ...]
     verifier: str | None = None
     token: str | None = None
-    store: bool = False  # needs DRIVABLE_RELIABILITY_STORE (a fresh SQLite file)
+    # The variable naming the server's store: each run gets a fresh SQLite file there.
+    store_env: str | None = None
+    prepare: Callable[[str], None] | None = None
     exclude: tuple[str, ...] = ()
 
 
@@ -73,7 +75,19 @@ PROFILES: dict[str, Profile] = {
         (("check_alive", {"echo": "load"}),),
         verifier=PROBE_VERIFIER,
         token=probe.ALICE_TOKEN,
-        store=True,
+        store_env=probe.STORE_ENV,
+        prepare=probe.prepare_store,
+    ),
+    "billing": Profile(
+        "billing",
+        ("list_customers", {}),
+        (
+            ("find_invoices", {"state": "paid", "limit": 10}),
+            ("list_customers", {"limit": 10}),
+            ("find_invoices", {"date_from": "2026-01-01", "limit": 5}),
+            ("get_invoice", {"invoice_id": "inv_30001"}),
+        ),
+        store_env="DRIVABLE_BILLING_STORE",
     ),
 }
 
@@ -131,10 +145,11 @@ def profile_of(name: str) -> Profile:
 def _served(name: str, work: Path, workers: int) -> tuple[Any, dict[str, str]]:
     prof = profile_of(name)
     env: dict[str, str] = {}
-    if prof.store:
+    if prof.store_env:
         url = f"sqlite:///{work / f'{name}-{uuid.uuid4().hex[:6]}.sqlite'}"
-        probe.prepare_store(url)
-        env[probe.STORE_ENV] = url
+        if prof.prepare is not None:
+            prof.prepare(url)
+        env[prof.store_env] = url
     return (
         serve(
             prof.target,

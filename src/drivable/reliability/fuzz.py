@@ -179,13 +179,18 @@ class _Plan:
 
 
 def plan_calls(
-    schemas: Mapping[str, Mapping[str, Any]], calls: int, seed: int, canary: str | None
+    schemas: Mapping[str, Mapping[str, Any]],
+    calls: int,
+    seed: int,
+    canary: str | None,
+    *,
+    include_raw: bool = True,
 ) -> list[_Plan]:
     """`calls` planned calls over the tools, about half generated and half hostile, plus raw ones."""
     names = sorted(schemas)
     rng = random.Random(seed)
     plans: list[_Plan] = []
-    raw_each = [raw_bodies(name) for name in names]
+    raw_each = [raw_bodies(name) if include_raw else [] for name in names]
     raw_total = sum(len(r) for r in raw_each)
     budget = max(calls - raw_total, len(names) * 2)
     for index, name in enumerate(names):
@@ -231,7 +236,7 @@ async def fuzz(
         listed = await client.list_tools()
         schemas = {t.name: t.input_schema for t in listed.tools if t.name not in exclude}
     report.tools = sorted(schemas)
-    plans = plan_calls(schemas, calls, seed, canary)
+    plans = plan_calls(schemas, calls, seed, canary, include_raw=bool(url))
     if not url:
         plans = [p for p in plans if p.raw is None and _jsonable(p.args) is not None]
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(CALL_TIMEOUT_S)) as http:
