@@ -1,15 +1,8 @@
 from __future__ import annotations
 
 import logging
-import sys
-from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).parent
-for extra in (HERE, HERE.parent / "contract"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
 
 
 @pytest.fixture(autouse=True)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from example_server import contract
-from naive_notes_server import server as naive_server
-
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
 from drivable.eval.report import run_document
 from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs
@@ -14,6 +11,8 @@ from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import Workflow, bundled
 from drivable.serve.mount import build_server
 from drivable.target import Target
+from tests.contract.example_server import contract
+from tests.eval.naive_notes_server import server as naive_server
 
 
 def drivable_target() -> EvalTarget:

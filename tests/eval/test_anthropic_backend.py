@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from evalkit import drivable_target
-from scripted_llm import ScriptedLLM
 
 from drivable.eval.solver import run_trial
 from drivable.eval.workflow import bundled
+from tests.eval.evalkit import drivable_target
+from tests.eval.scripted_llm import ScriptedLLM
 
 pytest.importorskip("anthropic", reason="the anthropic extra is not installed")
 

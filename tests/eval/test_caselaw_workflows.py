@@ -3,9 +3,8 @@ the next call (courts in English, day-first dates, a remembered older surface, c
 
 from __future__ import annotations
 
-from evalkit import caselaw_target, run_all
-
 from drivable.eval.agents.simulated import PERSONAS
+from tests.eval.evalkit import caselaw_target, run_all
 
 
 async def test_every_persona_completes_every_caselaw_workflow() -> None:

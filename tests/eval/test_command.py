@@ -25,7 +25,12 @@ def test_eval_over_stdio_writes_run_and_trace_then_gates(tmp_path: Path) -> None
     trace = tmp_path / "trace.jsonl"
     flows = Path(__file__).parents[2] / "src" / "drivable" / "eval" / "workflows" / "example"
     common = ["--persona", "speller", "--persona", "literal", "--trials", "1"]
-    for name in ("01_cold_start.yaml", "03_invalid_argument.yaml", "07_unknown_id.yaml"):
+    for name in (
+        "01_cold_start.yaml",
+        "03_invalid_argument.yaml",
+        "07_unknown_id.yaml",
+        "09_destructive_two_step.yaml",  # needs a fresh server per trial: stdio gives one
+    ):
         common += ["--workflow", str(flows / name)]
     code, out = _run(*common, "--out", str(naive_run), "--", sys.executable, str(NAIVE))
     assert code == 0, out
@@ -48,6 +53,9 @@ def test_eval_over_stdio_writes_run_and_trace_then_gates(tmp_path: Path) -> None
     doc = json.loads(drivable_run.read_text())
     assert doc["target"]["transport"] == "stdio" and doc["tokenizer"] == "o200k_base"
     assert doc["summary"]["overall"]["completed"]["rate"] == 1.0
+    deleted = [t for t in doc["trials"] if t["workflow"] == "destructive-two-step"]
+    assert deleted and all(t["state"] and t["state"][0]["passed"] for t in deleted)
+    assert all(t["steps"][0]["attempt"] == 2 for t in deleted)  # the preview is the server's detour
     assert any(json.loads(line)["rejected_by_schema"] for line in trace.read_text().splitlines())
     # swapped: naive after drivable regresses beyond noise on first repair, the gate says so
     code, out = _run(

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from evalkit import drivable_target
 
 from drivable.eval.report import print_run, run_document
 from drivable.eval.solver import run_trial
 from drivable.eval.workflow import bundled
+from tests.eval.evalkit import drivable_target
 
 pytestmark = pytest.mark.slow
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from evalkit import drivable_target, naive_target, run_all
-
 from drivable.eval.report import markdown_before_after, regressions, z_drop
+from tests.eval.evalkit import drivable_target, naive_target, run_all
 
 
 async def test_naive_scores_worse_and_the_table_shows_where() -> None:

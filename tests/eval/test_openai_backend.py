@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from evalkit import drivable_target
-from scripted_llm import ScriptedLLM
 
 from drivable.eval.solver import run_trial
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import bundled
+from tests.eval.evalkit import drivable_target
+from tests.eval.scripted_llm import ScriptedLLM
 
 pytest.importorskip("openai", reason="the openai extra is not installed")
 

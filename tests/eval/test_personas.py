@@ -5,25 +5,27 @@ from __future__ import annotations
 import json
 import re
 
-from evalkit import drivable_target, run_all
-
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
 from drivable.eval.solver import run_trial
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import bundled
+from tests.eval.evalkit import drivable_target, run_all
 
 
 async def test_every_persona_completes_every_workflow_on_the_first_or_second_attempt() -> None:
     results, doc = await run_all(drivable_target(), trials=2)
     ran = [r for r in results if r.skipped is None]
-    assert len(ran) == 7 * len(PERSONAS) * 2  # auth-failure needs http-auth: skipped, said so
+    assert len(ran) == 7 * len(PERSONAS) * 2  # 9 workflows, 2 skipped (said why below)
     for r in ran:
         assert r.verdict["completed"], (r.workflow, r.agent, r.verdict["steps"])
         for step in r.verdict["steps"]:
             assert step["attempt"] in (1, 2), (r.workflow, r.agent, step)
     assert doc["summary"]["overall"]["completed"]["rate"] == 1.0
     skipped = {r.workflow: r.skipped for r in results if r.skipped}
-    assert skipped == {"auth-failure": "needs http-auth"}
+    assert skipped == {
+        "auth-failure": "needs http-auth",
+        "destructive-two-step": "needs fresh-server",  # runs over stdio in test_command
+    }
 
 
 async def test_every_rejection_they_meet_names_the_next_call() -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalkit import drivable_target, naive_target
-
 from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.solver import run_trial
 from drivable.eval.trace import TraceWriter, read
 from drivable.eval.workflow import bundled
+from tests.eval.evalkit import drivable_target, naive_target
 
 
 def _wf(name: str):  # type: ignore[no-untyped-def]

@@ -7,7 +7,9 @@ whether it is computed live or replayed from a trace.
 Definitions (checklist part 3, Step 8):
 - a call belongs to the first step not yet done when it is made;
 - an attempt is a distinct payload sent to the step's tool (or to a tool the server does not list);
-  an identical resend is counted as a resend and costs a tool call, but is not a new attempt;
+  an identical resend is counted as a resend and costs a tool call, but is not a new attempt; the
+  call a `repair` prescribed, sent literally, is the server's detour (a preview, a search first)
+  and is an attempt only when it completes the step;
 - first-call correctness: the step's first call satisfied `done` (not defined when the step's first
   call was failed on purpose);
 - first-repair correctness: after the step's first error, the next call succeeded and the step was
@@ -117,6 +119,15 @@ def names_next_call(obs: Observation, tools: set[str]) -> bool:
     return any(t in hint for t in tools)
 
 
+def _repair_key(obs: Observation) -> str | None:
+    env = obs.envelope()
+    repair = env.get("repair") if env is not None else None
+    if not isinstance(repair, dict) or not isinstance(repair.get("tool"), str):
+        return None
+    arguments = repair.get("arguments")
+    return ToolCall(repair["tool"], arguments if isinstance(arguments, dict) else {}).key()
+
+
 @dataclass
 class StepScore:
     name: str
@@ -159,6 +170,7 @@ class Tracker:
         self.forced_left = {f.step: f.times for f in workflow.forced_errors}
         self.state: list[dict[str, Any]] = []
         self.finished_by_agent = False
+        self._last_repair: str | None = None
 
     @property
     def current(self) -> int | None:
@@ -202,8 +214,10 @@ class Tracker:
         first = score.calls == 0
         score.calls += 1
         key = obs.call.key()
+        ok = satisfies(spec.done, obs, self.normalize)
+        prescribed = key == self._last_repair and not ok
         attempt: int | None = None
-        if self._is_attempt(i, obs.call):
+        if self._is_attempt(i, obs.call) and not prescribed:
             if key in score._seen:
                 score.resends += 1
             else:
@@ -211,7 +225,7 @@ class Tracker:
             attempt = len(score._seen)
         if forced:
             score.forced += 1
-        ok = satisfies(spec.done, obs, self.normalize)
+        self._last_repair = _repair_key(obs)
         if first and not forced:
             score.first_call = ok
         if obs.is_error:

@@ -19,10 +19,10 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract
-from drivable.eval.scorer import Normalizer, StepScore, Tracker, discovery_cost, satisfies
+from drivable.eval.scorer import Normalizer, StepScore, Tracker, discovery_cost, result_text
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
-from drivable.eval.workflow import Done, Workflow
+from drivable.eval.workflow import Workflow
 from drivable.target import Mode, Target, connect, wire
 
 SCHEMA_CODES = {"invalid_arguments", "unknown_tool"}
@@ -153,6 +153,9 @@ async def run_trial(
     capabilities: set[str] | frozenset[str] = frozenset(),
 ) -> TrialResult:
     started = time.perf_counter()
+    if target.target.kind == "stdio":
+        # every trial spawns its own server process: state one trial changes is gone for the next
+        capabilities = {*capabilities, "fresh-server"}
     missing = [r for r in workflow.requires if r not in capabilities]
     if missing:
         return TrialResult(
@@ -304,7 +307,8 @@ async def _run_connected(
         for check in workflow.state:
             call = ToolCall(check.call.tool, dict(check.call.arguments))
             obs = await _call(client, call)
-            passed = satisfies(Done(result_contains=check.result_contains), obs, None)
+            # a state query may answer with an error (not_found after a delete): read its text
+            passed = check.result_contains in result_text(obs)
             tracker.observe_state(check.call.model_dump(), obs, passed)
     usage = agent.usage
     return TrialResult(

@@ -221,6 +221,7 @@ class SimulatedAgent:
         self.calls_in_step = 0
         self.resent: set[str] = set()
         self.heeded = False
+        self.pending_repeat: tuple[ToolCall, str] | None = None
         self.seen_tools: set[str] = set(getattr(self, "seen_tools", set()))
 
     # -- the turn -----------------------------------------------------------------------------
@@ -235,7 +236,7 @@ class SimulatedAgent:
                     self._reset_step()
             else:
                 self.results[last.call.tool] = last.payload()
-                nxt = self._heed_warnings(last)
+                nxt = self._heed_warnings(last) or self._repeat_after_repair(last)
                 if nxt is None and last.call.tool == self.target_tool:
                     self.step_index += 1
                     self._reset_step()
@@ -347,7 +348,31 @@ class SimulatedAgent:
             return {}
         return self.rng.choice(["", None])
 
-    # -- after a success that warns ----------------------------------------------------------
+    # -- after a success that warns, or that a repair asked to repeat -------------------------
+
+    def _repeat_after_repair(self, last: Observation) -> ToolCall | None:
+        """The repair was a preview of the same tool ("dry run, then repeat it with dry_run=false
+        and the confirm_token it returns"): repeat the original call with what the result echoes."""
+        pending, self.pending_repeat = self.pending_repeat, None
+        if pending is None or pending[0].tool != last.call.tool:
+            return None
+        original, hint = pending
+        payload = last.payload()
+        props = _properties(self.tools.get(original.tool))
+        if not isinstance(payload, dict):
+            return None
+        echoed = {
+            k: v
+            for k, v in payload.items()
+            if k in props and k not in last.call.arguments and v not in (None, "")
+        }
+        if not echoed:
+            return None
+        args = {**original.arguments, **echoed}
+        for name, flag in re.findall(r"\b([a-z_]+)=(true|false)\b", hint.split("repeat", 1)[-1]):
+            if name in props:
+                args[name] = flag == "true"
+        return ToolCall(original.tool, args)
 
     def _heed_warnings(self, last: Observation) -> ToolCall | None:
         """A filter that emptied the page: do what the warning says (omit the values it names),
@@ -391,6 +416,8 @@ class SimulatedAgent:
             if call.tool not in self.tools and tool in self.tools:
                 self.aliases[call.tool] = tool
                 self.target_tool = tool
+            if tool == call.tool and "repeat" in str(env.get("hint") or ""):
+                self.pending_repeat = (call, str(env.get("hint")))
             return ToolCall(tool, args)
         if env.get("temporary"):
             return call  # retry later: the same call is the right one
