@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import drivable
 from drivable.audit.rules import REGISTRY, all_rules, get
 from drivable.audit.rules.catalog import CHECKLIST
+from tests.audit.conftest import drivable
 
 REFERENCE = (
     Path(__file__).resolve().parents[3] / "shared" / "reference" / "agent-friendly-mcp-checklist.md"

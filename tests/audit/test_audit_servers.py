@@ -9,11 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import DATA, SERVERS, Run, audit_json, drivable
 from drivable.audit.rules import REGISTRY
-
-sys.path.insert(0, str(SERVERS))
-from defects import PLANTED, TOOLS
+from tests.audit.conftest import DATA, SERVERS, Run, audit_json, drivable
+from tests.audit.servers.defects import PLANTED, TOOLS
 
 PINNED_FINDING_KEYS = {"rule", "severity", "subject", "summary", "evidence", "remediation"}
 
@@ -225,7 +223,7 @@ def test_bad_command_exits_2_with_a_message_not_a_traceback() -> None:
 
 
 def test_unreachable_url_exits_2_with_a_message() -> None:
-    from conftest import free_port
+    from tests.audit.conftest import free_port
 
     run = drivable("audit", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--format", "json")
     assert run.code == 2

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_thirdparty import npm_everything, python_server, python_server_command
 
-from conftest import SERVERS, Run, audit_json
 from drivable.audit.rules import REGISTRY
+from tests.audit.audit_thirdparty import npm_everything, python_server, python_server_command
+from tests.audit.conftest import SERVERS, Run, audit_json
 
 pytestmark = pytest.mark.thirdparty
 

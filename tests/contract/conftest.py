@@ -1,8 +1,4 @@
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-HERE = Path(__file__).parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+# The example server is imported as `tests.contract.example_server` everywhere (one module, one
+# contract), and run as a script by the stdio tests.

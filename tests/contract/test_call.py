@@ -8,13 +8,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-from example_server import contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from drivable.contract import Principal
 from drivable.contract.envelope import envelope_schema
+from tests.contract.example_server import contract
 
 ENVELOPE = envelope_schema(list(contract.codes))
 LEAKS = re.compile(r"sqlite|OperationalError|Traceback|/srv/|\.py\b|RuntimeError|Exception", re.I)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import anyio
 import pytest
-from example_server import DELETED, contract
 
 from drivable.contract import Contract, ContractError, Effects, Principal, Summary
 from drivable.effects import open_store
+from tests.contract.example_server import DELETED, contract
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +54,7 @@ async def test_the_same_key_with_other_arguments_names_the_fields() -> None:
 
 
 async def test_concurrent_calls_with_one_key_run_the_effect_once() -> None:
-    from example_server import CREATED
+    from tests.contract.example_server import CREATED
 
     before = len(CREATED)
     args = {"drafts": [{"title": "Once", "day": "2026-10-01"}], "idempotency_key": _key()}

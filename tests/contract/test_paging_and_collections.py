@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from example_server import contract
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from tests.contract.example_server import contract
 
 
 async def _pages(arguments: dict[str, Any]) -> list[dict[str, Any]]:
@@ -78,7 +79,7 @@ async def test_a_cursor_from_another_query_is_refused() -> None:
     from drivable.contract.paging import Pager
 
     other = Pager(secret=b"another-deployment")
-    from example_server import ListInput
+    from tests.contract.example_server import ListInput
 
     assert other.next_cursor("list_notes", ListInput(limit=3), 3) != token
 

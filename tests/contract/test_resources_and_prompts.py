@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from example_server import contract
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from drivable.serve import build_server
+from tests.contract.example_server import contract
 
 MODES = pytest.mark.parametrize("mode", ["legacy", "auto"])
 

@@ -1,17 +1,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
-
 from drivable.effects import SqlEffectStore, open_store
+from tests.effects.effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
 
 STORES = ["sqlite", "postgresql"]
 

@@ -81,7 +81,7 @@ def assert_exactly_once(lines: list[Any], total: int) -> None:
 
 
 async def test_200_calls_over_4_processes_sharing_postgres(pg_dsn: str, tmp_path: Path) -> None:
-    from effects_pg import throwaway_schema
+    from tests.effects.effects_pg import throwaway_schema
 
     with throwaway_schema(pg_dsn) as url:
         await make_refunds_table(url)

@@ -443,7 +443,7 @@ async def test_unopenable_sqlite_file_is_store_unavailable(tmp_path: Any) -> Non
 async def test_read_only_postgres_is_store_unavailable(pg_dsn: str) -> None:
     from urllib.parse import quote
 
-    from effects_pg import throwaway_schema
+    from tests.effects.effects_pg import throwaway_schema
 
     with throwaway_schema(pg_dsn) as url:
         ro_url = url + quote(" -cdefault_transaction_read_only=on")
@@ -461,7 +461,8 @@ async def test_read_only_postgres_is_store_unavailable(pg_dsn: str) -> None:
 
 async def test_a_dropped_postgres_connection_is_unavailable_then_recovers(pg_dsn: str) -> None:
     import psycopg
-    from effects_pg import throwaway_schema
+
+    from tests.effects.effects_pg import throwaway_schema
 
     app = f"drivable-test-{id(pg_dsn):x}-{anyio.current_time():.0f}"
     with throwaway_schema(pg_dsn) as url:

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import jsonschema
 import pytest
-from reliability_support import (
-    EXAMPLE_LIVENESS,
-    EXAMPLE_SLOW_OR_PLANTED,
-    EXAMPLE_TOKEN,
-    ROOT,
-    SHORT_FUZZ_CALLS,
-    SLOW_FUZZ_CALLS,
-    assert_clean,
-    serve_example,
-)
 
 from drivable.reliability.campaign import PROFILES, fuzz_server, reference_servers
 from drivable.reliability.checks import check_result, leaks
@@ -26,11 +15,16 @@ from drivable.reliability.fuzz import fuzz, with_canary
 from drivable.reliability.processes import Served, stop
 from drivable.reliability.schema import draw_many, hostile_arguments, strategy_for
 from drivable.target import Target
-
-if str(ROOT / "tests" / "contract") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests" / "contract"))
-
-import example_server
+from tests.contract import example_server
+from tests.reliability.reliability_support import (
+    EXAMPLE_LIVENESS,
+    EXAMPLE_SLOW_OR_PLANTED,
+    EXAMPLE_TOKEN,
+    SHORT_FUZZ_CALLS,
+    SLOW_FUZZ_CALLS,
+    assert_clean,
+    serve_example,
+)
 
 BOUND_S = 300.0
 

@@ -18,8 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.contract import example_server  # noqa: E402
-
 from drivable.contract import (  # noqa: E402
     ERROR_CODES,
     READ_ONLY,
@@ -31,6 +29,7 @@ from drivable.contract import (  # noqa: E402
 )
 from drivable.kinds import Kind, KindModel  # noqa: E402
 from drivable.serve.auth import StaticToken, StaticTokenVerifier  # noqa: E402
+from tests.contract import example_server  # noqa: E402
 
 example = example_server.contract
 contract = Contract(

@@ -8,9 +8,9 @@ import sys
 import anyio
 import pytest
 
-from conftest import HERE
 from drivable.serve.http import load_contract
 from drivable.target import Target, connect
+from tests.serve.conftest import HERE
 
 BOUND = 60.0
 

@@ -12,7 +12,8 @@ import anyio
 import httpx2
 import pytest
 
-from conftest import (
+from drivable.target import Mode, Target, connect
+from tests.serve.conftest import (
     EXPIRED_TOKEN,
     READER_TOKEN,
     WRITER_TOKEN,
@@ -20,7 +21,6 @@ from conftest import (
     start_http,
     stop_http,
 )
-from drivable.target import Mode, Target, connect
 
 BOUND = 60.0
 LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}

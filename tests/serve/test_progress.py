@@ -10,9 +10,9 @@ import anyio
 import pytest
 from mcp import Client
 
-from conftest import WRITER_TOKEN, HttpServer, start_http, stop_http
 from drivable.serve.http import run_http
 from drivable.target import Mode, Target, connect
+from tests.serve.conftest import WRITER_TOKEN, HttpServer, start_http, stop_http
 
 BOUND = 60.0
 

@@ -16,7 +16,8 @@ import time
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE, ROOT
+
+from tests.serve.conftest import EXAMPLE, ROOT
 
 BOUND = 60.0
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import anyio
 import pytest
-import serve_app
 from opentelemetry import metrics, trace
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
@@ -21,6 +20,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from drivable.testing import connect
+from tests.serve import serve_app
 
 CANARY = "CANARY-q7Zx93"
 BOUND = 60.0

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 import anyio
 import pytest
-import serve_app
 from pydantic import BaseModel, ConfigDict, Field
 
 from drivable.contract import READ_ONLY, Call, Contract, Effects, Summary
 from drivable.kinds import KindModel
 from drivable.testing import ClientFactory, Mode, assert_round_trip, call_error, call_ok
+from tests.serve import serve_app
 
 pytest_plugins = ["pytester"]
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from surface_helpers import spec_cmd
+from tests.surface.surface_helpers import spec_cmd
 
 __all__ = ["spec_cmd"]

@@ -6,11 +6,11 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
-from surface_cases import CASES, collected_from_spec, expected, specs
-from surface_helpers import take
 
 from drivable.surface.diff import diff
 from drivable.surface.snapshot import canonical
+from tests.surface.surface_cases import CASES, collected_from_spec, expected, specs
+from tests.surface.surface_helpers import take
 
 
 def _by_subject(changes: list[Any]) -> dict[str, list[tuple[str, str, str]]]:
@@ -39,7 +39,7 @@ def live_pair() -> tuple[dict[str, Any], dict[str, Any]]:
     import tempfile
     from pathlib import Path
 
-    from surface_helpers import server_cmd
+    from tests.surface.surface_helpers import server_cmd
 
     v1, v2 = specs()
     with tempfile.TemporaryDirectory() as tmp:

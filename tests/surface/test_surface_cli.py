@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from surface_cases import collected_from_spec, specs
-from surface_helpers import server_cmd
 
 from drivable.surface import snapshot
 from drivable.surface.diff import diff, to_json
+from tests.surface.surface_cases import collected_from_spec, specs
+from tests.surface.surface_helpers import server_cmd
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from surface_cases import specs
-from surface_helpers import server_cmd, take
-from surface_thirdparty import ensure
 
 from drivable.surface import snapshot
 from drivable.surface.diff import Change, diff
+from tests.surface.surface_cases import specs
+from tests.surface.surface_helpers import server_cmd, take
+from tests.surface.surface_thirdparty import ensure
 
 HINTS = {
     "read_only": "readOnlyHint",

@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from surface_cases import specs
-from surface_helpers import server_cmd, take, write_spec
-
 from drivable.surface import fingerprint, snapshot
 from drivable.surface.diff import diff
+from tests.surface.surface_cases import specs
+from tests.surface.surface_helpers import server_cmd, take, write_spec
 
 REFUNDS = server_cmd("refunds_server.py")
 
@@ -126,7 +125,7 @@ def _collected_canonical(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _collected(spec: dict[str, Any]) -> dict[str, Any]:
-    from surface_cases import collected_from_spec
+    from tests.surface.surface_cases import collected_from_spec
 
     return collected_from_spec(spec)
 

@@ -11,12 +11,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "effects"))
 
-from billing_helpers import SIZE
-from effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
-
 from drivable.contract import Contract
 from drivable.servers.billing.ledger import Ledger
 from drivable.servers.billing.server import make_contract
+from tests.effects.effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
+from tests.servers.billing.billing_helpers import SIZE
 
 
 @pytest.fixture(scope="session")

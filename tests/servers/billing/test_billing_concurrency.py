@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from billing_helpers import a_paid_invoice, call, refunds_of, scalar
-
 from drivable.contract import Contract
+from tests.servers.billing.billing_helpers import a_paid_invoice, call, refunds_of, scalar
 
 
 async def test_fifty_concurrent_refunds_with_one_key_refund_exactly_once(either: Contract) -> None:

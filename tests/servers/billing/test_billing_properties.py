@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from billing_helpers import conforms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SIZE
 from drivable.contract import Contract
 from drivable.servers.billing.ledger import Ledger
 from drivable.servers.billing.server import make_contract
+from tests.servers.billing.billing_helpers import conforms
+from tests.servers.billing.conftest import SIZE
 
 AMOUNTS = st.one_of(
     st.integers(-10, 600_000),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from billing_helpers import a_paid_invoice, an_open_invoice, call, refunds_of, scalar
-
 from drivable.contract import Contract, Recovery
+from tests.servers.billing.billing_helpers import (
+    a_paid_invoice,
+    an_open_invoice,
+    call,
+    refunds_of,
+    scalar,
+)
 
 KEY = "3f9a2c7e-refund-0001"
 

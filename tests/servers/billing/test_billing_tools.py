@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
 
 from drivable.contract import Contract
 from drivable.servers.billing.data import generate, money
 from drivable.servers.billing.ledger import default_url
+from tests.servers.billing.billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
 
 
 def test_generated_data_is_deterministic_and_adds_up() -> None:

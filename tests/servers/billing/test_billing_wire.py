@@ -17,7 +17,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-from billing_helpers import LEAKS
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
@@ -25,6 +24,7 @@ from drivable.contract import Contract
 from drivable.serve import build_server
 from drivable.servers.billing.ledger import Ledger
 from drivable.target import Mode, Target, connect
+from tests.servers.billing.billing_helpers import LEAKS
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
@@ -165,7 +165,7 @@ async def test_two_hundred_calls_over_http_on_three_processes_refund_once(
     import sys as _sys
 
     _sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "effects"))
-    from effects_pg import throwaway_schema
+    from tests.effects.effects_pg import throwaway_schema
 
     with (
         throwaway_schema(pg_dsn) as url,
