@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 import httpx2
 
-from drivable.reliability.checks import Finding, check_result, check_transport_refusal
+from drivable.reliability.checks import Finding, check_result, check_transport_refusal, leaks
 from drivable.reliability.schema import ONE_MEGABYTE, draw_many, hostile_arguments, strategy_for
 from drivable.target import Target, connect
 
@@ -38,6 +38,7 @@ class FuzzReport:
     generated: int = 0
     hostile: int = 0
     raw: int = 0
+    resource_reads: int = 0
     accepted: int = 0
     rejected: int = 0
     transport_refusals: int = 0
@@ -67,6 +68,7 @@ class FuzzReport:
             "generated": self.generated,
             "hostile": self.hostile,
             "raw": self.raw,
+            "resource_reads": self.resource_reads,
             "accepted": self.accepted,
             "rejected": self.rejected,
             "transport_refusals": self.transport_refusals,
@@ -275,6 +277,7 @@ async def fuzz(
                         if not await _alive(client, liveness):
                             report.liveness_failures += 1
                             report.findings.append(Finding("dead", plan.tool, "no answer after"))
+            await fuzz_resources(client, report, max(12, calls // 50))
             report.liveness_checks += 1
             if not await _alive(client, liveness):
                 report.liveness_failures += 1
@@ -283,6 +286,66 @@ async def fuzz(
             await client_cm.__aexit__(None, None, None)
     report.seconds = time.monotonic() - started
     return report
+
+
+RESOURCE_FILLS: tuple[str, ...] = (
+    "../../etc/passwd",
+    "%2e%2e%2fetc%2fpasswd",
+    "\x00",
+    "' OR 1=1 --",
+    "x" * 20_000,
+    "a/../../b",
+    "",
+    "%ff%fe",
+    "{id}",
+    "9" * 400,
+    "\u202e\u200b",
+    "NaN",
+)
+
+
+async def fuzz_resources(client: Any, report: FuzzReport, budget: int) -> None:
+    """Hostile values in every resource template's variables: each read answers or is refused
+    with the envelope in `error.data` (machine_code, never internal_error), leaking nothing."""
+    import re
+
+    try:
+        templates = (await client.list_resource_templates()).resource_templates
+    except Exception:
+        return
+    for fill in RESOURCE_FILLS:
+        for template in templates:
+            if budget <= 0:
+                return
+            budget -= 1
+            uri = fill.join(re.split(r"\{[^}]+\}", template.uri_template))
+            report.calls += 1
+            report.resource_reads += 1
+            try:
+                with anyio.fail_after(CALL_TIMEOUT_S):
+                    await client.read_resource(uri)
+                report.accepted += 1
+                continue
+            except TimeoutError:
+                report.findings.append(Finding("no_answer", uri[:80], "resource read timed out"))
+                continue
+            except Exception as exc:
+                error = getattr(exc, "error", None)
+                data = getattr(error, "data", None)
+                message = str(getattr(error, "message", exc))
+            report.rejected += 1
+            code = str(data.get("machine_code")) if isinstance(data, dict) else "(no envelope)"
+            report.codes[f"resource {code}"] += 1
+            if not isinstance(data, dict):
+                report.findings.append(Finding("malformed_envelope", uri[:80], "no error.data"))
+                continue
+            if code == "internal_error":
+                report.findings.append(
+                    Finding("internal_error", uri[:80], str(data.get("request_id")))
+                )
+            found = leaks(json.dumps(data, ensure_ascii=False) + message, [fill, uri])
+            if found:
+                report.findings.append(Finding("leak", uri[:80], ", ".join(found)))
 
 
 async def _alive(client: Any, liveness: tuple[str, dict[str, Any]]) -> bool:

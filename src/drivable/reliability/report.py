@@ -39,7 +39,9 @@ def render(results: dict[str, Any]) -> str:
         "levels of nesting, bodies over the bound). Each answer is checked: no `internal_error`, no "
         "substrate leak (driver or SQL text, tracebacks, file paths, exception class names), every "
         "`invalid_arguments` naming its field, and the server answers a liveness call every 250 "
-        "calls and after every refusal."
+        "calls and after every refusal. Every resource template is also read with hostile "
+        "values in its variables (traversal, NUL, SQL, 20 KB): each read answers or is refused "
+        "with the envelope in `error.data`."
     )
     add("")
     add(
@@ -63,7 +65,7 @@ def render(results: dict[str, Any]) -> str:
             ]
         )
     )
-    add(_row(["---"] * 15))
+    add(_row(["---"] * 16))
     for f in results["fuzz"]:
         add(
             _row(
