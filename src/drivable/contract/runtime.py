@@ -402,18 +402,25 @@ class Contract:
         lifecycle: dict[str, Any] = {"stability": spec.stability}
         if spec.deprecation is not None:
             lifecycle["deprecation"] = spec.deprecation.to_dict()
+        # The codes only: their meanings are in the one catalog discover publishes, so the
+        # catalog is not repeated on every tool of tools/list ([6.document-codes]).
         return {
             f"{NAMESPACE}/lifecycle": lifecycle,
-            f"{NAMESPACE}/errors": [
-                {
-                    "code": c,
-                    "recovery": self.codes[c].recovery.value,
-                    "temporary": self.codes[c].temporary,
-                    "description": self.codes[c].doc,
-                }
-                for c in self.tool_codes(spec)
-            ],
+            f"{NAMESPACE}/errors": self.tool_codes(spec),
         }
+
+    def error_catalog(self) -> list[dict[str, Any]]:
+        """Every code the server's tools can emit, with its recovery class and meaning."""
+        used = sorted({c for spec in self.tools.values() for c in self.tool_codes(spec)})
+        return [
+            {
+                "code": c,
+                "recovery": self.codes[c].recovery.value,
+                "temporary": self.codes[c].temporary,
+                "description": self.codes[c].doc,
+            }
+            for c in used
+        ]
 
     def tool_wire(self, spec: ToolSpec) -> dict[str, Any]:
         """The tool as tools/list shows it (camelCase, as on the wire)."""

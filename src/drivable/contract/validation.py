@@ -144,8 +144,8 @@ def issues_from(
             parent = path[:-1]
             allowed = allowed_properties(schema, parent)
             name = str(path[-1]) if path else where
-            near = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
-            suggestion = f" Did you mean '{near[0]}'?" if near else ""
+            near = nearest_property(name, allowed)
+            suggestion = f" Did you mean '{near}'?" if near else ""
             out.append(
                 Issue(
                     where,
@@ -201,15 +201,29 @@ def repaired_arguments(
     that was not also sent. Everything else (a missing value, an ambiguous date) needs the caller.
     """
     fixed = dict(raw)
+    allowed = allowed_properties(schema, [])
     for issue in issues:
         if issue.code != "unknown_property" or "." in issue.path:
             return None
-        allowed = allowed_properties(schema, [])
-        near = difflib.get_close_matches(issue.path, allowed, n=1, cutoff=0.6)
-        if not near or near[0] in raw:
+        near = nearest_property(issue.path, allowed)
+        if near is None or near in fixed:
             return None
-        fixed[near[0]] = fixed.pop(issue.path)
+        fixed[near] = fixed.pop(issue.path)
     return fixed
+
+
+def nearest_property(name: str, allowed: Sequence[str]) -> str | None:
+    """The one allowed property `name` most likely meant, or None when that is not certain.
+
+    A close spelling ("date_form" for date_from) or an unambiguous shortening or lengthening of
+    one property ("q" for query, "court_name" for court) counts; two candidates count as none.
+    """
+    close = difflib.get_close_matches(name, allowed, n=2, cutoff=0.6)
+    if len(close) == 1 or (close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85):
+        return close[0]
+    folded = name.casefold()
+    stems = [a for a in allowed if a.startswith(folded) or folded.startswith(a + "_")]
+    return stems[0] if len(stems) == 1 else None
 
 
 def model_schema(model: type[BaseModel]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ def build_server(contract: Contract) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
+        single_page(contract, params, "tools/list")
         tools = [tool_model(contract, spec.name) for spec in contract.listed_tools()]
         return types.ListToolsResult(tools=tools)
 
@@ -72,6 +73,7 @@ def build_server(contract: Contract) -> Server[Any]:
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
+        single_page(contract, params, "resources/list")
         specs = [contract.resources[uri] for uri in sorted(contract.resources)]
         return types.ListResourcesResult(
             resources=[types.Resource.model_validate(s.wire()) for s in specs]
@@ -80,6 +82,7 @@ def build_server(contract: Contract) -> Server[Any]:
     async def list_templates(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
+        single_page(contract, params, "resources/templates/list")
         specs = [contract.templates[t] for t in sorted(contract.templates)]
         return types.ListResourceTemplatesResult(
             resource_templates=[types.ResourceTemplate.model_validate(s.wire()) for s in specs]
@@ -114,6 +117,7 @@ def build_server(contract: Contract) -> Server[Any]:
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListPromptsResult:
+        single_page(contract, params, "prompts/list")
         specs = [contract.prompts[n] for n in sorted(contract.prompts)]
         return types.ListPromptsResult(
             prompts=[types.Prompt.model_validate(s.wire(NAMESPACE)) for s in specs]
@@ -191,7 +195,10 @@ def build_server(contract: Contract) -> Server[Any]:
     async def discover(
         ctx: ServerRequestContext[Any], params: types.RequestParams | None
     ) -> types.DiscoverResult:
-        meta: dict[str, Any] = {f"{NAMESPACE}/summary": contract.summary_dict()}
+        meta: dict[str, Any] = {
+            f"{NAMESPACE}/summary": contract.summary_dict(),
+            f"{NAMESPACE}/errors": contract.error_catalog(),
+        }
         if contract.fingerprint:
             meta[f"{NAMESPACE}/fingerprint"] = contract.fingerprint
         return types.DiscoverResult(
@@ -205,7 +212,26 @@ def build_server(contract: Contract) -> Server[Any]:
     return server
 
 
-def resource_failure(contract: Contract, failure: ResourceError, uri: str | None) -> MCPError:
+def single_page(
+    contract: Contract, params: types.PaginatedRequestParams | None, method: str
+) -> None:
+    """The catalogs fit one page, so no cursor was ever issued: a sent one is invented."""
+    if params is not None and params.cursor is not None:
+        raise resource_failure(
+            contract,
+            ResourceError(
+                "invalid_cursor",
+                f"{method} has a single page and issued no cursor.",
+                hint=f"Call {method} without a cursor.",
+            ),
+            None,
+            rpc=INVALID_PARAMS,
+        )
+
+
+def resource_failure(
+    contract: Contract, failure: ResourceError, uri: str | None, *, rpc: int | None = None
+) -> MCPError:
     """A JSON-RPC error carrying the envelope, renamed for the JSON-RPC side ([6.rename])."""
     code = contract.codes.get(failure.code) or contract.codes["internal_error"]
     data: dict[str, Any] = {
@@ -223,7 +249,8 @@ def resource_failure(contract: Contract, failure: ResourceError, uri: str | None
         data["repair"] = failure.repair.to_dict()
     if contract.fingerprint:
         data["fingerprint"] = contract.fingerprint
-    rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
+    if rpc is None:
+        rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
     return MCPError(code=rpc, message=failure.message, data=data)
 
 
