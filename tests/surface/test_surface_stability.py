@@ -160,8 +160,10 @@ def test_snapshot_file_is_what_the_cli_writes(tmp_path: Path, spec_cmd: Any) -> 
 
 def test_same_bytes_over_streamable_http(tmp_path: Path) -> None:
     """The snapshot is of the server, not of the transport: HTTP gives the stdio bytes."""
+    import shlex
     import socket
     import subprocess
+    import sys
     import time
 
     import anyio
@@ -185,8 +187,24 @@ def test_same_bytes_over_streamable_http(tmp_path: Path) -> None:
                 time.sleep(0.2)
         url = f"http://127.0.0.1:{port}/mcp"
         over_http = anyio.run(snapshot.take, Target(url=url))
+        proc_diff = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from drivable.cli import main; main()",
+                "diff",
+                url,
+                shlex.join(REFUNDS),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
     assert snapshot.dumps(over_http) == snapshot.dumps(take(REFUNDS))
+    assert proc_diff.returncode == 0, proc_diff.stderr
+    assert "no change an agent can see" in proc_diff.stdout
+    assert "old: http" in proc_diff.stderr

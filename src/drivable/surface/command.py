@@ -129,12 +129,13 @@ def side(
     env_pairs: Sequence[str],
     pass_env: Sequence[str],
     label: str,
+    bearer_token: str | None = None,
 ) -> dict[str, Any]:
     """A snapshot from OLD or NEW: a file path, an http(s) URL, or a quoted server command."""
     if _is_json_file(spec):
         return snapshot.load(spec)
     if spec.startswith(("http://", "https://")):
-        target = Target.from_cli(url=spec, env_pairs=env_pairs, pass_env=pass_env)
+        target = Target.from_cli(url=spec, bearer_token=bearer_token)
     else:
         argv = shlex.split(spec)
         if not argv:
@@ -166,6 +167,10 @@ def diff_command(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the report here too.")
     ] = None,
+    bearer_token: Annotated[
+        str | None,
+        typer.Option(help="Bearer token for URL sides.", envvar="DRIVABLE_BEARER_TOKEN"),
+    ] = None,
 ) -> None:
     """Classify every change from OLD to NEW: breaking, routing, additive, cosmetic."""
     if fmt not in ("text", "json", "md", "markdown"):
@@ -174,8 +179,12 @@ def diff_command(
     try:
         # two live servers start side by side (each in its own thread and event loop)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            fa = pool.submit(side, old, [*(env or []), *(old_env or [])], pass_env or [], "old")
-            fb = pool.submit(side, new, [*(env or []), *(new_env or [])], pass_env or [], "new")
+            fa = pool.submit(
+                side, old, [*(env or []), *(old_env or [])], pass_env or [], "old", bearer_token
+            )
+            fb = pool.submit(
+                side, new, [*(env or []), *(new_env or [])], pass_env or [], "new", bearer_token
+            )
             a, b = fa.result(), fb.result()
     except (ValueError, OSError, json.JSONDecodeError) as exc:
         typer.echo(f"diff: {exc}", err=True)
