@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
 app = typer.Typer(
@@ -18,32 +20,23 @@ def _root() -> None:
     """Make MCP servers drivable by language models, and measure that they are."""
 
 
+# Each capability owns its commands in its own package and registers them here, in help order.
+COMMAND_MODULES = (
+    "drivable.demo",
+    "drivable.audit.command",
+    "drivable.eval.command",
+    "drivable.surface.command",
+    "drivable.serve.command",
+    "drivable.servers.caselaw.command",
+    "drivable.reliability.command",
+    "drivable.kinds.command",
+    "drivable.contract.command",
+)
+
+
 def _register_all() -> None:
-    # Each capability owns its commands in its own package (`<package>/command.py`).
-    import drivable.kinds.command as kinds_command
-
-    kinds_command.register(app)
-    import drivable.contract.command as contract_command
-
-    contract_command.register(app)
-    import drivable.audit.command as audit_command
-
-    audit_command.register(app)
-    import drivable.surface.command as surface_command
-
-    surface_command.register(app)
-    import drivable.serve.command as serve_command
-
-    serve_command.register(app)
-    import drivable.servers.caselaw.command as caselaw_command
-
-    caselaw_command.register(app)
-    import drivable.eval.command as eval_command
-
-    eval_command.register(app)
-    import drivable.reliability.command as reliability_command
-
-    reliability_command.register(app)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)
 
 
 _register_all()
