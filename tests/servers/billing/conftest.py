@@ -3,13 +3,10 @@ contract on it, and helpers that check every result against the contract it clai
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "effects"))
 
 from drivable.contract import Contract
 from drivable.servers.billing.ledger import Ledger

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from drivable.contract import Contract
 from drivable.servers.billing.ledger import Ledger
 from drivable.servers.billing.server import make_contract
-from tests.servers.billing.billing_helpers import conforms
-from tests.servers.billing.conftest import SIZE
+from tests.servers.billing.billing_helpers import SIZE, conforms
 
 AMOUNTS = st.one_of(
     st.integers(-10, 600_000),

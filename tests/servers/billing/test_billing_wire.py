@@ -24,6 +24,7 @@ from drivable.contract import Contract
 from drivable.serve import build_server
 from drivable.servers.billing.ledger import Ledger
 from drivable.target import Mode, Target, connect
+from tests.effects.effects_pg import throwaway_schema
 from tests.servers.billing.billing_helpers import LEAKS
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
@@ -162,11 +163,6 @@ async def test_two_hundred_calls_over_http_on_three_processes_refund_once(
 ) -> None:
     """Two servers (one with two workers: three processes) share one PostgreSQL schema; 200
     concurrent confirmed refunds with one key, spread over 20 clients, refund exactly once."""
-    import sys as _sys
-
-    _sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "effects"))
-    from tests.effects.effects_pg import throwaway_schema
-
     with (
         throwaway_schema(pg_dsn) as url,
         serving(url, tmp_path, workers=[2, 1]) as (first, second),
