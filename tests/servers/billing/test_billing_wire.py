@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -228,3 +229,12 @@ async def test_resources_and_the_prompt_over_the_sdk_client(billing: Contract) -
         )
         text = rendered.messages[0].content.text  # type: ignore[union-attr]
         assert "get_invoice" in text and "dry_run" in text and "inv_30001" in text
+
+
+async def test_invoice_ids_complete(either: Contract) -> None:
+    async with Client(build_server(either), mode="auto") as client:
+        ref = types.ResourceTemplateReference(
+            type="ref/resource", uri="billing://invoices/{invoice_id}"
+        )
+        done = await client.complete(ref, {"name": "invoice_id", "value": "INV_3000"})
+        assert done.completion.values == [f"inv_{30001 + n}" for n in range(9)]

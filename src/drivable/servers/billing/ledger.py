@@ -278,6 +278,15 @@ class Ledger:
         )
         return rows.rows
 
+    async def invoice_ids(self, tx: Transaction, prefix: str, limit: int = 50) -> list[str]:
+        """Invoice ids starting with `prefix` (completion), in order."""
+        rows = await tx.execute(
+            "SELECT invoice_id FROM billing_invoices WHERE substr(invoice_id, 1, ?) = ? "
+            "ORDER BY invoice_id LIMIT ?",
+            (len(prefix), prefix, limit),
+        )
+        return [str(r[0]) for r in rows.rows]
+
     async def close(self) -> None:
         await self.store.close()
 

@@ -777,11 +777,18 @@ def make_contract(ledger: Ledger) -> Contract:
         body["resources"] = {"invoice": "billing://invoices/{invoice_id}"}
         return ResourceBody(json.dumps(body, ensure_ascii=False))
 
+    async def complete(argument: str, value: str) -> list[str]:
+        if argument != "invoice_id":
+            return []
+        async with ledger.using(None) as tx:
+            return await ledger.invoice_ids(tx, value.strip().lower() or "inv_")
+
     @contract.resource_template(
         "billing://invoices/{invoice_id}",
         name="invoice",
         title="An invoice",
         description="One invoice as get_invoice returns it: amounts, state, version, lines, payments, refunds.",
+        complete=complete,
     )
     async def invoice_resource(invoice_id: str) -> ResourceBody:
         reading = read("identifier", invoice_id, prefix="inv_")
@@ -802,7 +809,10 @@ def make_contract(ledger: Ledger) -> Contract:
     @contract.prompt(
         name="refund_an_invoice",
         title="Refund an invoice safely",
-        description="Walks through refunding an invoice: find it, check what is refundable, preview, confirm.",
+        description=(
+            "Use when the user asks to give money back on an invoice: find it, check what is "
+            "refundable, preview, confirm."
+        ),
         when_to_use="When the user asks to give money back on an invoice (a dispute, a failed delivery, a duplicate).",
         arguments=[
             PromptArgumentSpec(
