@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Annotated
 
+import anyio
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -32,6 +33,27 @@ def _run(console: Console, title: str, command: list[str]) -> tuple[int, float]:
     started = time.monotonic()
     code = subprocess.call(command)
     return code, time.monotonic() - started
+
+
+def _audit(console: Console, keep: Path) -> tuple[int, float]:
+    """The audit as `drivable audit -- python -m drivable.servers.caselaw` runs it."""
+    from drivable.audit.model import at_least
+    from drivable.audit.report import render
+    from drivable.audit.runner import AuditCannotRun, AuditOptions, audit_target
+    from drivable.target import Target
+
+    console.rule("[bold]1. Audit (static rules and probe calls, both protocol eras)")
+    console.print("$ drivable audit -- python -m drivable.servers.caselaw")
+    started = time.monotonic()
+    try:
+        report = anyio.run(audit_target, Target(command=tuple(SERVER)), AuditOptions())
+    except AuditCannotRun as exc:
+        console.print(f"[red]the audit could not run: {exc}")
+        return 2, time.monotonic() - started
+    console.print(render(report, "text", color=console.is_terminal, width=console.width))
+    keep.write_text(render(report, "json"), encoding="utf-8")
+    failing = [f for f in report.findings if at_least(f.severity, "major")]
+    return (1 if failing else 0), time.monotonic() - started
 
 
 def demo_command(
@@ -60,11 +82,7 @@ def demo_command(
     if build.returncode != 0:
         console.print("[yellow]Could not prebuild the data; the server will build it on start.")
 
-    audit_code, audit_s = _run(
-        console,
-        "1. Audit (static rules and probe calls, both protocol eras)",
-        _drivable("audit", "--format", "text", "--output", str(audit_json), "--", *SERVER),
-    )
+    audit_code, audit_s = _audit(console, audit_json)
     eval_code, eval_s = _run(
         console,
         "2. Eval (bundled caselaw workflows, simulated personas, over stdio)",
