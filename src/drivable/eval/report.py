@@ -121,8 +121,20 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
                 "connect_error": refused[0]["connect_error"],
                 "http_refusal": refused[0].get("http_refusal"),
             }
+    by_agent: dict[str, Any] = {}
+    for agent in dict.fromkeys(t["agent"] for t in trials):
+        mine = [t for t in trials if t["agent"] == agent and not t.get("skipped")]
+        rows: list[dict[str, Any]] = [s for t in mine for s in t["steps"]]
+        fc = [s["first_call"] for s in rows if s["first_call"] is not None]
+        fr = [s["first_repair"] for s in rows if s["first_repair"] is not None]
+        by_agent[agent] = {
+            "completed": rate(sum(1 for t in mine if t["completed"]), len(mine)),
+            "first_call": rate(sum(fc), len(fc)),
+            "first_repair": rate(sum(fr), len(fr)),
+        }
     return {
         "workflows": workflows,
+        "by_agent": by_agent,
         "overall": {
             "completed": rate(*done_all),
             "first_call": rate(*fc_all),
@@ -231,6 +243,16 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
                     else ""
                 )
             )
+    agents = summary.get("by_agent") or {}
+    if len(agents) > 1:
+        table = Table(title="by agent", title_justify="left")
+        for col in ("agent", "completed", "1st call", "1st repair"):
+            table.add_column(col, no_wrap=True)
+        for agent, a in agents.items():
+            table.add_row(
+                agent, _pct(a["completed"]), _pct(a["first_call"]), _pct(a["first_repair"])
+            )
+        console.print(table)
     o = summary["overall"]
     console.print(
         f"[bold]overall[/]: completed {_pct(o['completed'])}; first call {_pct(o['first_call'])}; "
@@ -286,6 +308,22 @@ def markdown_before_after(before: dict[str, Any], after: dict[str, Any]) -> str:
             f"{(bw.get('discovery') or {}).get('tokens', '–')} | "
             f"{(aw.get('discovery') or {}).get('tokens', '–')} |"
         )
+    agents = list(dict.fromkeys([*(b.get("by_agent") or {}), *(a.get("by_agent") or {})]))
+    if agents:
+        lines += [
+            "",
+            "| agent | completed before | completed after | first call before | first call after "
+            "| first repair before | first repair after |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for agent in agents:
+            ba = (b.get("by_agent") or {}).get(agent, {})
+            aa = (a.get("by_agent") or {}).get(agent, {})
+            lines.append(
+                f"| {agent} | {_cell(ba.get('completed'))} | {_cell(aa.get('completed'))} | "
+                f"{_cell(ba.get('first_call'))} | {_cell(aa.get('first_call'))} | "
+                f"{_cell(ba.get('first_repair'))} | {_cell(aa.get('first_repair'))} |"
+            )
     ob, oa = b["overall"], a["overall"]
     lines += [
         "",
