@@ -124,9 +124,9 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
     by_agent: dict[str, Any] = {}
     for agent in dict.fromkeys(t["agent"] for t in trials):
         mine = [t for t in trials if t["agent"] == agent and not t.get("skipped")]
-        rows: list[dict[str, Any]] = [s for t in mine for s in t["steps"]]
-        fc = [s["first_call"] for s in rows if s["first_call"] is not None]
-        fr = [s["first_repair"] for s in rows if s["first_repair"] is not None]
+        agent_steps: list[dict[str, Any]] = [s for t in mine for s in t["steps"]]
+        fc = [s["first_call"] for s in agent_steps if s["first_call"] is not None]
+        fr = [s["first_repair"] for s in agent_steps if s["first_repair"] is not None]
         by_agent[agent] = {
             "completed": rate(sum(1 for t in mine if t["completed"]), len(mine)),
             "first_call": rate(sum(fc), len(fc)),
