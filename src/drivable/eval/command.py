@@ -134,6 +134,8 @@ def eval_command(
             else factory(agent, **options)
             for p in personas
         }
+        for make in makers.values():
+            make(seed)  # a missing key or extra is said now, not as a failed task later
     except (ValueError, RuntimeError) as error:
         raise _fail(str(error)) from None
     jobs = [
@@ -178,7 +180,9 @@ def eval_command(
         try:
             results = anyio.run(main)
         except Exception as error:
-            raise _fail(f"the run failed: {type(error).__name__}: {error}") from None
+            from drivable.eval.solver import describe_error
+
+            raise _fail(f"the run failed: {describe_error(error)}") from None
     doc = report.run_document(
         results,
         target=target.describe(),

@@ -181,7 +181,7 @@ async def run_trial(
             "state": [],
             "discovery": {"bytes": 0, "tokens": 0},
             "finished_by_agent": False,
-            "connect_error": _describe(error),
+            "connect_error": describe_error(error),
         }
         if target.target.url is not None:
             verdict["http_refusal"] = await _http_refusal(target.target)
@@ -196,7 +196,8 @@ async def run_trial(
         )
 
 
-def _describe(error: BaseException) -> str:
+def describe_error(error: BaseException) -> str:
+    """The first real error inside (nested) exception groups, bounded."""
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return f"{type(error).__name__}: {error}"[:500]
@@ -223,7 +224,7 @@ async def _http_refusal(target: Target) -> dict[str, Any] | None:
         async with httpx2.AsyncClient(timeout=10.0) as http:
             response = await http.post(str(target.url), json=body, headers=headers)
     except Exception as error:
-        return {"error": _describe(error)}
+        return {"error": describe_error(error)}
     if response.status_code < 400:
         return None
     try:
