@@ -9,7 +9,8 @@ import pytest
 
 from drivable.contract import Contract
 from drivable.servers.billing.data import generate, money
-from drivable.servers.billing.ledger import default_url
+from drivable.servers.billing.ledger import Ledger, default_url
+from drivable.servers.billing.server import make_contract
 from tests.servers.billing.billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
 
 
@@ -285,3 +286,41 @@ def test_the_store_flag_wins_over_the_billing_variable(
     assert default_url() == "sqlite:///billing-env.db"
     monkeypatch.setenv("DRIVABLE_STORE", "postgresql://app@db/billing")  # `serve --store`
     assert default_url() == "postgresql://app@db/billing"
+
+
+async def test_a_store_that_cannot_open_is_unavailable_without_driver_text(tmp_path: Path) -> None:
+    """The database cannot be opened (its path is a directory): every tool answers `unavailable`,
+    temporary, naming the call to retry, with nothing of SQLite's message or the path."""
+    ledger = Ledger(f"sqlite:///{tmp_path}")
+    ledger.secret = b"s" * 32  # what prepare() would have read from the store
+    contract = make_contract(ledger)
+    try:
+        for tool, args in (
+            ("find_invoices", {}),
+            ("get_invoice", {"invoice_id": "inv_30001"}),
+            (
+                "refund_invoice",
+                {
+                    "invoice_id": "inv_30001",
+                    "amount_cents": 100,
+                    "idempotency_key": "down-key-0001",
+                },
+            ),
+            (
+                "refund_invoice",
+                {
+                    "invoice_id": "inv_30001",
+                    "amount_cents": 100,
+                    "idempotency_key": "down-key-0001",
+                    "dry_run": False,
+                    "confirm_token": "ct1.x.y",
+                },
+            ),
+        ):
+            out = await call(contract, tool, args)
+            assert out["code"] == "unavailable", out
+            assert out["temporary"] is True and out["retry_after_ms"] > 0
+            assert tool in out["hint"]
+            assert str(tmp_path) not in str(out)
+    finally:
+        await ledger.close()
