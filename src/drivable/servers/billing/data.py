@@ -136,6 +136,12 @@ class Dataset:
     invoices: list[Invoice]
 
 
+def folded(text: str) -> str:
+    """Text as name search compares it: accents dropped, case folded ('Černý' -> 'cerny')."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def money(cents: int, currency: str) -> str:
     """(4200, 'EUR') -> '42.00 EUR': ISO code after the amount, a dot, no grouping (locale-free)."""
     digits = MINOR_DIGITS.get(currency, 2)

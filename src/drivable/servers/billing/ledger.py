@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 
 from drivable.effects import SqlEffectStore, Transaction, open_store
-from drivable.servers.billing.data import DATA_VERSION, Dataset, generate
+from drivable.servers.billing.data import DATA_VERSION, Dataset, folded, generate
 
 STORE_ENV = "DRIVABLE_BILLING_STORE"
 SHARED_STORE_ENV = "DRIVABLE_STORE"
@@ -34,7 +34,7 @@ SCHEMA: tuple[str, ...] = (
     "CREATE TABLE IF NOT EXISTS billing_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS billing_customers (
         customer_id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL,
-        country TEXT NOT NULL, currency TEXT NOT NULL)""",
+        country TEXT NOT NULL, currency TEXT NOT NULL, folded_name TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS billing_invoices (
         invoice_id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, currency TEXT NOT NULL,
         state TEXT NOT NULL, issued_on TEXT NOT NULL, due_on TEXT NOT NULL, memo TEXT,
@@ -270,7 +270,9 @@ class Ledger:
     ) -> list[tuple[Any, ...]]:
         where, params = "", []
         if name:
-            where, params = " WHERE LOWER(name) LIKE ?", [f"%{name.lower()}%"]
+            # Part of the name, any case, with or without accents; % and _ are literal.
+            pattern = folded(name).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where, params = " WHERE folded_name LIKE ? ESCAPE '\\'", [f"%{pattern}%"]
         rows = await tx.execute(
             "SELECT customer_id, name, email, country, currency FROM billing_customers"
             f"{where} ORDER BY customer_id LIMIT ? OFFSET ?",
@@ -294,8 +296,11 @@ class Ledger:
 async def _load(tx: Transaction, data: Dataset) -> None:
     await _insert_many(
         tx,
-        "billing_customers (customer_id, name, email, country, currency)",
-        [(c.customer_id, c.name, c.email, c.country, c.currency) for c in data.customers],
+        "billing_customers (customer_id, name, email, country, currency, folded_name)",
+        [
+            (c.customer_id, c.name, c.email, c.country, c.currency, folded(c.name))
+            for c in data.customers
+        ],
     )
     await _insert_many(
         tx,
