@@ -63,3 +63,24 @@ async def test_concurrent_refunds_under_different_keys_never_overdraw(either: Co
         either, "SELECT refunded_cents FROM billing_invoices WHERE invoice_id = ?", (inv,)
     )
     assert refunded == 2 * part <= whole
+
+
+async def test_racing_updates_with_one_expected_version_apply_once(either: Contract) -> None:
+    invoice = await a_paid_invoice(either)
+    inv, version = invoice["invoice_id"], invoice["version"]
+    results = await asyncio.gather(
+        *(
+            call(
+                either,
+                "update_invoice",
+                {"invoice_id": inv, "expected_version": version, "memo": f"PO {n:04d}"},
+            )
+            for n in range(10)
+        )
+    )
+    won = [r for r in results if not r["is_error"]]
+    assert len(won) == 1
+    assert {r["code"] for r in results if r["is_error"]} == {"conflict"}
+    memo = await scalar(either, "SELECT memo FROM billing_invoices WHERE invoice_id = ?", (inv,))
+    assert memo == won[0]["invoice"]["memo"]
+    assert won[0]["invoice"]["version"] == version + 1
