@@ -221,3 +221,25 @@ async def test_a_void_invoice_cannot_be_refunded(billing: Contract) -> None:
     )
     assert out["code"] == "state_conflict"
     assert out["repair"]["tool"] == "get_invoice"
+
+
+async def test_a_retry_under_a_fresh_key_cannot_reuse_the_spent_token(billing: Contract) -> None:
+    """A model that makes up a new idempotency_key on every retry still refunds once: the
+    confirm token it copies was spent by the first run."""
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 700, "idempotency_key": KEY}
+    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    first = await call(
+        billing, "refund_invoice", {**args, "dry_run": False, "confirm_token": token}
+    )
+    assert first["status"] == "refunded"
+    retry = {
+        **args,
+        "idempotency_key": "fresh-key-000002",
+        "dry_run": False,
+        "confirm_token": token,
+    }
+    again = await call(billing, "refund_invoice", retry)
+    assert again["code"] == "confirmation_invalid"
+    assert again["repair"]["arguments"]["dry_run"] is True
+    assert await refunds_of(billing, inv) == 1
