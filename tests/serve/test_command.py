@@ -33,9 +33,9 @@ async def test_serve_command_speaks_stdio(mode: str) -> None:
 
 
 def test_load_contract_takes_an_object_or_a_factory() -> None:
-    assert load_contract("serve_app:contract").name == "notes-serve"
-    assert load_contract("serve_app:make_contract").name == "notes-serve"
+    assert load_contract("tests.serve.serve_app:contract").name == "notes-serve"
+    assert load_contract("tests.serve.serve_app:make_contract").name == "notes-serve"
     with pytest.raises(ValueError, match="MODULE:ATTR"):
-        load_contract("serve_app")
+        load_contract("tests.serve.serve_app")
     with pytest.raises(TypeError, match="not a drivable Contract"):
-        load_contract("serve_app:verifier")
+        load_contract("tests.serve.serve_app:verifier")

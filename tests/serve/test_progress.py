@@ -125,4 +125,4 @@ async def test_with_sessions_a_cancelled_http_call_stops_at_once(
 
 def test_sessions_need_a_single_worker() -> None:
     with pytest.raises(ValueError, match="one worker"):
-        run_http("serve_app:contract", workers=2, sessions=True)
+        run_http("tests.serve.serve_app:contract", workers=2, sessions=True)
