@@ -635,7 +635,7 @@ def _check_success(
                 f"Ask on ambiguous dates in `{name}`: return `ambiguous_date` naming `{call.field}` "
                 'with `readings: ["2026-01-02", "2026-02-01"]`, or a note saying which was read.',
             )
-    if call.probe in ("invented-cursor", "damaged-cursor"):
+    if call.probe in ("invented-cursor", "damaged-cursor") and not _read_as_no_cursor(call, result):
         state.add(
             "dv.cursor-validation",
             "minor",
@@ -645,6 +645,19 @@ def _check_success(
             f"Reject unknown cursors in `{name}` with `invalid_cursor` naming `{call.field}` and "
             f"a repair that calls `{name}` again without it.",
         )
+
+
+def _read_as_no_cursor(call: ProbeCall, result: dict[str, Any]) -> bool:
+    """An invented cursor outside the token class may read as no cursor, if the answer says so.
+
+    The conventions (seed 000, rule 13) read a value the server could never have issued ("0",
+    "start", a made-up word) as "no cursor" with a note; only a damaged real token must be refused.
+    """
+    if call.probe != "invented-cursor" or not call.field:
+        return False
+    structured = result.get("structuredContent")
+    notes = structured.get("notes") if isinstance(structured, dict) else None
+    return isinstance(notes, list) and any(isinstance(n, str) and call.field in n for n in notes)
 
 
 def _check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:

@@ -137,7 +137,8 @@ DOCS = {
     "dv.cursor-validation": RuleDoc(
         "minor",
         "probe",
-        "An invented or damaged cursor is rejected with a code and a hint to restart paging.",
+        "A damaged cursor is rejected with a code and a hint to restart paging; an invented one "
+        "is rejected too, or read as no cursor with a note that says so.",
         "A server that treats a bad cursor as page one makes the model read page one twice and "
         "believe it saw everything.",
         '`cursor: "invented"` returns the first page.',
