@@ -39,7 +39,9 @@ def read_identifier(value: Any, options: Options) -> Reading:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
-        return Reading.invalid(value, expected=expected, hint="Send the id as a string.", code="invalid_id")
+        return Reading.invalid(
+            value, expected=expected, hint="Send the id as a string.", code="invalid_id"
+        )
     text = value.strip()
     body = text
     if prefix and text.lower().startswith(prefix.lower()):
@@ -57,6 +59,6 @@ def read_identifier(value: Any, options: Options) -> Reading:
     return Reading.repaired(value, canonical)
 
 
-def IdOf(prefix: str) -> Any:  # noqa: N802 - reads as a type in declarations
+def IdOf(prefix: str) -> Any:
     """The shared id type for ids with `prefix`: `invoice_id: IdOf("inv_")`."""
     return Annotated[str, Kind("identifier", prefix=prefix)]
