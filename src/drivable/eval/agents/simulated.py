@@ -30,6 +30,7 @@ import difflib
 import json
 import random
 import re
+import uuid
 from typing import Any
 
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
@@ -213,6 +214,11 @@ class SimulatedAgent:
         self.results: dict[str, Any] = {}
         self.aliases: dict[str, str] = {}
         self.avoid: dict[str, set[str]] = {}
+        self.asked: dict[str, set[str]] = {}
+        # "{unique}" in a draft: a fresh value per trial (an idempotency key a model would mint);
+        # the one value that does not repeat with the seed, so a shared store never replays an
+        # earlier trial's receipt
+        self.unique = f"eval-{uuid.uuid4().hex[:16]}"
         self.step_index = 0
         self._reset_step()
 
@@ -263,6 +269,8 @@ class SimulatedAgent:
     def _resolve(self, value: Any) -> Any:
         spells = "spell" in self.habits
         if isinstance(value, str):
+            if value == "{unique}" and "unique" not in self.workflow.facts:
+                return self.unique
             m = _FACT.match(value)
             if m and m.group(1) in self.workflow.facts:
                 return copy.deepcopy(self.workflow.facts[m.group(1)].for_persona(spells))
@@ -310,6 +318,7 @@ class SimulatedAgent:
         tool = self.aliases.get(spec.tool, spec.tool)
         args = self._resolve(dict(spec.arguments))
         args = {k: v for k, v in args.items() if v is not None}
+        self.asked[tool] = set(args)  # what the user's words asked for
         schema_tool = self.tools.get(tool)
         props = _properties(schema_tool)
         if "copy" in self.habits and schema_tool is not None:
@@ -386,6 +395,9 @@ class SimulatedAgent:
                 continue
             words = set(re.findall(r"[A-Za-z_]+", str(w.get("message") or "")))
             drop |= {k for k in last.call.arguments if k == w.get("path") or k in words}
+        # "omit filters one at a time": first the ones the user never asked for (filled, copied)
+        mine = drop - self.asked.get(last.call.tool, set())
+        drop = mine or drop
         if not drop:
             return None
         self.heeded = True
