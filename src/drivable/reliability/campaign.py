@@ -253,15 +253,16 @@ async def run_campaign(
         for name in names:
             say(f"fuzz {name}: {tier.fuzz_calls} calls")
             results.fuzz.append(await fuzz_server(name, tier.fuzz_calls, work))
-        load_target = next((s for s in names if s != "probe"), "probe")
-        say(
-            f"load {load_target}: {tier.load_clients} clients for {tier.load_seconds:.0f} s on {tier.load_workers} workers"
-        )
-        results.load.append(
-            await load_server(
-                load_target, tier.load_clients, tier.load_seconds, tier.load_workers, work
+        for load_target in [s for s in names if s != "probe"] or ["probe"]:
+            say(
+                f"load {load_target}: {tier.load_clients} clients for {tier.load_seconds:.0f} s "
+                f"on {tier.load_workers} workers"
             )
-        )
+            results.load.append(
+                await load_server(
+                    load_target, tier.load_clients, tier.load_seconds, tier.load_workers, work
+                )
+            )
         say("fault: PostgreSQL restarted during load")
         results.faults.append(
             (
