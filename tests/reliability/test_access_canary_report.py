@@ -142,3 +142,39 @@ def test_an_unknown_tier_exits_2() -> None:
         check=False,
     )
     assert done.returncode == 2
+
+
+def test_render_regenerates_the_page_from_results(tmp_path: Path) -> None:
+    results = {
+        "tier": "short",
+        "started": "then",
+        "seconds": 2.0,
+        "environment": {"cpus": 2, "python": "3"},
+        "passed": False,
+        "fuzz": [],
+        "load": [],
+        "faults": [],
+        "access": [],
+        "canary": {"error": "x"},
+    }
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps(results))
+    page = tmp_path / "page.md"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "drivable.reliability.command",
+            "render",
+            "--json",
+            str(source),
+            "--out",
+            str(page),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "**Overall: FAIL.**" in page.read_text()

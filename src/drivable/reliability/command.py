@@ -61,6 +61,18 @@ def run_command(
     raise typer.Exit(0 if results.passed else 1)
 
 
+@reliability_app.command("render")
+def render_command(
+    json_in: Annotated[Path, typer.Option("--json", help="Results a run wrote with --json.")],
+    out: Annotated[Path, typer.Option(help="Write the Markdown report here.")],
+) -> None:
+    """Regenerate the Markdown report from a run's results (no new measurement)."""
+    from drivable.reliability.report import render
+
+    out.write_text(render(json.loads(json_in.read_text())))
+    typer.echo(f"reliability: wrote {out}", err=True)
+
+
 @reliability_app.command("canary")
 def canary_command(
     calls: Annotated[int, typer.Option(min=1, help="Fuzzed calls per server.")] = 100,

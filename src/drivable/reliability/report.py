@@ -26,7 +26,7 @@ def render(results: dict[str, Any]) -> str:
         "process (uvicorn) on 127.0.0.1, driven by the official MCP SDK client over streamable HTTP."
     )
     add("")
-    add(f"**Overall: {_yes(results.get('passed'))}.**")
+    add(f"**Overall: {'pass' if results.get('passed') else 'FAIL'}.**")
     add("")
     add("## Fuzzing over the wire")
     add("")
@@ -224,14 +224,17 @@ def render(results: dict[str, Any]) -> str:
     add("## Limits")
     add("")
     add(
-        "- The fault and access campaigns run against the probe server, not a reference server: "
-        "billing (the reference server with effects) had not landed when this harness was written; "
-        "add a profile in `drivable.reliability.campaign.PROFILES` when it does.\n"
+        "- The fault and access campaigns run against the probe server "
+        "(`drivable.reliability.probe`), whose one-row-per-effect table makes duplicates "
+        "countable; billing's refunds are fuzzed and loaded but not yet faulted.\n"
         "- Raw JSON-RPC bodies are sent in the handshake era (no protocol header); the SDK client "
         "speaks 2026-07-28.\n"
         "- The canary campaign watches the in-process server; the HTTP servers' own logs are not "
         "searched for it.\n"
-        "- One machine: the clients and the server share 2 cores, so latency includes client time."
+        "- One machine: the clients and the server share 2 cores, so latency includes client time "
+        "and the percentiles move with whatever else the machine runs.\n"
+        "- A killed worker is replaced by uvicorn's supervisor; calls in flight on it at the "
+        "instant of the kill would fail (counted as broken connections), and a run may catch none."
     )
     add("")
     return "\n".join(lines)
