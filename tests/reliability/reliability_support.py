@@ -50,3 +50,18 @@ def assert_clean(report: dict[str, Any]) -> None:
     assert not broken, (broken, report["findings"][:10])
     assert report["calls"] > 0
     assert report["liveness_checks"] >= 1
+
+
+def ensure_postgres_binaries() -> None:
+    """Install PostgreSQL the way the effects tests do (scripts/ensure-postgres.sh) when absent;
+    the fault campaign then starts its own private server with those binaries."""
+    import subprocess
+
+    if sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres")):
+        return
+    subprocess.run(
+        ["bash", str(ROOT / "scripts" / "ensure-postgres.sh")],
+        capture_output=True,
+        timeout=900,
+        check=False,
+    )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from reliability_support import ensure_postgres_binaries
 
 from drivable.reliability import faults
 from drivable.reliability.campaign import FULL, SHORT, load_server
@@ -46,6 +47,7 @@ async def test_sixty_four_clients_for_sixty_seconds_on_two_workers(tmp_path: Pat
 async def test_postgresql_restart_fails_temporary_then_recovers_without_duplicates(
     tmp_path: Path,
 ) -> None:
+    ensure_postgres_binaries()
     try:
         with anyio.fail_after(BOUND_S):
             report = await faults.postgres_restart(tmp_path, clients=8, seconds=6.0)
