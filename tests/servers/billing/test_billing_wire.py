@@ -159,14 +159,14 @@ def serving(url: str, logs: Path, workers: list[int]) -> Iterator[list[str]]:
                 process.wait(timeout=15)
 
 
-async def test_two_hundred_calls_over_http_on_three_processes_refund_once(
+async def test_two_hundred_calls_over_http_on_four_processes_refund_once(
     pg_dsn: str, tmp_path: Path
 ) -> None:
-    """Two servers (one with two workers: three processes) share one PostgreSQL schema; 200
+    """Two servers of two workers each (four processes) share one PostgreSQL schema; 200
     concurrent confirmed refunds with one key, spread over 20 clients, refund exactly once."""
     with (
         throwaway_schema(pg_dsn) as url,
-        serving(url, tmp_path, workers=[2, 1]) as (first, second),
+        serving(url, tmp_path, workers=[2, 2]) as (first, second),
     ):
         mode: Mode = "auto"
         with open(os.devnull, "w") as errlog:
