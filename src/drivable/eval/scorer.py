@@ -171,6 +171,7 @@ class Tracker:
         self.state: list[dict[str, Any]] = []
         self.finished_by_agent = False
         self._last_repair: str | None = None
+        self.agent_error: str | None = None
 
     @property
     def current(self) -> int | None:
@@ -263,6 +264,7 @@ class Tracker:
             "state": self.state,
             "discovery": self.discovery,
             "finished_by_agent": self.finished_by_agent,
+            "agent_error": self.agent_error,
         }
 
 

@@ -269,7 +269,11 @@ async def _run_connected(
         cap = max(workflow.budget.tool_calls * 3, 12)
         seq = 0
         while seq < cap and not tracker.all_done:
-            action = await agent.act(last)
+            try:
+                action = await agent.act(last)
+            except Exception as error:  # the agent broke (a model's context overflowed, ...)
+                tracker.agent_error = describe_error(error)
+                break
             if isinstance(action, Finish):
                 tracker.finished_by_agent = True
                 break

@@ -120,6 +120,9 @@ def assemble(name: str) -> Path:
     return target
 
 
+# the tool list alone is 3-4k tokens on the reference servers; a few turns must fit after it
+N_CTX = 8192
+
 _MODELS: dict[str, Any] = {}
 _LOCK = threading.Lock()
 
@@ -138,7 +141,7 @@ def shared_model(name: str = "0.5b") -> Any:
             path = assemble(name)
             threads = int(os.environ.get("DRIVABLE_LOCAL_THREADS") or os.cpu_count() or 2)
             _MODELS[name] = Llama(
-                model_path=str(path), n_ctx=4096, n_threads=threads, verbose=False, seed=0
+                model_path=str(path), n_ctx=N_CTX, n_threads=threads, verbose=False, seed=0
             )
         return _MODELS[name]
 
