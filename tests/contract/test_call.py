@@ -225,3 +225,18 @@ def test_an_echoed_next_call_is_canonical_and_callable() -> None:
         contract.next_call("no_such_tool", {})
     with pytest.raises(ValueError, match="do not validate"):
         contract.next_call("get_note", {})
+
+
+async def test_null_for_a_required_property_reads_as_missing() -> None:
+    out = await contract.call("search_notes", {"query": None})
+    (issue,) = out.structured["issues"]
+    assert issue["code"] == "missing_property"
+    assert issue["received"] is None
+
+
+async def test_a_placeholder_on_a_write_asks_to_omit_or_fill_it() -> None:
+    out = await contract.call(
+        "delete_note", {"note_id": "note_3", "dry_run": False, "confirm_token": ""}
+    )
+    assert out.structured["issues"][0]["code"] == "placeholder_value"
+    assert out.structured["hint"].startswith("Omit confirm_token to leave it unset")

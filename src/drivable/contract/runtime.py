@@ -736,6 +736,11 @@ class Contract:
         count = len(issues)
         if first is None:
             hint = f"Check the arguments against {spec.name}'s inputSchema and call it again."
+        elif first.code == "placeholder_value":
+            hint = (
+                f"Omit {first.path} to leave it unset, or send its real value, and call "
+                f"{spec.name} again."
+            )
         elif first.readings:
             choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
             hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."

@@ -155,6 +155,18 @@ def issues_from(
                 )
             )
             continue
+        if e.get("input") is None and "received" not in ctx and kind.endswith("_type"):
+            # null for a required property: a model's spelling of "unset", not a wrong type
+            out.append(
+                Issue(
+                    where,
+                    "missing_property",
+                    f"'{where}' is required; null reads as no value. Send the real value.",
+                    received=None,
+                    has_received=True,
+                )
+            )
+            continue
         received = ctx.get("received", e.get("input"))
         expected = ctx.get("expected")
         if expected is None and "expected" in ctx:
