@@ -7,11 +7,11 @@ from pathlib import Path
 
 import anyio
 import pytest
-from reliability_support import ensure_postgres_binaries
 
 from drivable.reliability import faults
 from drivable.reliability.campaign import FULL, SHORT, load_server
 from drivable.reliability.processes import PostgresUnavailable
+from tests.reliability.reliability_support import ensure_postgres_binaries
 
 BOUND_S = 300.0
 
