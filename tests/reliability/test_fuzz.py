@@ -42,7 +42,7 @@ def test_hostile_arguments_are_varied_and_mostly_off_schema() -> None:
     drawn = draw_many(hostile_arguments(schema), 200, seed=4)
     validator = jsonschema.Draft202012Validator(schema)
     off = sum(1 for a in drawn if not validator.is_valid(a))
-    assert off > 150
+    assert off > 120  # most (over 60 %) fall outside the schema
     assert len({repr(a)[:200] for a in drawn}) > 150
 
 
