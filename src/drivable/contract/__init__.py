@@ -11,6 +11,7 @@ from drivable.contract.codes import (
 )
 from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.output import Output
 from drivable.contract.runtime import (
     MAX_INLINE_BYTES,
     NAMESPACE,
@@ -40,6 +41,7 @@ __all__ = [
     "IssueCode",
     "NextCall",
     "Outcome",
+    "Output",
     "Principal",
     "Recovery",
     "Repair",

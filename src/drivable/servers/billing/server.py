@@ -17,7 +17,7 @@ import json
 import secrets
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from drivable.contract import (
@@ -34,6 +34,7 @@ from drivable.contract import (
 from drivable.contract.collections import EACH_ON_ITS_OWN
 from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
 from drivable.contract.envelope import Issue
+from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.effects import Transaction, Updated, VersionConflict
@@ -64,17 +65,6 @@ REFUND_EXCEEDS_BALANCE = Code(
 # -- output shapes -----------------------------------------------------------------------------
 
 
-class Compact(BaseModel):
-    """A closed output object whose unset (null) fields are left out ([8.strip-nulls])."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    @model_serializer(mode="wrap")
-    def _without_nulls(self, handler):  # type: ignore[no-untyped-def]
-        out: dict[str, Any] = handler(self)
-        return {k: v for k, v in out.items() if v is not None}
-
-
 class LineOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     position: int
@@ -100,7 +90,7 @@ class RefundOut(BaseModel):
     refunded_on: str
 
 
-class InvoiceRow(Compact):
+class InvoiceRow(Output):
     """One invoice; memo and lines come with detail=full (and always from get_invoice)."""
 
     invoice_id: str = Field(description="Pass to get_invoice, update_invoice, refund_invoice.")

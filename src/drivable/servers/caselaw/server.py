@@ -17,11 +17,12 @@ import typing
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from drivable.contract import READ_ONLY, Call, Contract, Repair, Summary, ToolError
 from drivable.contract.envelope import Issue
+from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel, read
@@ -64,19 +65,7 @@ class Handle:
 # -- output shapes -----------------------------------------------------------------------------
 
 
-class Compact(BaseModel):
-    """A closed output object whose unset (null) fields are left out of the result ([8.strip-nulls])."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    # Unannotated on purpose: pydantic then keeps the fields' own schema for the outputSchema.
-    @model_serializer(mode="wrap")
-    def _without_nulls(self, handler):  # type: ignore[no-untyped-def]
-        out: dict[str, Any] = handler(self)
-        return {k: v for k, v in out.items() if v is not None}
-
-
-class DecisionRow(Compact):
+class DecisionRow(Output):
     """One decision; snippet comes with a query, the fields after it with detail=full."""
 
     decision_id: str = Field(description="Pass to get_decision.")
@@ -100,12 +89,12 @@ class SearchOutput(PageInfo):
     total: int = Field(description="Decisions matching the query and every filter applied.")
 
 
-class Statute(Compact):
+class Statute(Output):
     eli: str
     title: str | SkipJsonSchema[None] = None
 
 
-class Chunk(Compact):
+class Chunk(Output):
     """A part of the text; `text` comes with detail=full, `uri` reads it alone."""
 
     chunk_id: str
@@ -115,7 +104,7 @@ class Chunk(Compact):
     text: str | SkipJsonSchema[None] = None
 
 
-class DecisionDetail(Compact):
+class DecisionDetail(Output):
     decision_id: str
     court: str
     court_english: str
@@ -137,7 +126,7 @@ class GetOutput(BaseModel):
     decision: DecisionDetail
 
 
-class CourtRow(Compact):
+class CourtRow(Output):
     """A court; the fields after `decisions` come with detail=full."""
 
     court: str = Field(description="The exact value search_decisions' `court` takes.")
