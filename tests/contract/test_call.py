@@ -240,3 +240,13 @@ async def test_a_placeholder_on_a_write_asks_to_omit_or_fill_it() -> None:
     )
     assert out.structured["issues"][0]["code"] == "placeholder_value"
     assert out.structured["hint"].startswith("Omit confirm_token to leave it unset")
+
+
+@pytest.mark.parametrize(
+    ("sent", "meant"),
+    [("find_notes", "search_notes"), ("fetch_note", "get_note"), ("remove_note", "delete_note")],
+)
+async def test_an_unknown_tool_is_matched_through_verb_synonyms(sent: str, meant: str) -> None:
+    out = await contract.call(sent, {})
+    assert out.structured["code"] == "unknown_tool"
+    assert f"Did you mean {meant}?" in out.structured["hint"]

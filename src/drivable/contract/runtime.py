@@ -704,7 +704,7 @@ class Contract:
 
     def _unknown_tool(self, name: str, raw: Mapping[str, Any], rid: str) -> Outcome:
         names = sorted(self.tools)
-        near = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+        near = nearest_tool(name, names)
         repair = None
         if near and isinstance(raw, Mapping):
             try:
@@ -801,6 +801,39 @@ class Contract:
         if principal.scopes is None:
             return []
         return [s for s in spec.scopes if s not in principal.scopes]
+
+
+# Verbs models use for the fixed verbs of [3.verbs]; the first of each list is the likeliest.
+VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "find": ("search", "list", "get"),
+    "query": ("search", "list"),
+    "lookup": ("get", "search"),
+    "fetch": ("get", "read"),
+    "show": ("get", "list"),
+    "retrieve": ("get",),
+    "add": ("create",),
+    "new": ("create",),
+    "make": ("create",),
+    "remove": ("delete",),
+    "edit": ("update",),
+    "modify": ("update",),
+}
+
+
+def nearest_tool(name: str, names: Sequence[str]) -> list[str]:
+    """The tool an unknown name most likely meant: by spelling, and by verb synonyms
+    ("find_notes" -> search_notes), as a list of at most one name."""
+    spellings = [name]
+    head, _, rest = name.partition("_")
+    for verb in VERB_SYNONYMS.get(head.casefold(), ()):
+        spellings.append(f"{verb}_{rest}" if rest else verb)
+    best: tuple[float, str] | None = None
+    for rank, spelling in enumerate(spellings):
+        for candidate in names:
+            score = difflib.SequenceMatcher(None, spelling, candidate).ratio() - rank * 0.01
+            if score >= 0.5 and (best is None or score > best[0]):
+                best = (score, candidate)
+    return [best[1]] if best else []
 
 
 def _envelope_of(outcome: Outcome) -> Envelope:
