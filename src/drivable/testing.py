@@ -23,6 +23,7 @@ configure) as a fixed point.
 from __future__ import annotations
 
 import json
+import re
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -161,6 +162,34 @@ async def call_error(
         assert target is not None, f"the repair names {repair['tool']}, which is not listed"
         jsonschema.validate(repair["arguments"], target["inputSchema"])
     return envelope
+
+
+def assert_conforms(
+    contract: Contract,
+    tool: str,
+    structured: dict[str, Any],
+    is_error: bool,
+    *,
+    leaks: re.Pattern[str] | None = None,
+) -> None:
+    """One outcome of `contract.call` holds the contract: a success matches the tool's
+    outputSchema; an error is the envelope, names the next call (a real tool in `hint`, or a
+    `repair`), and any repair validates against its tool. `leaks` is what must never appear."""
+    import jsonschema
+
+    from drivable.contract.envelope import envelope_schema
+
+    if is_error:
+        jsonschema.validate(structured, envelope_schema(list(contract.codes)))
+        names = set(contract.tools)
+        assert any(n in structured["hint"] for n in names) or structured.get("repair"), structured
+        repair = structured.get("repair")
+        if repair:
+            contract.validate(repair["tool"], repair["arguments"])  # literally callable
+    else:
+        jsonschema.validate(structured, contract.tools[tool].output_schema)
+    if leaks is not None:
+        assert not leaks.search(json.dumps(structured, ensure_ascii=False)), structured
 
 
 async def assert_round_trip(

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
-from drivable.contract.envelope import envelope_schema
 from drivable.servers.caselaw.courts import COURTS
+from drivable.testing import assert_conforms
 
 LEAKS = re.compile(
     r"sqlite|OperationalError|Traceback|(?-i:SELECT |MATCH )|fts5|/tmp/|\.py\b|Exception", re.I
@@ -21,16 +19,7 @@ LEAKS = re.compile(
 
 def conforms(contract: Contract, tool: str, structured: dict[str, Any], is_error: bool) -> None:
     """A result matches the outputSchema; an error is the envelope and names the next call."""
-    if is_error:
-        jsonschema.validate(structured, envelope_schema(list(contract.codes)))
-        names = set(contract.tools)
-        assert any(n in structured["hint"] for n in names) or structured.get("repair"), structured
-        repair = structured.get("repair")
-        if repair:
-            contract.validate(repair["tool"], repair["arguments"])  # literally callable
-    else:
-        jsonschema.validate(structured, contract.tools[tool].output_schema)
-    assert not LEAKS.search(json.dumps(structured, ensure_ascii=False)), structured
+    assert_conforms(contract, tool, structured, is_error, leaks=LEAKS)
 
 
 async def call(contract: Contract, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
