@@ -8,14 +8,16 @@ SDK's low-level Server for stdio and streamable HTTP.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, overload
 
 from opentelemetry import trace
 from pydantic import ValidationError
@@ -47,13 +49,14 @@ from drivable.contract.stages.handler import internal_error
 from drivable.contract.tool import (
     Deprecation,
     Effects,
-    Handler,
     Stability,
     ToolSpec,
     build_spec,
 )
 from drivable.effects import ConfirmTokens, EffectStore
 from drivable.kinds import validate
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = ["Call", "Contract", "Outcome", "Principal", "ProgressFn", "Summary"]
 
@@ -129,31 +132,78 @@ class Contract:
 
     # -- declaring -----------------------------------------------------------------------------
 
+    @overload
+    def tool(self, fn: F, /) -> F: ...
+
+    @overload
     def tool(
         self,
+        fn: None = None,
         *,
-        name: str,
-        title: str,
-        description: str,
-        effects: Effects,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        effects: Effects | None = None,
         errors: Sequence[str] = (),
+        examples: Sequence[Mapping[str, Any]] = (),
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
-    ) -> Callable[[Handler], Handler]:
-        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`."""
+    ) -> Callable[[F], F]: ...
+
+    def tool(
+        self,
+        fn: Any = None,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        effects: Effects | None = None,
+        errors: Sequence[str] = (),
+        examples: Sequence[Mapping[str, Any]] = (),
+        stability: Stability = "stable",
+        deprecation: Deprecation | None = None,
+        scopes: Sequence[str] = (),
+    ) -> Any:
+        """Register a tool: `@contract.tool(effects=READ_ONLY)` over
+        `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
+        or a plain function). The name defaults to the function's, the description to its
+        docstring, the title to the name in words; `examples` are argument objects, validated now
+        and published in the inputSchema. Effect presets (`CREATE`, `DELETE`) add their control
+        fields. Without `effects`, the tool is refused: annotations are decided, never defaulted."""
         declaring_scope = _declaring_scope()
 
-        def decorate(handler: Handler) -> Handler:
-            if name in self.tools:
-                from drivable.contract.tool import ContractError
+        def decorate(handler: Any) -> Any:
+            from drivable.contract import declare
+            from drivable.contract.tool import ContractError
 
-                raise ContractError(f"tool {name!r} is declared twice")
-            self.tools[name] = build_spec(
-                handler,
-                name=name,
-                title=title,
-                description=description,
+            tool_name: str = name or str(getattr(handler, "__name__", ""))
+            if tool_name in self.tools:
+                raise ContractError(f"tool {tool_name!r} is declared twice; rename one of them")
+            text = description or inspect.getdoc(handler)
+            if not text:
+                raise ContractError(
+                    f"tool {tool_name!r} has no description: write a docstring (when to use it, "
+                    "its edge cases, an example call) or pass description="
+                )
+            if effects is None:
+                raise ContractError(
+                    f"tool {tool_name!r}: declare effects= (READ_ONLY, CREATE, UPDATE, DELETE from "
+                    "drivable.contract, or Effects(read_only=, destructive=, idempotent=, "
+                    "open_world=)); annotations are decided, never defaulted"
+                )
+            adapted, model = declare.adapt(tool_name, handler, effects, declaring_scope)
+            checked = []
+            if examples and model is not None:
+                intent: Literal["read", "write"] = "read" if effects.read_only else "write"
+                checked = declare.check_examples(tool_name, model, examples, intent)
+                if "example" not in text.lower():
+                    text = f"{text} {declare.example_sentence(checked)}"
+            spec = build_spec(
+                adapted,
+                name=tool_name,
+                title=title or declare.title_of(tool_name),
+                description=text,
                 effects=effects,
                 errors=errors,
                 known_codes=self.codes,
@@ -162,10 +212,13 @@ class Contract:
                 scopes=scopes,
                 localns=declaring_scope,
             )
+            if checked:
+                spec.input_schema["examples"] = checked
+            self.tools[tool_name] = spec
             self._fingerprint = None
             return handler
 
-        return decorate
+        return decorate(fn) if fn is not None else decorate
 
     def use_effects(
         self,
@@ -186,28 +239,41 @@ class Contract:
         )
         self._fingerprint = None
 
-    def _durable(self) -> Durability:
-        """The attached store, or an embedded SQLite file for a server nobody configured."""
+    async def durable(self) -> Durability:
+        """The attached store, or the one the settings name (`store`, default a SQLite file in
+        the cache directory), with the settings' secret or one derived in and shared through the
+        store: every process that shares the store accepts the others' confirm tokens."""
         if self.durability is None:
-            import os
-            import secrets as _secrets
-            from pathlib import Path
-
+            from drivable import settings
             from drivable.effects import open_store
 
-            path = os.environ.get("DRIVABLE_EFFECTS_DB") or str(
-                Path.home() / ".cache" / "drivable" / f"{self.name}-effects.sqlite"
-            )
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            secret = os.environ.get("DRIVABLE_SECRET", "").encode() or _secrets.token_bytes(32)
-            self.use_effects(
-                open_store(path),
-                secret,
-                receipt_window_s=self.receipt_window_s,
-                confirm_ttl_s=self.confirm_ttl_s,
-            )
+            configured = settings.current()
+            url = configured.store_url(self.name)
+            if url.startswith("sqlite:///"):
+                Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+            store = open_store(url)
+            secret = configured.secret or await settings.shared_secret(store, "tokens")
+            if self.durability is None:  # another call may have attached one meanwhile
+                self.use_effects(
+                    store,
+                    secret,
+                    receipt_window_s=self.receipt_window_s,
+                    confirm_ttl_s=self.confirm_ttl_s,
+                )
+                settings.install_secret(secret)
         assert self.durability is not None
         return self.durability
+
+    async def prepare(self) -> None:
+        """Settle the store and the token secret before the first call (serve does this at
+        startup): when a tool keeps receipts, a store is configured, or several workers serve
+        the contract, so that cursors and confirm tokens hold across processes from the start."""
+        from drivable import settings
+
+        configured = settings.current()
+        durable = any(s.keyed or s.effects.destructive for s in self.tools.values())
+        if durable or configured.store or configured.workers > 1:
+            await self.durable()
 
     def resource(
         self,
@@ -337,6 +403,8 @@ class Contract:
             common += ["idempotency_mismatch", "in_progress", "unavailable"]
         if spec.effects.destructive:
             common += ["confirmation_required", "confirmation_invalid", "unavailable"]
+        if "cursor" in spec.input_model.model_fields:
+            common += ["invalid_cursor", "cursor_expired"]
         return sorted(set(common) | set(spec.errors))
 
     def tool_meta(self, spec: ToolSpec) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def is_durable(attempt: Attempt) -> bool:
 async def run_effects(attempt: Attempt) -> Outcome:
     """Dry run, keyed mutation, or confirmed destructive action."""
     spec, call, args = attempt.tool, attempt.context, attempt.args
-    durability = attempt.contract._durable()
+    durability = await attempt.contract.durable()
     principal = call.principal.id
     if spec.effects.destructive and args.dry_run:
         preview = shape(attempt, await invoke(attempt))
