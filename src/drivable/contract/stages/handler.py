@@ -17,6 +17,7 @@ from drivable.contract.durable import unavailable_envelope
 from drivable.contract.envelope import Envelope, Repair, ToolError
 from drivable.contract.stages.base import Attempt
 from drivable.effects import StoreUnavailableError
+from drivable.effects.store import READING
 from drivable.kinds import validate
 
 if TYPE_CHECKING:
@@ -26,8 +27,17 @@ log = logging.getLogger("drivable.contract")
 
 
 async def invoke(attempt: Attempt) -> Any:
-    """The handler's own result (a model instance or a mapping; shaped by `shaping`)."""
-    return await attempt.tool.handler(attempt.args, attempt.context)
+    """The handler's own result (a model instance or a mapping; shaped by `shaping`).
+
+    A read-only tool's store transactions read without taking SQLite's write lock (`READING`)."""
+    spec = attempt.tool
+    if not spec.effects.read_only:
+        return await spec.handler(attempt.args, attempt.context)
+    token = READING.set(True)
+    try:
+        return await spec.handler(attempt.args, attempt.context)
+    finally:
+        READING.reset(token)
 
 
 def failure_envelope(attempt: Attempt, failure: Exception) -> Envelope:
