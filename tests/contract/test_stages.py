@@ -31,6 +31,7 @@ from drivable.contract.stages.bound import bound_size
 from drivable.contract.stages.reading import read_arguments
 from drivable.contract.stages.resolve import nearest_tool, resolve
 from drivable.contract.stages.shaping import shape
+from drivable.contract.strict import StrictError
 from drivable.effects import open_store
 from drivable.effects.store import READING
 from drivable.kinds import KindModel
@@ -127,8 +128,14 @@ def test_shaping_keeps_a_required_null_and_refuses_a_result_outside_the_model() 
     resolve(shaped)
     read_arguments(shaped)
     assert shape(shaped, Found(count=1, first=None)) == {"count": 1, "first": None}
+    with pytest.raises(StrictError, match="outside its output model Found"):
+        shape(shaped, {"count": "many"})  # strict (the plugin): the server's own bug, loudly
+    lenient = make()
+    lenient._strict = False
+    graceful = Attempt(lenient, "search_things", {"query": "x"}, Principal(), "rid-2")
+    graceful.spec, graceful.call = shaped.spec, shaped.call
     with pytest.raises(Refused) as refused:
-        shape(shaped, {"count": "many"})
+        shape(graceful, {"count": "many"})
     assert refused.value.envelope.code == "internal_error"
 
 
@@ -274,3 +281,42 @@ async def test_a_read_only_tool_reads_while_a_writer_holds_the_lock(tmp_path: Pa
         writer.execute("ROLLBACK")
         writer.close()
         await store.close()
+
+
+def slips(strict: bool | None) -> Contract:
+    fresh = Contract(
+        "slips",
+        version="1",
+        summary=Summary("Strict tests.", does=["slip"], does_not=["keep its word"]),
+        strict=strict,
+    )
+
+    @fresh.tool(effects=READ_ONLY)
+    async def get_undeclared(args: Query) -> Found:
+        """Answers not_found although the tool declares no such code."""
+        raise ToolError("not_found", "Nothing.", hint="Call get_undeclared again.")
+
+    @fresh.tool(effects=READ_ONLY, errors=["not_found"])
+    async def get_bad_repair(args: Query) -> Found:
+        """Answers not_found with a repair whose arguments the named tool refuses."""
+        from drivable.contract import Repair
+
+        raise ToolError(
+            "not_found", "Nothing.", hint="Search.", repair=Repair("get_undeclared", {}, "x")
+        )
+
+    return fresh
+
+
+async def test_strict_mode_raises_on_each_slip_and_production_degrades() -> None:
+    strict = slips(None)  # the plugin switched strict mode on for this run
+    assert strict.strict
+    with pytest.raises(StrictError, match="does not declare"):
+        await strict.call("get_undeclared", {"query": "x"})
+    with pytest.raises(StrictError, match="do not validate"):
+        await strict.call("get_bad_repair", {"query": "x"})
+    lenient = slips(False)
+    undeclared = await lenient.call("get_undeclared", {"query": "x"})
+    assert undeclared.is_error and undeclared.structured["code"] == "not_found"
+    dropped = await lenient.call("get_bad_repair", {"query": "x"})
+    assert dropped.is_error and "repair" not in dropped.structured

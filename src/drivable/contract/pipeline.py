@@ -21,6 +21,7 @@ from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
 from drivable.contract.stages.resolve import resolve
 from drivable.contract.stages.shaping import shape
+from drivable.contract.strict import StrictError
 
 
 async def run(attempt: Attempt) -> Outcome:
@@ -35,9 +36,9 @@ async def run(attempt: Attempt) -> Outcome:
             if is_durable(attempt):
                 return await run_effects(attempt)
             return Outcome(shape(attempt, await invoke(attempt)), is_error=False)
-        except Refused:
+        except (Refused, StrictError):
             raise
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:
-        return attempt.contract.finish(refused.envelope, attempt.request_id)
+        return attempt.contract.finish(refused.envelope, attempt.request_id, attempt.spec)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import Any, Literal, TypeVar, overload
 from opentelemetry import trace
 from pydantic import ValidationError
 
+from drivable.contract import strict as strict_mode
 from drivable.contract import telemetry
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, WarningCode
@@ -33,6 +33,8 @@ from drivable.contract.durable import (
 )
 from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope
+from drivable.contract.finish import finish
+from drivable.contract.finish import request_id as new_request_id
 from drivable.contract.pipeline import run
 from drivable.contract.resources import (
     PromptArgumentSpec,
@@ -68,6 +70,10 @@ MAX_INLINE_BYTES = 256 * 1024
 NAMESPACE = "dev.drivable"
 
 
+# A sentence of negative scope, as a reader (or the auditor) recognises one.
+_NEGATIVE = re.compile(r"\b(does not|doesn't|do not|cannot|can't|never|out of scope)\b", re.I)
+
+
 @dataclass(frozen=True)
 class Summary:
     """The capability summary ([2.summary]): what the server does, does not, and needs."""
@@ -76,6 +82,14 @@ class Summary:
     does: Sequence[str]
     does_not: Sequence[str]
     prerequisites: Mapping[str, Any] = field(default_factory=dict)
+
+    def instructions(self) -> str:
+        """`instructions` as served: the text, and what the server does not do when the text
+        does not say so itself ([2.negative-scope])."""
+        text = self.text.strip()
+        if not self.does_not or _NEGATIVE.search(text):
+            return text
+        return f"{text} It does not: {'; '.join(self.does_not)}."
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,8 +120,10 @@ class Contract:
         domain_codes: Sequence[Code] = (),
         warning_codes: Sequence[WarningCode] = (),
         max_inline_bytes: int = MAX_INLINE_BYTES,
+        strict: bool | None = None,
     ) -> None:
         self.name = name
+        self._strict = strict
         self.version = version
         self.title = title or name
         self.summary = summary
@@ -403,6 +419,10 @@ class Contract:
             common += ["idempotency_mismatch", "in_progress", "unavailable"]
         if spec.effects.destructive:
             common += ["confirmation_required", "confirmation_invalid", "unavailable"]
+        if self.durability is not None:
+            # A store attached at declaration (the billing server's): any tool reading through
+            # it answers `unavailable` when it is down.
+            common.append("unavailable")
         if "cursor" in spec.input_model.model_fields:
             common += ["invalid_cursor", "cursor_expired"]
         return sorted(set(common) | set(spec.errors))
@@ -500,7 +520,7 @@ class Contract:
         request_id: str | None = None,
         progress: ProgressFn | None = None,
     ) -> Outcome:
-        rid = request_id or os.urandom(8).hex()
+        rid = request_id or new_request_id()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
         if not _tracing():
@@ -513,20 +533,23 @@ class Contract:
             _record(span, name, outcome)
             return outcome
 
-    def finish(self, envelope: Envelope, rid: str) -> Outcome:
+    @property
+    def strict(self) -> bool:
+        """Whether slips against the contract raise `StrictError` (see `drivable.contract.strict`)."""
+        return strict_mode.enabled() if self._strict is None else self._strict
+
+    def finish(self, envelope: Envelope, rid: str, tool: ToolSpec | None = None) -> Outcome:
         """The one finalizer of a tool call's envelope: its code registered (else internal_error),
         temporary and retry_after_ms from the code, the request id, the fingerprint."""
-        code = self.codes.get(envelope.code)
-        if code is None:
+        if tool is not None and self.strict and envelope.code not in self.tool_codes(tool):
+            raise strict_mode.StrictError(
+                f"{tool.name} answered {envelope.code!r}, which it does not declare: add it to "
+                f"errors=[...] of {tool.name}, or raise a code it declares"
+            )
+        if envelope.code not in self.codes:
             log.error("unregistered error code %r (request_id=%s)", envelope.code, rid)
-            return self.finish(internal_error("", rid), rid)
-        envelope.temporary = code.temporary
-        if not code.temporary:
-            envelope.retry_after_ms = None
-        elif envelope.retry_after_ms is None:
-            envelope.retry_after_ms = 1000
-        envelope.request_id = rid
-        envelope.fingerprint = self.fingerprint
+            envelope = internal_error(tool.name if tool else "", rid)
+        finish(envelope, request_id=rid, codes=self.codes, fingerprint=self.fingerprint)
         return Outcome(envelope.to_dict(), is_error=True)
 
 

@@ -16,6 +16,7 @@ from drivable.contract.codes import Recovery
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.envelope import Envelope, Repair, ToolError
 from drivable.contract.stages.base import Attempt
+from drivable.contract.strict import StrictError
 from drivable.effects import StoreUnavailableError
 from drivable.effects.store import READING
 from drivable.kinds import validate
@@ -65,10 +66,20 @@ def internal_error(name: str, request_id: str) -> Envelope:
 
 def domain_error(contract: Contract, name: str, failure: ToolError, request_id: str) -> Envelope:
     if failure.code not in contract.codes:
+        if contract.strict:
+            raise StrictError(
+                f"{name} raised the unregistered code {failure.code!r}: register it with "
+                "Contract(domain_codes=[Code(...)]) or raise a registered one"
+            )
         log.error("tool %s raised unregistered code %r (%s)", name, failure.code, request_id)
         return internal_error(name, request_id)
     repair = failure.repair
     if repair is not None and not callable_repair(contract, repair):
+        if contract.strict:
+            raise StrictError(
+                f"{name} offered a repair calling {repair.tool} with arguments that do not "
+                "validate against it: fix the repair's tool or arguments"
+            )
         log.error("tool %s offered a repair that does not validate (%s)", name, request_id)
         repair = None
     hint = failure.hint
