@@ -13,6 +13,7 @@ import pytest
 import typer
 from typer._click import Context
 
+from drivable.contract.envelope import envelope_of
 from drivable.serve.http import load_contract
 from drivable.target import Target, connect
 from tests.serve.conftest import HERE, HttpServer, _wait_listening, free_port, stop_http
@@ -140,7 +141,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
             with anyio.fail_after(BOUND):
                 async with connect(target, mode="auto") as client:
                     result = await client.call_tool(tool, arguments)
-            assert not result.is_error, result.content
+            assert not result.is_error, envelope_of(result)
             assert isinstance(result.structured_content, dict)
             return result.structured_content
 

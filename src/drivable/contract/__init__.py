@@ -11,7 +11,14 @@ from drivable.contract.codes import (
 )
 from drivable.contract.declare import CREATE, DELETE, UPDATE, Preset
 from drivable.contract.echo import NextCall
-from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.envelope import (
+    ENVELOPE_META_KEY,
+    Envelope,
+    Issue,
+    Repair,
+    ToolError,
+    envelope_of,
+)
 from drivable.contract.output import Output
 from drivable.contract.runtime import (
     MAX_INLINE_BYTES,
@@ -27,6 +34,7 @@ from drivable.contract.tool import READ_ONLY, ContractError, Deprecation, Effect
 __all__ = [
     "CREATE",
     "DELETE",
+    "ENVELOPE_META_KEY",
     "ERROR_CODES",
     "ISSUE_CODES",
     "MAX_INLINE_BYTES",
@@ -54,4 +62,5 @@ __all__ = [
     "ToolError",
     "ToolSpec",
     "WarningCode",
+    "envelope_of",
 ]

@@ -61,7 +61,7 @@ WIRE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of one call: structuredContent and whether it is an error."""
+    """The result of one call: the structured result or the envelope, and whether it is an error."""
 
     structured: dict[str, Any]
     is_error: bool
