@@ -36,6 +36,11 @@ class Options:
     clamp: bool = False
     item_kind: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # True when minimum or maximum is set: one attribute for the fast paths to test.
+    bounded: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bounded", self.minimum is not None or self.maximum is not None)
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
@@ -118,6 +123,10 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("eli", "eli", {}),
     ("*_eli", "eli", {}),
     ("*_id", "uuid", {}),
+    ("amount_minor_units", "money", {}),
+    ("*_minor_units", "money", {}),
+    ("*_cents", "money", {}),
+    ("*_minor", "money", {}),
     ("dry_run", "boolean", {}),
     ("is_*", "boolean", {}),
     ("include_*", "boolean", {}),
@@ -248,4 +257,5 @@ _KIND_MODULES = (
     "cursor",
     "text",
     "identifier",
+    "money",
 )

@@ -117,22 +117,28 @@ _MONTH_YEAR = re.compile(r"^(\d{1,2})[./-](\d{4})\.?$")
 _TOKENS = re.compile(r"\d+|[^\W\d_]+")
 
 
+_fromisoformat = _dt.date.fromisoformat
+
+
 def _canonical(value: Any, options: Options) -> Any:
-    """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL."""
+    """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL.
+
+    The parse goes first and the shape is checked after it, because nearly every value that
+    reaches here is canonical: fromisoformat refuses non-strings itself, and the checks after it
+    only tell "2026-10-01" from the other forms it accepts ("20261001", "2026-W40-4").
+    """
+    try:
+        day = _fromisoformat(value)
+    except (TypeError, ValueError):
+        return NOT_CANONICAL
+    # Of the forms fromisoformat accepts, only YYYY-MM-DD has dashes at 4 and 7.
     if (
-        type(value) is str
-        and len(value) == 10
-        and value[4] == "-"
-        and value[7] == "-"
-        and options.minimum is None
-        and options.maximum is None
+        value[4] == "-" == value[7]
+        and not options.bounded
+        and value[0] != "0"  # 0001-01-01 means no bound
+        and value != "9999-12-31"
     ):
-        try:
-            day = _dt.date.fromisoformat(value)
-        except ValueError:
-            return NOT_CANONICAL
-        if value[0] != "0" and value[:4] != "9999":  # 0001-01-01 and 9999-12-31 mean no bound
-            return day
+        return day
     return NOT_CANONICAL
 
 
