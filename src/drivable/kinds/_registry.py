@@ -75,6 +75,11 @@ class KindSpec:
     handles_placeholders: bool = False
     canonical: Canonical | None = None
 
+    @property
+    def owner(self) -> str:
+        """The module that reads this kind: one of drivable.kinds, or a server's own."""
+        return self.reader.__module__
+
 
 KINDS: dict[str, KindSpec] = {}
 
@@ -87,7 +92,10 @@ def kind(
     handles_placeholders: bool = False,
     canonical: Canonical | None = None,
 ) -> Callable[[Reader], Reader]:
-    """Register a module's reader as the one owner of `name` (and its fast path, if any)."""
+    """Register a module's reader as the one owner of `name` (and its fast path, if any).
+
+    Kinds of drivable.kinds and kinds a server owns register alike; a second owner is an error.
+    """
 
     def decorate(reader: Reader) -> Reader:
         if name in KINDS:

@@ -10,8 +10,6 @@ a near miss is refused, naming the closest countries.
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from functools import cache
 from typing import Annotated, Any
 
@@ -22,6 +20,7 @@ from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import words
 
 EXPECTED = "an ISO 3166-1 alpha-2 country code, e.g. CZ"
 # Languages whose country names we read (CLDR data, through babel).
@@ -51,7 +50,6 @@ ALIASES: dict[str, str] = {
     "north korea": "KP",
     "vatican": "VA",
 }
-_PUNCTUATION = re.compile(r"[^\w]+|_")
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -64,10 +62,7 @@ def _schema(options: Options) -> dict[str, Any]:
 
 
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    words = _PUNCTUATION.sub(" ", plain).split()
-    return " ".join(w for w in words if w != "the")
+    return " ".join(w for w in words(text).split() if w != "the")
 
 
 @cache

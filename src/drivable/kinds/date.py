@@ -20,8 +20,7 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-import unicodedata
-from functools import cache, lru_cache
+from functools import cache
 from typing import Annotated, Any
 
 from babel.dates import get_day_names, get_month_names
@@ -30,6 +29,7 @@ from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, read_note, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import bare, nfkc
 
 EXPECTED = "YYYY-MM-DD"
 _FIRST = _dt.date(1, 1, 1)
@@ -57,17 +57,6 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-@lru_cache(maxsize=4096)
-def _fold_word(word: str) -> str:
-    """One word as the month index keys it: folded case, no diacritics (words repeat: cached)."""
-    return _fold(word)
-
-
 @cache
 def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]]:
     """Folded month names (and unique prefixes of three letters or more) -> the months they name."""
@@ -76,7 +65,7 @@ def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]
         for width in ("wide", "abbreviated"):
             for context in ("format", "stand-alone"):
                 for number, name in get_month_names(width, context, locale).items():
-                    names.setdefault(_fold(name).strip("."), set()).add(number)
+                    names.setdefault(bare(name).strip("."), set()).add(number)
     prefixes: dict[str, set[int]] = {}
     for name, months in names.items():
         for end in range(3, len(name)):
@@ -92,7 +81,7 @@ def _weekdays() -> frozenset[str]:
     for locale in _MONTH_LOCALES:
         for width in ("wide", "abbreviated"):
             for name in get_day_names(width, "format", locale).values():
-                words.add(_fold(name).strip("."))
+                words.add(bare(name).strip("."))
     return frozenset(words)
 
 
@@ -173,7 +162,7 @@ def read_date(value: Any, options: Options) -> Reading:
 
 def _read_text(received: Any, text: str, options: Options) -> Reading:
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
+        text = nfkc(text)
     text = text.strip()
     dropped = None
     timed = (_BASIC_TIME.match(text) if "T" in text else None) or (
@@ -220,7 +209,7 @@ def _written(received: Any, text: str, options: Options, dropped: str | None) ->
         if word.isdigit():
             numbers.append(word)
             continue
-        token = _fold_word(word)
+        token = bare(word)
         found = _month_of(token)
         if found:
             months.append(found)

@@ -35,17 +35,20 @@ from babel.languages import get_official_languages
 from babel.localedata import locale_identifiers
 from babel.numbers import get_currency_precision, list_currencies
 
-from drivable.kinds._fold import nfkc
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Deferred, Reading, shown
 from drivable.kinds._registry import KINDS, Options, kind, read_with
 from drivable.kinds.number import bounds_text, canonical, canonical_value, parse_decimal
+from drivable.kinds.text_folding import nfkc
 
 EXPECTED = "a JSON integer of minor units (cents), such as 4200 for 42.00"
 
 # The marks "42,-" and "42.–" write a whole amount of money; only prices are spelled so.
 _WHOLE_SUFFIX = re.compile(r"^[.,]\s*[-\u2012\u2013\u2014]")
+_HUGE = Decimal(10) ** 30  # no amount of money has more digits; bounds the integer built
 _SIGNS = "+-\u2212\u2012\u2013"
+# What comes before the first digit, the digits and marks up to the last digit, what follows.
+_SPLIT = re.compile(r"(\D*)(\d(?:.*\d)?)(\D*)", re.DOTALL)
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -66,6 +69,7 @@ def codes() -> frozenset[str]:
     return frozenset(list_currencies())
 
 
+@cache
 def exponent_of(currency: str) -> int:
     """The minor-unit exponent of an ISO 4217 currency: 2 for EUR, 0 for JPY, 3 for KWD."""
     return int(get_currency_precision(currency))
@@ -164,12 +168,10 @@ def settle(value: int | Pending, currency: str) -> Reading:
 
 def _spelled(text: str) -> Spelled | str:
     """Split a spelling into its number and its currency marker; a string says what is wrong."""
-    text = nfkc(text).strip()
-    first = next((i for i, c in enumerate(text) if c.isdigit()), None)
-    if first is None:
+    split = _SPLIT.fullmatch(nfkc(text).strip())
+    if split is None:
         return "it has no digits"
-    last = max(i for i, c in enumerate(text) if c.isdigit())
-    head, body, tail = text[:first], text[first : last + 1], text[last + 1 :]
+    head, body, tail = split.groups()
     whole = False
     spaced_tail = tail.strip()
     if _WHOLE_SUFFIX.match(spaced_tail):
@@ -321,7 +323,7 @@ def _has_fraction(n: Decimal) -> bool:
 
 
 def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
-    if n == n.to_integral_value() and n.copy_abs() < Decimal(10) ** 30:
+    if n == n.to_integral_value() and n.copy_abs() < _HUGE:
         minor = int(n)
         if all(minor != m for m, _ in readings):
             readings.append((minor, how))

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import re
 import sys
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
@@ -33,6 +32,7 @@ from typing import Annotated, Any
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import nfkc
 
 EXPECTED = "a JSON number, such as 4000 or 1234.5"
 
@@ -66,7 +66,7 @@ def parse_decimal(text: str) -> Parsed:
 
     The one parser of numbers from strings; `number` and `integer` both read through it.
     """
-    text = unicodedata.normalize("NFKC", text).strip()
+    text = nfkc(text).strip()
     match = _SIGNED.match(text)
     if match is None:  # pragma: no cover - the pattern matches every string
         return _nothing("not a number")
