@@ -10,6 +10,7 @@ a near miss is refused, naming the closest countries.
 from __future__ import annotations
 
 import difflib
+import re
 from functools import cache
 from typing import Annotated, Any
 
@@ -61,6 +62,9 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
+_QUALIFIED = re.compile(r"\s[-\u2013\u2014]\s|\s\(")
+
+
 def _fold(text: str) -> str:
     return " ".join(w for w in words(text).split() if w != "the")
 
@@ -93,10 +97,20 @@ def _index() -> dict[str, frozenset[str]]:
                 if ", " in name:  # "Korea, Republic of" -> "Republic of Korea"
                     head, _, tail = name.partition(", ")
                     add(f"{tail} {head}", code)
+    shared: dict[str, set[str]] = {}
     for locale in NAME_LOCALES:
         for code, name in Locale.parse(locale).territories.items():
             if code in codes:
                 add(name, code)
+                head = _QUALIFIED.split(name)
+                if len(head) > 1:
+                    shared.setdefault(_fold(head[0]), set()).add(code)
+    # CLDR tells countries that share a name apart by a qualifier ("Congo - Brazzaville", "Congo -
+    # Kinshasa"): the bare shared name ("Congo", "Kongo") names all of them, never the one ISO
+    # happens to call so.
+    for name, sharing in shared.items():
+        if len(sharing) > 1:
+            index[name] = set(sharing)
     for alias, code in ALIASES.items():
         index[_fold(alias)] = {code}
     for code in codes:  # a code means its own country, whatever a name elsewhere folds to
