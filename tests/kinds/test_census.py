@@ -24,7 +24,7 @@ from drivable.kinds._registry import _KIND_MODULES, _load_all
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "drivable"
 KINDS_DIR = PACKAGE / "kinds"
-NOT_KINDS = {"command", "absence", "text_folding"}
+NOT_KINDS = {"command", "absence", "text_folding", "writing"}
 
 # kind -> the module outside drivable.kinds that owns it (a server's domain value).
 SERVER_KINDS = {"case_number": "drivable.servers.caselaw.case_number"}
@@ -40,6 +40,11 @@ SECOND_READERS: dict[str, re.Pattern[str]] = {
     "babel parsing": re.compile(r"\bbabel\b|\bparse_(?:decimal|number|date|time|locale)\s*\("),
     "locale module parsing": re.compile(r"\blocale\.(?:atof|atoi|delocalize|setlocale)\s*\("),
     "Decimal from text": re.compile(r"\bDecimal\s*\(\s*(?:str\(|[a-z_]+\.strip\(|text\b|value\b)"),
+    # What a hand-written reader of dates, booleans and numbers looks like (the eval's agents had
+    # one of each): a four-digit-year pattern, a list of yes-words, digits kept from a string.
+    "a date pattern": re.compile(r"\\d\{4\}"),
+    "yes-words": re.compile(r"[\"'](?:yes|ano|ja|oui)[\"']\s*,"),
+    "digits kept from text": re.compile(r"\[\^\\d"),
 }
 # (path relative to src/drivable, readers name) -> why this call site may parse the kind itself.
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -178,6 +183,9 @@ def test_no_module_outside_kinds_reads_a_kind_itself() -> None:
         "amount = parse_decimal(text, locale='cs')",
         "x = locale.atof(text)",
         "n = Decimal(value)",
+        'm = re.fullmatch(r"(\\d{4})-(\\d{2})", s)',
+        'return s.lower() in ("true", "yes", "ano")',
+        'digits = re.sub(r"[^\\d.]", "", s)',
     ],
 )
 def test_the_census_catches_a_second_reader(line: str) -> None:
