@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from drivable.contract.envelope import envelope_of
 from drivable.target import Target, connect
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
@@ -17,8 +18,11 @@ CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
 async def _call(client: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     result = await client.call_tool(name, arguments)
-    # The text mirror holds the structured result or, for an error, the envelope.
-    return dict(json.loads(result.content[0].text), is_error=bool(result.is_error))
+    if result.is_error:
+        envelope = envelope_of(result)
+        assert envelope is not None, result
+        return dict(envelope, is_error=True)
+    return dict(result.structured_content or json.loads(result.content[0].text), is_error=False)
 
 
 async def test_a_refund_spelled_in_money_over_stdio(tmp_path: Path) -> None:
