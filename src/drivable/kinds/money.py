@@ -174,21 +174,22 @@ def _spelled(text: str) -> Spelled | str:
     head, body, tail = split.groups()
     whole = False
     spaced_tail = tail.strip()
-    if _WHOLE_SUFFIX.match(spaced_tail):
+    if spaced_tail[:1] in ".," and spaced_tail and _WHOLE_SUFFIX.match(spaced_tail):
         whole = True
         spaced_tail = _WHOLE_SUFFIX.sub("", spaced_tail).strip()
     head = head.strip()
     negative = False
-    for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
-        if head[:1] in _SIGNS and head:
-            negative ^= head[0] != "+"
-            head = head[1:].strip()
-        if head[-1:] in _SIGNS and head:
-            negative ^= head[-1] != "+"
+    if head:
+        for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
+            if head[:1] in _SIGNS and head:
+                negative ^= head[0] != "+"
+                head = head[1:].strip()
+            if head[-1:] in _SIGNS and head:
+                negative ^= head[-1] != "+"
+                head = head[:-1].strip()
+        if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
+            body = head[-1] + body
             head = head[:-1].strip()
-    if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
-        body = head[-1] + body
-        head = head[:-1].strip()
     markers = [m for m in (head, spaced_tail) if m]
     named: frozenset[str] | None = None
     for marker in markers:
@@ -198,7 +199,7 @@ def _spelled(text: str) -> Spelled | str:
         named = found if named is None else named & found
         if not named:
             return "it names two different currencies"
-    parsed = parse_decimal(("-" if negative else "") + body)
+    parsed = parse_decimal("-" + body if negative else body)
     if parsed.readings is not None:
         numbers: tuple[Decimal, ...] = parsed.readings
     elif parsed.value is not None:

@@ -60,6 +60,8 @@ _MINUS = frozenset("-−‒–")  # hyphen-minus, minus sign, figure dash, en da
 _SIGNED = re.compile(r"^([+\-−‒–]?)\s*(.*)$", re.DOTALL)
 _EXPONENT = re.compile(r"^(.*?)[eE]([+\-−]?\d{1,6})$", re.DOTALL)
 _TOKENS = re.compile(r"\d+|\s+|.", re.DOTALL)
+# Unsigned ASCII digits with at most one dot or comma and digits after it: the common case.
+_SIMPLE = re.compile(r"([0-9]+)(?:[.,]([0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,14 @@ def parse_decimal(text: str) -> Parsed:
     The one parser of numbers from strings; `number` and `integer` both read through it.
     """
     text = nfkc(text).strip()
+    simple = _SIMPLE.fullmatch(text)
+    if simple is not None:  # "42", "42.50", "1,234": decided here as _decide would decide them
+        whole, fraction = simple.group(1), simple.group(2)
+        if fraction is None:
+            return Parsed(value=Decimal(whole))
+        if len(fraction) == 3 and whole != "0" and len(whole) <= 3:
+            return Parsed(readings=(Decimal(whole + fraction), Decimal(f"{whole}.{fraction}")))
+        return Parsed(value=Decimal(f"{whole}.{fraction}"))
     match = _SIGNED.match(text)
     if match is None:  # pragma: no cover - the pattern matches every string
         return _nothing("not a number")
