@@ -52,6 +52,11 @@ def test_money(currency: str, minor: int) -> None:
         assert spelled.endswith(currency) and ("." in spelled) == (e > 0)
 
 
+def test_money_without_a_currency_is_grouped_minor_units() -> None:
+    assert spellings("money", 4000) == ["4 000"]
+    assert read("amount_cents", "4 000").value == 4000
+
+
 def test_locales_and_values_without_another_spelling() -> None:
     assert spellings("locale", "cs-CZ") == ["cs_CZ"]
     assert spell("integer", 42, random.Random(0)) == "42"

@@ -50,8 +50,10 @@ def _money(value: Any, options: dict[str, Any]) -> list[Any]:
     from drivable.kinds.money import major
 
     currency = options.get("currency")
-    if isinstance(value, bool) or not isinstance(value, int) or not isinstance(currency, str):
+    if isinstance(value, bool) or not isinstance(value, int):
         return []
+    if not isinstance(currency, str):
+        return _number(value, options)  # minor units as grouped digits: "4 000"
     # "1.000 KWD" is itself a question (1000 KWD grouped, or 1.000 KWD): then the plain digits.
     return [major(value, currency), str(value)]
 
