@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import assume, example, given
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from drivable.kinds import read
@@ -55,6 +55,7 @@ def major_spellings(draw: st.DrawFn) -> tuple[str, str, int]:
     return currency, spelling, whole * 10**e + fraction
 
 
+@settings(max_examples=400)  # seven currencies x markers x marks x groupings: more draws
 @given(major_spellings())
 @example(("GBP", "42.00 GBP", 4200))
 @example(("USD", "$42", 4200))
