@@ -196,10 +196,12 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
             return _period(received, int(m[1]), int(m[2]), options)
         if m := _MONTH_YEAR.match(compact):
             return _period(received, int(m[2]), int(m[1]), options)
+    written = _written(received, text, options, dropped)
+    if written.outcome == "invalid" and dropped is None:  # relative days are rarer: tried last
         offset = _relative(text)
         if offset is not None:
             return _relative_day(received, offset, options)
-    return _written(received, text, options, dropped)
+    return written
 
 
 def _short_year(
