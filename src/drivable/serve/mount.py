@@ -1,15 +1,14 @@
 """Mount a contract on the SDK's low-level Server: lists, calls, discover, cache hints.
 
-The low-level Server validates nothing, which is what we want: the contract owns validation. Every
-result of tools/call is a CallToolResult with structuredContent and a JSON text mirror; failures
-are results with isError: true, never JSON-RPC errors, so a handler exception never becomes -32603.
+The low-level Server validates nothing, which is what we want: the contract owns validation. A success
+of tools/call is a CallToolResult with structuredContent and a JSON text mirror; a failure is a
+result with isError: true carrying the envelope (`call_result`), never a JSON-RPC error, so a
+handler exception never becomes -32603.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +20,9 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
-from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract import NAMESPACE, Contract, Outcome, Principal
+from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
+from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
 
 log = logging.getLogger("drivable.serve")
@@ -59,12 +60,7 @@ def build_server(contract: Contract) -> Server[Any]:
             principal=principal_of(ctx),
             progress=progress,
         )
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text())],
-            structured_content=outcome.structured,
-            is_error=outcome.is_error,
-            _meta=outcome.meta,
-        )
+        return call_result(outcome)
 
     @asynccontextmanager
     async def lifespan(server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -187,7 +183,7 @@ def build_server(contract: Contract) -> Server[Any]:
         contract.name,
         version=contract.version,
         title=contract.title,
-        instructions=contract.summary.text,
+        instructions=contract.summary.instructions(),
         cache_hints=hints,  # type: ignore[arg-type]
         **handlers,
     )
@@ -204,12 +200,29 @@ def build_server(contract: Contract) -> Server[Any]:
         return types.DiscoverResult(
             supported_versions=["2026-07-28"],
             capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
-            instructions=contract.summary.text,
+            instructions=contract.summary.instructions(),
             _meta=meta,
         )
 
     server.add_request_handler("server/discover", types.RequestParams, discover)
     return server
+
+
+def call_result(outcome: Outcome) -> types.CallToolResult:
+    """The wire form of one call's outcome.
+
+    A success is structuredContent with its JSON text mirror. An error carries the envelope as
+    the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
+    structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
+    outputSchema even when isError is true, and would throw instead of passing the envelope on.
+    """
+    text = [types.TextContent(type="text", text=outcome.text())]
+    if not outcome.is_error:
+        return types.CallToolResult(
+            content=text, structured_content=outcome.structured, _meta=outcome.meta
+        )
+    meta = {**(outcome.meta or {}), ENVELOPE_META_KEY: outcome.structured}
+    return types.CallToolResult(content=text, is_error=True, _meta=meta)
 
 
 def single_page(
@@ -232,26 +245,26 @@ def single_page(
 def resource_failure(
     contract: Contract, failure: ResourceError, uri: str | None, *, rpc: int | None = None
 ) -> MCPError:
-    """A JSON-RPC error carrying the envelope, renamed for the JSON-RPC side ([6.rename])."""
-    code = contract.codes.get(failure.code) or contract.codes["internal_error"]
+    """A JSON-RPC error carrying the finished envelope, renamed for the JSON-RPC side ([6.rename])."""
+    envelope = Envelope(failure.code, failure.message, hint=failure.hint, repair=failure.repair)
+    finish(
+        envelope, request_id=request_id(), codes=contract.codes, fingerprint=contract.fingerprint
+    )
+    body = envelope.to_dict()
     data: dict[str, Any] = {
-        "machine_code": code.id,
-        "human_message": failure.message,
-        "hint": failure.hint,
-        "issues": [],
-        "temporary": code.temporary,
-        "retry_after_ms": 1000 if code.temporary else None,
-        "request_id": uuid.uuid4().hex[:16],
+        "machine_code": body.pop("code"),
+        "human_message": body.pop("message"),
+        **body,
     }
     if uri is not None:
         data["resource_uri"] = uri
-    if failure.repair is not None:
-        data["repair"] = failure.repair.to_dict()
-    if contract.fingerprint:
-        data["fingerprint"] = contract.fingerprint
     if rpc is None:
-        rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
-    return MCPError(code=rpc, message=failure.message, data=data)
+        rpc = (
+            INVALID_PARAMS
+            if data["machine_code"] in ("not_found", "invalid_arguments")
+            else INTERNAL_ERROR
+        )
+    return MCPError(code=rpc, message=data["human_message"], data=data)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
@@ -276,7 +289,3 @@ async def compute_fingerprint(contract: Contract) -> str:
     value = compute(canonical(surface)).value
     contract.set_fingerprint(value)
     return value
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
