@@ -120,3 +120,37 @@ def test_observed_behaviour_confirms_softens_or_drops_a_static_suspicion() -> No
 def test_offline_a_suspicion_is_never_above_minor(severity: str) -> None:
     (f,) = reconcile([_static("3.closed-schemas", "x", severity)], None, {"tools": []})
     assert f.severity in ("minor", "nit") and "no probe could confirm" in f.summary
+
+
+def test_baselines_take_ids_the_server_listed_and_values_its_schema_names() -> None:
+    from drivable.audit.probes.plan import Knowledge, baseline_arguments
+
+    know = Knowledge(dirs=("/srv/repo",))
+    know.learn("search_notes", {"notes": [{"note_id": "n7", "title": "Taxes"}]})
+    know.learn("list_courts", [{"id": "c-9", "name": "Supreme"}])
+    get_note = {
+        "name": "get_note",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"note_id": {"type": "string"}, "court_id": {"type": "string"}},
+            "required": ["note_id", "court_id"],
+        },
+    }
+    assert baseline_arguments(get_note, know) == {"note_id": "n7", "court_id": "c-9"}
+    git_show = {
+        "name": "git_show",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "repo_path": {"type": "string"},
+                "revision": {"type": "string"},
+                "mode": {"anyOf": [{"type": "boolean"}, {"type": "string"}]},
+            },
+            "required": ["repo_path", "revision", "mode"],
+        },
+    }
+    assert baseline_arguments(git_show, know) == {
+        "repo_path": "/srv/repo",
+        "revision": "HEAD",
+        "mode": False,
+    }
