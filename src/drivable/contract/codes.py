@@ -140,7 +140,3 @@ WARNING_CODES: Mapping[str, WarningCode] = _index(
         WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),
     ]
 )  # fmt: skip
-
-
-def recovery_of(code: str) -> Recovery:
-    return ERROR_CODES[code].recovery
