@@ -117,6 +117,12 @@ class Call:
     # The effect store's transaction a mutating handler writes through, so its effect commits
     # together with the receipt (and the spent confirm token); None for read-only tools.
     transaction: Any = None
+    # Content blocks shown after the result's JSON text (`drivable.contract.content`).
+    attachments: list[Any] = field(default_factory=list)
+
+    def attach(self, *blocks: Any) -> None:
+        """Show images, audio, embedded resources or links beside the structured result."""
+        self.attachments.extend(blocks)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -143,6 +149,7 @@ class Outcome:
     structured: dict[str, Any]
     is_error: bool
     meta: dict[str, Any] | None = None
+    content: tuple[Any, ...] = ()  # attached content blocks, after the JSON text
 
     def text(self) -> str:
         return _WIRE_ENCODER.encode(self.structured)
@@ -199,8 +206,12 @@ class Contract:
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
+        allow_name: str | None = None,
     ) -> Callable[[Handler], Handler]:
-        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`."""
+        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`.
+
+        `allow_name` exempts the name from verb_noun, with the reason it is fixed from outside.
+        """
         declaring_scope = _declaring_scope()
 
         def decorate(handler: Handler) -> Handler:
@@ -220,6 +231,7 @@ class Contract:
                 deprecation=deprecation,
                 scopes=scopes,
                 localns=declaring_scope,
+                allow_name=allow_name,
             )
             self._fingerprint = None
             return handler
@@ -672,7 +684,7 @@ class Contract:
             structured["warnings"] = call.warnings
         if call.rejected:
             structured["rejected"] = call.rejected
-        return Outcome(structured, is_error=False)
+        return Outcome(structured, is_error=False, content=tuple(call.attachments))
 
     def _error(self, envelope: Envelope, rid: str) -> Outcome:
         code = self.codes.get(envelope.code)

@@ -20,8 +20,10 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from pydantic import TypeAdapter
 
 from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract.content import wire_blocks, wire_messages
 from drivable.contract.resources import ResourceError
 
 log = logging.getLogger("drivable.serve")
@@ -60,7 +62,7 @@ def build_server(contract: Contract) -> Server[Any]:
             progress=progress,
         )
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text())],
+            content=[types.TextContent(type="text", text=outcome.text()), *blocks(outcome.content)],
             structured_content=outcome.structured,
             is_error=outcome.is_error,
             _meta=outcome.meta,
@@ -95,7 +97,9 @@ def build_server(contract: Contract) -> Server[Any]:
         try:
             body = await contract.read_resource(uri)
         except ResourceError as failure:
-            raise resource_failure(contract, failure, uri) from None
+            raise resource_failure(
+                contract, failure, uri, rpc=not_found_code(failure, ctx.protocol_version)
+            ) from None
         except Exception:
             log.exception("resource read failed")
             raise resource_failure(
@@ -107,12 +111,7 @@ def build_server(contract: Contract) -> Server[Any]:
                 ),
                 uri,
             ) from None
-        content: dict[str, Any] = {"uri": uri, "mimeType": body.mime_type, "text": body.text}
-        if body.meta:
-            content["_meta"] = dict(body.meta)
-        return types.ReadResourceResult(
-            contents=[types.TextResourceContents.model_validate(content)]
-        )
+        return types.ReadResourceResult.model_validate({"contents": [body.contents(uri)]})
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -138,13 +137,26 @@ def build_server(contract: Contract) -> Server[Any]:
                 None,
             )
         arguments = dict(params.arguments or {})
+        missing = [a.name for a in spec.arguments if a.required and not arguments.get(a.name)]
+        if missing:
+            # Rendering with an empty required argument would hand the model a broken prompt.
+            raise resource_failure(
+                contract,
+                ResourceError(
+                    "invalid_arguments",
+                    f"The prompt {spec.name!r} needs the argument"
+                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}.",
+                    hint=f"Call prompts/get for {spec.name!r} again with "
+                    + ", ".join(f"{m} set" for m in missing)
+                    + " (prompts/list describes each argument).",
+                ),
+                None,
+                rpc=INVALID_PARAMS,
+            )
         known = {a.name for a in spec.arguments}
-        text = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
-        return types.GetPromptResult(
-            description=spec.description,
-            messages=[
-                types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
-            ],
+        rendered = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
+        return types.GetPromptResult.model_validate(
+            {"description": spec.description, "messages": wire_messages(rendered)}
         )
 
     async def complete(
@@ -153,10 +165,15 @@ def build_server(contract: Contract) -> Server[Any]:
         ref = params.ref
         values: list[str] = []
         template_uri = getattr(ref, "uri", None)
+        prompt_name = getattr(ref, "name", None)
         if template_uri is not None:
             spec = contract.templates.get(str(template_uri))
             if spec is not None and spec.complete is not None:
                 values = await spec.complete(params.argument.name, params.argument.value)
+        elif prompt_name is not None and prompt_name in contract.prompts:
+            for argument in contract.prompts[prompt_name].arguments:
+                if argument.name == params.argument.name:
+                    values = argument.complete(params.argument.value)
         return types.CompleteResult(
             completion=types.Completion(
                 values=values[:100], total=len(values), has_more=len(values) > 100
@@ -180,7 +197,9 @@ def build_server(contract: Contract) -> Server[Any]:
     if contract.prompts:
         handlers.update(on_list_prompts=list_prompts, on_get_prompt=get_prompt)
         hints["prompts/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
-    if any(t.complete is not None for t in contract.templates.values()):
+    if any(t.complete is not None for t in contract.templates.values()) or any(
+        a.choices for p in contract.prompts.values() for a in p.arguments
+    ):
         handlers["on_completion"] = complete
     contract.check()
     server: Server[Any] = Server(
@@ -244,6 +263,7 @@ def resource_failure(
         "request_id": uuid.uuid4().hex[:16],
     }
     if uri is not None:
+        data["uri"] = uri  # where the spec puts it (SEP-2164)
         data["resource_uri"] = uri
     if failure.repair is not None:
         data["repair"] = failure.repair.to_dict()
@@ -252,6 +272,27 @@ def resource_failure(
     if rpc is None:
         rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
     return MCPError(code=rpc, message=failure.message, data=data)
+
+
+# Resource not found before 2026-07-28; from then on it is Invalid params (SEP-2164).
+RESOURCE_NOT_FOUND_2025 = -32002
+
+
+def not_found_code(failure: ResourceError, protocol_version: str | None) -> int | None:
+    """The JSON-RPC code for a resource failure in the caller's protocol era (None: the default)."""
+    if failure.code != "not_found":
+        return None
+    if protocol_version is not None and protocol_version < "2026-07-28":
+        return RESOURCE_NOT_FOUND_2025
+    return INVALID_PARAMS
+
+
+def blocks(attached: tuple[Any, ...]) -> list[types.ContentBlock]:
+    """Content blocks a handler attached, as SDK models."""
+    return [_BLOCK.validate_python(block) for block in wire_blocks(list(attached))]
+
+
+_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
