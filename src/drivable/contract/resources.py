@@ -9,6 +9,7 @@ scaffolding ([5.scaffolding-only]): they name the tools they lead to; nothing es
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -151,6 +152,11 @@ class PromptSpec:
     when_to_use: str
     prerequisites: Mapping[str, Any]
     followups: Sequence[str]
+
+    @property
+    def asks(self) -> bool:
+        """Whether the renderer takes `client` (a ClientSide: it may ask the user or the model)."""
+        return "client" in inspect.signature(self.renderer).parameters
 
     def wire(self, namespace: str) -> dict[str, Any]:
         return {

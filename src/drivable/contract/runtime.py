@@ -23,6 +23,8 @@ from opentelemetry import trace
 from pydantic import ValidationError
 
 from drivable.contract import telemetry
+from drivable.contract.changes import Changes
+from drivable.contract.client import NO_CLIENT, ClientRound, ClientSide
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.durable import (
@@ -119,6 +121,8 @@ class Call:
     transaction: Any = None
     # Content blocks shown after the result's JSON text (`drivable.contract.content`).
     attachments: list[Any] = field(default_factory=list)
+    # The client side: ask the user, the model or the host; log (`drivable.contract.client`).
+    client: ClientSide = NO_CLIENT
 
     def attach(self, *blocks: Any) -> None:
         """Show images, audio, embedded resources or links beside the structured result."""
@@ -192,6 +196,7 @@ class Contract:
         self.receipt_window_s: float = RECEIPT_WINDOW_S
         self.confirm_ttl_s: float = CONFIRM_TTL_S
         self._fingerprint: str | None = None
+        self.changes = Changes()  # tell clients the lists or a resource changed
 
     # -- declaring -----------------------------------------------------------------------------
 
@@ -502,17 +507,18 @@ class Contract:
         principal: Principal | None = None,
         request_id: str | None = None,
         progress: ProgressFn | None = None,
+        client: ClientSide = NO_CLIENT,
     ) -> Outcome:
         rid = request_id or os.urandom(8).hex()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
         if not _tracing():
             # No tracer provider installed: a no-op span still costs about a third of a call.
-            outcome = await self._call(name, raw, who, rid, progress)
+            outcome = await self._call(name, raw, who, rid, progress, client)
             _record(trace.INVALID_SPAN, name, outcome)
             return outcome
         with telemetry.call_span(name) as span:
-            outcome = await self._call(name, raw, who, rid, progress)
+            outcome = await self._call(name, raw, who, rid, progress, client)
             _record(span, name, outcome)
             return outcome
 
@@ -523,6 +529,7 @@ class Contract:
         principal: Principal,
         rid: str,
         progress: ProgressFn | None,
+        client: ClientSide = NO_CLIENT,
     ) -> Outcome:
         spec = self.tools.get(name)
         if spec is None:
@@ -575,6 +582,7 @@ class Contract:
             notes=list(validated.notes),
             warnings=list(validated.warnings),
             progress=progress,
+            client=client,
         )
         set_aside = validated.context.get(REJECTED_KEY, [])
         if set_aside:
@@ -612,6 +620,8 @@ class Contract:
             return self._domain_error(spec, failure, rid)
         except StoreUnavailableError as down:
             return self._error(unavailable_envelope(name, down.outcome), rid)
+        except ClientRound:
+            raise  # the transport answers it (input_required, -32021)
         except Exception:
             log.exception("tool %s failed (request_id=%s)", name, rid)
             return self._internal(name, rid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,15 +19,24 @@ import mcp_types as types
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
 from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
 from drivable.contract.resources import ResourceError
+from drivable.serve.asking import Asking
+from drivable.serve.subscriptions import Subscriptions
 
 log = logging.getLogger("drivable.serve")
+
+# Every revision this server answers, newest first: 2026-07-28 statelessly, the rest by handshake.
+SUPPORTED_VERSIONS = [*MODERN_PROTOCOL_VERSIONS, *reversed(HANDSHAKE_PROTOCOL_VERSIONS)]
 
 # The catalog changes only when the server is redeployed; clients may keep it a minute.
 LIST_TTL_MS = 60_000
@@ -38,8 +48,10 @@ def tool_model(contract: Contract, name: str) -> types.Tool:
     return types.Tool.model_validate(contract.tool_wire(contract.tools[name]))
 
 
-def build_server(contract: Contract) -> Server[Any]:
+def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[Any]:
     """A low-level Server that serves `contract` in both protocol eras."""
+    asking = asking or Asking()
+    subscriptions = Subscriptions(contract.changes)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -50,17 +62,24 @@ def build_server(contract: Contract) -> Server[Any]:
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         # The session reports against the caller's progressToken in every era and transport
         # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
         # the in-process dispatcher) and does nothing when the caller asked for no progress.
         progress = ctx.session.report_progress if ctx.session is not None else None
-        outcome = await contract.call(
-            params.name,
-            params.arguments,
-            principal=principal_of(ctx),
-            progress=progress,
-        )
+        ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params)
+        try:
+            outcome = await contract.call(
+                params.name,
+                params.arguments,
+                principal=principal_of(ctx),
+                progress=progress,
+                client=ask,
+            )
+        except InputRequired as pending:
+            return asking.input_required(pending, "tools/call", params.name, params.arguments)
+        except MissingCapability as lacking:
+            raise asking.missing_capability(lacking) from None
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text()), *blocks(outcome.content)],
             structured_content=outcome.structured,
@@ -124,7 +143,7 @@ def build_server(contract: Contract) -> Server[Any]:
 
     async def get_prompt(
         ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
-    ) -> types.GetPromptResult:
+    ) -> types.GetPromptResult | types.InputRequiredResult:
         spec = contract.prompts.get(params.name)
         if spec is None:
             raise resource_failure(
@@ -154,10 +173,24 @@ def build_server(contract: Contract) -> Server[Any]:
                 rpc=INVALID_PARAMS,
             )
         known = {a.name for a in spec.arguments}
-        rendered = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
+        given: dict[str, Any] = {k: v for k, v in arguments.items() if k in known}
+        if spec.asks:
+            given["client"] = asking.client_side(ctx, "prompts/get", spec.name, arguments, params)
+        try:
+            rendered = await spec.renderer(**given)
+        except InputRequired as pending:
+            return asking.input_required(pending, "prompts/get", spec.name, arguments)
+        except MissingCapability as lacking:
+            raise asking.missing_capability(lacking) from None
         return types.GetPromptResult.model_validate(
             {"description": spec.description, "messages": wire_messages(rendered)}
         )
+
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        asking.levels.set(ctx.session, params.level)
+        return types.EmptyResult()
 
     async def complete(
         ctx: ServerRequestContext[Any], params: types.CompleteRequestParams
@@ -184,12 +217,20 @@ def build_server(contract: Contract) -> Server[Any]:
         "tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
         "server/discover": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
     }
-    handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
+    handlers: dict[str, Any] = {
+        "on_list_tools": list_tools,
+        "on_call_tool": call_tool,
+        # Logging is deprecated at 2026-07-28: served to the handshake eras only (see discover).
+        "on_set_logging_level": set_logging_level,
+        "on_subscriptions_listen": subscriptions.listen,
+    }
     if contract.resources or contract.templates:
         handlers.update(
             on_list_resources=list_resources,
             on_list_resource_templates=list_templates,
             on_read_resource=read_resource,
+            on_subscribe_resource=subscriptions.subscribe,
+            on_unsubscribe_resource=subscriptions.unsubscribe,
         )
         hints["resources/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
         hints["resources/templates/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
@@ -202,14 +243,16 @@ def build_server(contract: Contract) -> Server[Any]:
     ):
         handlers["on_completion"] = complete
     contract.check()
-    server: Server[Any] = Server(
-        contract.name,
-        version=contract.version,
-        title=contract.title,
-        instructions=contract.summary.text,
-        cache_hints=hints,  # type: ignore[arg-type]
-        **handlers,
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # logging, for the 2025 eras
+        server: Server[Any] = MountedServer(
+            contract.name,
+            version=contract.version,
+            title=contract.title,
+            instructions=contract.summary.text,
+            cache_hints=hints,  # type: ignore[arg-type]
+            **handlers,
+        )
 
     async def discover(
         ctx: ServerRequestContext[Any], params: types.RequestParams | None
@@ -220,15 +263,44 @@ def build_server(contract: Contract) -> Server[Any]:
         }
         if contract.fingerprint:
             meta[f"{NAMESPACE}/fingerprint"] = contract.fingerprint
+        capabilities = server.get_capabilities(protocol_version=ctx.protocol_version)
+        capabilities.logging = None  # deprecated at 2026-07-28: not advertised there
         return types.DiscoverResult(
-            supported_versions=["2026-07-28"],
-            capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+            supported_versions=SUPPORTED_VERSIONS,
+            capabilities=capabilities,
             instructions=contract.summary.text,
             _meta=meta,
         )
 
     server.add_request_handler("server/discover", types.RequestParams, discover)
+
+    async def remember(ctx: ServerRequestContext[Any], call_next: Any) -> Any:
+        subscriptions.saw(ctx)  # a handshake-era connection hears of list changes
+        return await call_next(ctx)
+
+    server.middleware.append(remember)
     return server
+
+
+class MountedServer(Server[Any]):
+    """The low-level Server, announcing list changes to handshake-era clients.
+
+    `contract.changes` delivers them in every era, so the initialize result says so (the SDK
+    otherwise leaves listChanged false unless told at each initialize).
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        every = NotificationOptions(
+            prompts_changed=True, resources_changed=True, tools_changed=True
+        )
+        return super().create_initialization_options(
+            notification_options or every, experimental_capabilities, extensions
+        )
 
 
 def single_page(
