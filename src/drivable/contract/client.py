@@ -241,7 +241,6 @@ class ClientSide:
         if self._send_log is not None:
             await self._send_log(level, message, logger)
 
-
     async def release_stream(self) -> None:
         """Let a long call free its HTTP connection: the client reconnects for the result.
 

@@ -1,8 +1,9 @@
 """Mount a contract on the SDK's low-level Server: lists, calls, discover, cache hints.
 
-The low-level Server validates nothing, which is what we want: the contract owns validation. Every
-result of tools/call is a CallToolResult with structuredContent and a JSON text mirror; failures
-are results with isError: true, never JSON-RPC errors, so a handler exception never becomes -32603.
+The low-level Server validates nothing, which is what we want: the contract owns validation. A success
+of tools/call is a CallToolResult with structuredContent and a JSON text mirror; a failure is a
+result with isError: true carrying the envelope (`call_result`), never a JSON-RPC error, so a
+handler exception never becomes -32603.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
-from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract import NAMESPACE, Contract, Outcome, Principal
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
+from drivable.contract.envelope import ENVELOPE_META_KEY
 from drivable.contract.resources import ResourceError
 from drivable.serve.asking import Asking
 from drivable.serve.subscriptions import Subscriptions
@@ -80,12 +82,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             return asking.input_required(pending, "tools/call", params.name, params.arguments)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text()), *blocks(outcome.content)],
-            structured_content=outcome.structured,
-            is_error=outcome.is_error,
-            _meta=outcome.meta,
-        )
+        return call_result(outcome)
 
     @asynccontextmanager
     async def lifespan(server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -280,6 +277,25 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
 
     server.middleware.append(remember)
     return server
+
+
+def call_result(outcome: Outcome) -> types.CallToolResult:
+    """The wire form of one call's outcome.
+
+    A success is structuredContent with its JSON text mirror. An error carries the envelope as
+    the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
+    structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
+    outputSchema even when isError is true, and would throw instead of passing the envelope on.
+    """
+    text = [types.TextContent(type="text", text=outcome.text())]
+    if not outcome.is_error:
+        return types.CallToolResult(
+            content=[*text, *blocks(outcome.content)],  # attached blocks after the JSON text
+            structured_content=outcome.structured,
+            _meta=outcome.meta,
+        )
+    meta = {**(outcome.meta or {}), ENVELOPE_META_KEY: outcome.structured}
+    return types.CallToolResult(content=text, is_error=True, _meta=meta)
 
 
 class MountedServer(Server[Any]):
