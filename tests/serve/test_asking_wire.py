@@ -99,8 +99,7 @@ async def test_handshake_logging_follows_the_level_the_session_set() -> None:
     ]
 
 
-@pytest.fixture(scope="module")
-def fixture_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[str]:
     port = free_port()
     log = Path(tmp_path_factory.mktemp("fixture")) / "http.log"
     env = {
@@ -110,7 +109,7 @@ def fixture_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     command = [sys.executable, "-m", "drivable", "serve", "tests.conformance.fixture:contract"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [*command, "--http", "--port", str(port)],
+            [*command, "--http", "--port", str(port), *extra],
             cwd=ROOT,
             env=env,
             stdout=sink,
@@ -122,6 +121,16 @@ def fixture_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def fixture_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def sessions_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _serve(tmp_path_factory, "--sessions")
 
 
 def _post(url: str, method: str, params: dict[str, Any], **capabilities: Any) -> httpx2.Response:
@@ -179,3 +188,109 @@ def test_discover_lists_every_revision_and_no_logging_in_2026(fixture_url: str) 
     assert "logging" not in result["capabilities"]
     removed = _post(fixture_url, "logging/setLevel", {"level": "info"})
     assert removed.status_code == 404 and removed.json()["error"]["code"] == -32601
+
+
+async def test_a_keyed_write_that_asks_first_runs_once_after_the_answer(tmp_path: Path) -> None:
+    from drivable.contract import Call, Contract, Effects, Output, Summary
+    from drivable.contract.client import Elicit
+    from drivable.contract.durable import IDEMPOTENCY_KEY, IdempotencyKey
+    from drivable.effects import open_store
+    from drivable.kinds import KindModel
+
+    keyed = Contract(
+        "keyed-asking",
+        version="1.0.0",
+        summary=Summary(text="Asks before writing.", does=["write"], does_not=["read"]),
+    )
+    keyed.use_effects(open_store(str(tmp_path / "effects.sqlite")), b"s" * 32)
+    ran: list[str] = []
+
+    class Note(KindModel):
+        text: str
+        idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY
+
+    class Saved(Output):
+        saved: bool
+
+    @keyed.tool(
+        name="create_note",
+        title="Create a note",
+        description="Saves a note after the user confirms it. "
+        'Example: {"text": "hi", "idempotency_key": "note-0001-abcdef"}.',
+        effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+    )
+    async def create_note(args: Note, call: Call) -> Saved:
+        answer = await call.client.ask(
+            "confirm", Elicit(f"Save {args.text!r}?", {"type": "object", "properties": {}})
+        )
+        if answer.accepted:
+            ran.append(args.text)
+        return Saved(saved=answer.accepted)
+
+    arguments = {"text": "hi", "idempotency_key": "note-0001-abcdef"}
+    async with Client(
+        build_server(keyed), mode="auto", cache=None, elicitation_callback=_on_elicit
+    ) as client:
+        first = await client.call_tool("create_note", arguments)
+        again = await client.call_tool("create_note", arguments)
+    # The first round ended input_required inside the keyed path: it claimed nothing, so the
+    # answered retry ran once, and the same key then replays.
+    assert first.structured_content == {"saved": True}
+    assert again.structured_content is not None and again.structured_content["saved"] is True
+    assert again.meta is not None and again.meta["dev.drivable/receipt"]["replayed"]
+    assert ran == ["hi"]
+
+
+def _events(response: httpx2.Response) -> list[dict[str, str]]:
+    """The SSE events of a response, read until the server closes it."""
+    events: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+    for line in response.iter_lines():
+        if not line:
+            if current:
+                events.append(current)
+            current = {}
+            continue
+        field, _, value = line.partition(":")
+        current[field] = current.get(field, "") + value.removeprefix(" ")
+    if current:
+        events.append(current)
+    return events
+
+
+def test_a_released_session_stream_is_resumed_with_last_event_id(sessions_url: str) -> None:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    with httpx2.Client(timeout=30) as http:
+        opened = http.post(sessions_url, json=init, headers=headers)
+        session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"]}
+        session["mcp-protocol-version"] = "2025-11-25"
+        http.post(sessions_url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                  headers=session)  # fmt: skip
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "test_reconnection", "arguments": {}},
+        }
+        with http.stream("POST", sessions_url, json=call, headers=session) as posted:
+            before = _events(posted)
+        assert before[0]["data"] == "" and before[0]["retry"] == "1000" and before[0]["id"]
+        assert not any('"id":2' in e.get("data", "") for e in before)  # released before the answer
+        resume = {**session, "Accept": "text/event-stream", "last-event-id": before[-1]["id"]}
+        with http.stream("GET", sessions_url, headers=resume) as resumed:
+            answer = None
+            for line in resumed.iter_lines():
+                if line.startswith("data:") and '"id":2' in line:
+                    answer = line
+                    break
+    assert answer is not None and "Answered after the stream was released." in answer
