@@ -3,6 +3,9 @@
 Serve it with `drivable serve tests.conformance.fixture:contract --http` (add `--sessions` for the
 2025-11-25 requirement set). The suite calls tools, resources and prompts by fixed names
 (`test_simple_text`, `test://static-text`, ...), so each tool states why it keeps its name.
+
+One module of ~650 lines on purpose: one short declaration per scenario, in the suite's order,
+so a scenario's name finds its tool, resource or prompt with one search.
 """
 
 from __future__ import annotations

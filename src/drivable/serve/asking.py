@@ -18,7 +18,7 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, NoBackChannelError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -31,6 +31,7 @@ from drivable.contract.client import (
     LogLevel,
     MissingCapability,
 )
+from drivable.contract.envelope import ToolError
 from drivable.contract.rounds import RoundSeal, StateRejected
 
 _REQUESTS: dict[str, tuple[type[BaseModel], type[BaseModel]]] = {
@@ -105,11 +106,22 @@ class Asking:
         async def send_request(wire_method: str, wire_params: dict[str, Any]) -> Any:
             request_type, result_type = _REQUESTS[wire_method]
             request = request_type.model_validate({"method": wire_method, "params": wire_params})
-            result = await session.send_request(
-                request,  # type: ignore[arg-type]
-                result_type,
-                metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
-            )
+            try:
+                result = await session.send_request(
+                    request,  # type: ignore[arg-type]
+                    result_type,
+                    metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+                )
+            except NoBackChannelError:
+                # Stateless HTTP in a handshake era: no stream exists to carry the question.
+                raise ToolError(
+                    "feature_disabled",
+                    f"This server cannot send {wire_method} to the client: it serves "
+                    "handshake-era HTTP clients statelessly.",
+                    hint="Tell the user this server must be started with sessions "
+                    "(drivable serve --http --sessions) to ask questions, or use a client that "
+                    "speaks 2026-07-28.",
+                ) from None
             return _dump(result)
 
         return ClientSide(
