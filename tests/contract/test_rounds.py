@@ -35,7 +35,7 @@ def test_any_change_to_a_state_is_refused(carried: dict, position: int, char: st
         seal.open(state + "-TAMPERED", "tools/call", "t", {"a": 1})
 
 
-def test_a_state_is_bound_to_its_request_its_secret_and_its_lifetime() -> None:
+def test_a_state_is_bound_to_its_request_caller_secret_and_lifetime() -> None:
     seal = RoundSeal(b"k" * 32)
     state = seal.seal("tools/call", "t", {"a": 1}, {"x": 1})
     for method, name, arguments in (
@@ -47,6 +47,10 @@ def test_a_state_is_bound_to_its_request_its_secret_and_its_lifetime() -> None:
             seal.open(state, method, name, arguments)
     with pytest.raises(StateRejected):
         RoundSeal(b"j" * 32).open(state, "tools/call", "t", {"a": 1})
+    theirs = seal.seal("tools/call", "t", {"a": 1}, {"confirm": "yes"}, principal="ada")
+    assert seal.open(theirs, "tools/call", "t", {"a": 1}, principal="ada") == {"confirm": "yes"}
+    with pytest.raises(StateRejected):
+        seal.open(theirs, "tools/call", "t", {"a": 1}, principal="bob")
     stale = RoundSeal(b"k" * 32, ttl_s=-1).seal("tools/call", "t", {"a": 1}, {})
     with pytest.raises(StateRejected):
         seal.open(stale, "tools/call", "t", {"a": 1})

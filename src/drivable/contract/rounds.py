@@ -1,8 +1,8 @@
 """The signed `requestState` of 2026-07-28 input rounds: answers so far, bound to one request.
 
 The client echoes `requestState` back untouched, but it is attacker-controlled, so it is signed
-(HMAC-SHA256) and bound to what it was issued for: the method, the tool or prompt name, and the
-digest of its arguments; it expires after `ROUND_TTL_S`. A state that fails any of these is
+(HMAC-SHA256) and bound to what it was issued for: the method, the tool or prompt name, the
+digest of its arguments and the caller it was issued to; it expires after `ROUND_TTL_S`. A state that fails any of these is
 refused with -32602 rather than read. The state is signed, not encrypted: it carries only the
 client's own earlier answers, which the client already knows.
 """
@@ -55,12 +55,14 @@ class RoundSeal:
         name: str,
         arguments: Mapping[str, Any] | None,
         answers: Mapping[str, Any],
+        principal: str = "",
     ) -> str:
         body = {
             "v": _VERSION,
             "m": method,
             "n": name,
             "a": digest(arguments),
+            "p": principal,
             "x": int(time.time() + self.ttl_s),
             "r": dict(answers),
         }
@@ -69,7 +71,12 @@ class RoundSeal:
         return f"{_b64(payload)}.{_b64(tag)}"
 
     def open(
-        self, state: str, method: str, name: str, arguments: Mapping[str, Any] | None
+        self,
+        state: str,
+        method: str,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        principal: str = "",
     ) -> dict[str, Any]:
         """The answers carried by `state`, after every check; raises StateRejected."""
         try:
@@ -87,6 +94,8 @@ class RoundSeal:
             raise StateRejected("issued for another request")
         if body.get("a") != digest(arguments):
             raise StateRejected("issued for other arguments")
+        if body.get("p") != principal:
+            raise StateRejected("issued to another caller")
         if float(body.get("x", 0)) < time.time():
             raise StateRejected("expired")
         answers = body.get("r")

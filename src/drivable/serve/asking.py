@@ -88,6 +88,7 @@ class Asking:
         name: str,
         arguments: Mapping[str, Any] | None,
         params: types.InputResponseRequestParams,
+        principal: str = "",
     ) -> ClientSide:
         session = ctx.session
         declared = session.client_capabilities if session is not None else None
@@ -97,7 +98,9 @@ class Asking:
             carried = None
             if params.request_state is not None:
                 try:
-                    carried = self.seal.open(params.request_state, method, name, arguments)
+                    carried = self.seal.open(
+                        params.request_state, method, name, arguments, principal
+                    )
                 except StateRejected:
                     raise self.rejected_state(method, name) from None
             responses = {k: _dump(v) for k, v in (params.input_responses or {}).items()}
@@ -155,6 +158,7 @@ class Asking:
         method: str,
         name: str,
         arguments: Mapping[str, Any] | None,
+        principal: str = "",
     ) -> types.InputRequiredResult:
         requests = {
             key: {"method": request.method, "params": request.params()}
@@ -164,7 +168,7 @@ class Asking:
             {
                 "resultType": "input_required",
                 "inputRequests": requests,
-                "requestState": self.seal.seal(method, name, arguments, pending.answers),
+                "requestState": self.seal.seal(method, name, arguments, pending.answers, principal),
             }
         )
 

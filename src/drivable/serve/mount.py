@@ -69,7 +69,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
         # the in-process dispatcher) and does nothing when the caller asked for no progress.
         progress = ctx.session.report_progress if ctx.session is not None else None
-        ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params)
+        who = caller_id(ctx)
+        ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params, who)
         try:
             outcome = await contract.call(
                 params.name,
@@ -79,7 +80,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
                 client=ask,
             )
         except InputRequired as pending:
-            return asking.input_required(pending, "tools/call", params.name, params.arguments)
+            return asking.input_required(pending, "tools/call", params.name, params.arguments, who)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
         return call_result(outcome)
@@ -171,12 +172,15 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             )
         known = {a.name for a in spec.arguments}
         given: dict[str, Any] = {k: v for k, v in arguments.items() if k in known}
+        who = caller_id(ctx)
         if spec.asks:
-            given["client"] = asking.client_side(ctx, "prompts/get", spec.name, arguments, params)
+            given["client"] = asking.client_side(
+                ctx, "prompts/get", spec.name, arguments, params, who
+            )
         try:
             rendered = await spec.renderer(**given)
         except InputRequired as pending:
-            return asking.input_required(pending, "prompts/get", spec.name, arguments)
+            return asking.input_required(pending, "prompts/get", spec.name, arguments, who)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
         return types.GetPromptResult.model_validate(
@@ -381,6 +385,12 @@ def blocks(attached: tuple[Any, ...]) -> list[types.ContentBlock]:
 
 
 _BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
+
+
+def caller_id(ctx: ServerRequestContext[Any]) -> str:
+    """Who a request state is issued to (the local user when no auth layer says otherwise)."""
+    found = principal_of(ctx)
+    return found.id if found is not None else Principal().id
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
