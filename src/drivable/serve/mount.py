@@ -8,9 +8,7 @@ handler exception never becomes -32603.
 
 from __future__ import annotations
 
-import json
 import logging
-import uuid
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,7 +28,8 @@ from pydantic import TypeAdapter
 from drivable.contract import NAMESPACE, Contract, Outcome, Principal
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
-from drivable.contract.envelope import ENVELOPE_META_KEY
+from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
+from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
 from drivable.serve.asking import Asking
 from drivable.serve.subscriptions import Subscriptions
@@ -250,7 +249,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             contract.name,
             version=contract.version,
             title=contract.title,
-            instructions=contract.summary.text,
+            instructions=contract.summary.instructions(),
             cache_hints=hints,  # type: ignore[arg-type]
             **handlers,
         )
@@ -269,7 +268,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         return types.DiscoverResult(
             supported_versions=SUPPORTED_VERSIONS,
             capabilities=capabilities,
-            instructions=contract.summary.text,
+            instructions=contract.summary.instructions(),
             _meta=meta,
         )
 
@@ -343,27 +342,27 @@ def single_page(
 def resource_failure(
     contract: Contract, failure: ResourceError, uri: str | None, *, rpc: int | None = None
 ) -> MCPError:
-    """A JSON-RPC error carrying the envelope, renamed for the JSON-RPC side ([6.rename])."""
-    code = contract.codes.get(failure.code) or contract.codes["internal_error"]
+    """A JSON-RPC error carrying the finished envelope, renamed for the JSON-RPC side ([6.rename])."""
+    envelope = Envelope(failure.code, failure.message, hint=failure.hint, repair=failure.repair)
+    finish(
+        envelope, request_id=request_id(), codes=contract.codes, fingerprint=contract.fingerprint
+    )
+    body = envelope.to_dict()
     data: dict[str, Any] = {
-        "machine_code": code.id,
-        "human_message": failure.message,
-        "hint": failure.hint,
-        "issues": [],
-        "temporary": code.temporary,
-        "retry_after_ms": 1000 if code.temporary else None,
-        "request_id": uuid.uuid4().hex[:16],
+        "machine_code": body.pop("code"),
+        "human_message": body.pop("message"),
+        **body,
     }
     if uri is not None:
         data["uri"] = uri  # where the spec puts it (SEP-2164)
         data["resource_uri"] = uri
-    if failure.repair is not None:
-        data["repair"] = failure.repair.to_dict()
-    if contract.fingerprint:
-        data["fingerprint"] = contract.fingerprint
     if rpc is None:
-        rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
-    return MCPError(code=rpc, message=failure.message, data=data)
+        rpc = (
+            INVALID_PARAMS
+            if data["machine_code"] in ("not_found", "invalid_arguments")
+            else INTERNAL_ERROR
+        )
+    return MCPError(code=rpc, message=data["human_message"], data=data)
 
 
 # Resource not found before 2026-07-28; from then on it is Invalid params (SEP-2164).
@@ -415,7 +414,3 @@ async def compute_fingerprint(contract: Contract) -> str:
     value = compute(canonical(surface)).value
     contract.set_fingerprint(value)
     return value
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
