@@ -47,14 +47,15 @@ async def _test_a_template_reads_one_record(client: Client) -> None:
 @MODES
 async def test_a_missing_resource_is_a_jsonrpc_error_with_the_renamed_envelope(mode: str) -> None:
     async with _client(mode) as client:
-        await _missing(client)
+        # 2025-11-25 names resource-not-found -32002; 2026-07-28 made it -32602 (SEP-2164).
+        await _missing(client, -32002 if mode == "legacy" else -32602)
 
 
-async def _missing(client: Client) -> None:
+async def _missing(client: Client, expected_code: int) -> None:
     with pytest.raises(MCPError) as caught:
         await client.read_resource("notes://notes/note_999")
     error = caught.value.error
-    assert error.code == -32602
+    assert error.code == expected_code
     data = error.data
     assert data["machine_code"] == "not_found"
     assert data["human_message"] == "No note has the id note_999."

@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from drivable.contract.client import NO_CLIENT, ClientSide
+
 if TYPE_CHECKING:
     from drivable.contract.runtime import Contract
 
@@ -36,6 +38,14 @@ class Call:
     # The effect store's transaction a mutating handler writes through, so its effect commits
     # together with the receipt (and the spent confirm token); None for read-only tools.
     transaction: Any = None
+    # Content blocks shown after the result's JSON text (`drivable.contract.content`).
+    attachments: list[Any] = field(default_factory=list)
+    # The client side: ask the user, the model or the host; log (`drivable.contract.client`).
+    client: ClientSide = NO_CLIENT
+
+    def attach(self, *blocks: Any) -> None:
+        """Show images, audio, embedded resources or links beside the structured result."""
+        self.attachments.extend(blocks)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -66,6 +76,7 @@ class Outcome:
     structured: dict[str, Any]
     is_error: bool
     meta: dict[str, Any] | None = None
+    content: tuple[Any, ...] = ()  # attached content blocks, after the JSON text
 
     def text(self) -> str:
         return WIRE_ENCODER.encode(self.structured)

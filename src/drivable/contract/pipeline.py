@@ -12,6 +12,7 @@ no stage finishes an envelope itself. A new stage is one line here.
 from __future__ import annotations
 
 from drivable.contract.call import Outcome
+from drivable.contract.client import ClientRound
 from drivable.contract.stages.access import check_access
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.batches import set_aside
@@ -35,9 +36,10 @@ async def run(attempt: Attempt) -> Outcome:
         try:
             if is_durable(attempt):
                 return await run_effects(attempt)
-            return Outcome(shape(attempt, await invoke(attempt)), is_error=False)
-        except (Refused, StrictError):
-            raise
+            structured = shape(attempt, await invoke(attempt))
+            return Outcome(structured, is_error=False, content=tuple(attempt.context.attachments))
+        except (Refused, StrictError, ClientRound):
+            raise  # a ClientRound is the transport's to answer (input_required, -32021)
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:

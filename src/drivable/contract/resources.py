@@ -9,26 +9,44 @@ scaffolding ([5.scaffolding-only]): they name the tools they lead to; nothing es
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from drivable.contract.content import Embedded, Message
 from drivable.contract.envelope import Repair
 
 ResourceReader = Callable[..., Awaitable["ResourceBody"]]
-PromptRenderer = Callable[..., Awaitable[str]]
+# A prompt renders to one user text (a str) or to several messages (text, images, resources).
+PromptRenderer = Callable[..., Awaitable["str | Sequence[Message]"]]
 
 _VARIABLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 @dataclass(frozen=True)
 class ResourceBody:
-    """What a read returns: text (JSON or prose), its mime type, and optional `_meta`."""
+    """What a read returns: text (JSON or prose) or binary `blob`, its mime type, optional `_meta`."""
 
-    text: str
+    text: str = ""
     mime_type: str = "application/json"
     meta: Mapping[str, Any] | None = None
+    blob: bytes | None = None  # a binary body (an image, a PDF): sent base64-encoded
+
+    def __post_init__(self) -> None:
+        if self.blob is not None and self.text:
+            raise ValueError("a resource body is text or a blob, not both")
+
+    def contents(self, uri: str) -> dict[str, Any]:
+        """The body as one resources/read contents object."""
+        if self.blob is not None:
+            out = Embedded(uri, self.mime_type, blob=self.blob).contents()
+        else:
+            out = Embedded(uri, self.mime_type, text=self.text).contents()
+        if self.meta:
+            out["_meta"] = dict(self.meta)
+        return out
 
 
 class ResourceError(Exception):
@@ -112,9 +130,16 @@ class TemplateSpec:
 
 @dataclass(frozen=True)
 class PromptArgumentSpec:
+    """One prompt argument. `choices` are what completion/complete suggests for it, by prefix."""
+
     name: str
     description: str
     required: bool = False
+    choices: Sequence[str] = ()
+
+    def complete(self, prefix: str) -> list[str]:
+        folded = prefix.casefold()
+        return [c for c in self.choices if c.casefold().startswith(folded)]
 
 
 @dataclass(frozen=True)
@@ -127,6 +152,11 @@ class PromptSpec:
     when_to_use: str
     prerequisites: Mapping[str, Any]
     followups: Sequence[str]
+
+    @property
+    def asks(self) -> bool:
+        """Whether the renderer takes `client` (a ClientSide: it may ask the user or the model)."""
+        return "client" in inspect.signature(self.renderer).parameters
 
     def wire(self, namespace: str) -> dict[str, Any]:
         return {

@@ -24,6 +24,8 @@ from pydantic import ValidationError
 from drivable.contract import strict as strict_mode
 from drivable.contract import telemetry
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
+from drivable.contract.changes import Changes
+from drivable.contract.client import NO_CLIENT, ClientSide
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, WarningCode
 from drivable.contract.durable import (
     CONFIRM_TTL_S,
@@ -145,6 +147,7 @@ class Contract:
         self.receipt_window_s: float = RECEIPT_WINDOW_S
         self.confirm_ttl_s: float = CONFIRM_TTL_S
         self._fingerprint: str | None = None
+        self.changes = Changes()  # tell clients the lists or a resource changed
 
     # -- declaring -----------------------------------------------------------------------------
 
@@ -165,6 +168,7 @@ class Contract:
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
+        allow_name: str | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -180,6 +184,7 @@ class Contract:
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
+        allow_name: str | None = None,
     ) -> Any:
         """Register a tool: `@contract.tool(effects=READ_ONLY)` over
         `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
@@ -227,6 +232,7 @@ class Contract:
                 deprecation=deprecation,
                 scopes=scopes,
                 localns=declaring_scope,
+                allow_name=allow_name,  # verb_noun exemption, with the reason the name is fixed
             )
             if checked:
                 spec.input_schema["examples"] = checked
@@ -519,17 +525,18 @@ class Contract:
         principal: Principal | None = None,
         request_id: str | None = None,
         progress: ProgressFn | None = None,
+        client: ClientSide = NO_CLIENT,
     ) -> Outcome:
         rid = request_id or new_request_id()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
         if not _tracing():
             # No tracer provider installed: a no-op span still costs about a third of a call.
-            outcome = await run(Attempt(self, name, raw, who, rid, progress))
+            outcome = await run(Attempt(self, name, raw, who, rid, progress, client))
             _record(trace.INVALID_SPAN, name, outcome)
             return outcome
         with telemetry.call_span(name) as span:
-            outcome = await run(Attempt(self, name, raw, who, rid, progress))
+            outcome = await run(Attempt(self, name, raw, who, rid, progress, client))
             _record(span, name, outcome)
             return outcome
 

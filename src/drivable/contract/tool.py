@@ -34,6 +34,8 @@ VERBS = frozenset(
     }
 )  # fmt: skip
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# What any MCP tool name must be (SEP-986), whatever a naming exemption allows.
+_WIRE_NAME = re.compile(r"^[A-Za-z0-9_./-]{1,64}$")
 
 Stability = Literal["stable", "preview", "experimental"]
 
@@ -102,6 +104,8 @@ class ToolSpec:
     input_schema: dict[str, Any] = field(default_factory=dict)
     output_schema: dict[str, Any] = field(default_factory=dict)
     best_effort: tuple[str, ...] = ()
+    # Why this tool's name may break verb_noun (an explicit, documented exemption), or None.
+    name_exempt: str | None = None
 
     @property
     def keyed(self) -> bool:
@@ -116,7 +120,23 @@ class ToolSpec:
         return "read" if self.effects.read_only else "write"
 
 
-def check_name(name: str) -> None:
+def check_name(name: str, allow_name: str | None = None) -> None:
+    """verb_noun, unless the author states why this exact name is required (`allow_name`).
+
+    The exemption is for names fixed from outside (a test suite, a client that calls a tool by
+    name, a migration alias); the name must still be a valid MCP tool name.
+    """
+    if allow_name is not None:
+        if len(allow_name.strip()) < 10:
+            raise ContractError(
+                f"tool {name!r}: allow_name needs the reason the name must break verb_noun "
+                "(who requires this exact name), in a sentence"
+            )
+        if not _WIRE_NAME.match(name):
+            raise ContractError(
+                f"tool name {name!r} is not a valid MCP tool name (1-64 of A-Z a-z 0-9 _ . / -)"
+            )
+        return
     if not _NAME.match(name):
         raise ContractError(
             f"tool name {name!r} is not snake_case verb_noun (e.g. 'search_decisions', "
@@ -373,8 +393,9 @@ def build_spec(
     deprecation: Deprecation | None,
     scopes: Sequence[str],
     localns: Mapping[str, Any] | None = None,
+    allow_name: str | None = None,
 ) -> ToolSpec:
-    check_name(name)
+    check_name(name, allow_name)
     text = check_description(name, description)
     if not isinstance(effects, Effects):
         raise ContractError(
@@ -403,6 +424,7 @@ def build_spec(
         stability=stability,
         deprecation=deprecation,
         scopes=tuple(scopes),
+        name_exempt=allow_name.strip() if allow_name is not None else None,
     )
     spec.input_schema = input_schema_of(name, input_model)
     spec.best_effort = tuple(best_effort_fields(input_model))

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
+from drivable.serve.events import RETRY_MS, MemoryEventStore
 from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
@@ -193,16 +194,21 @@ def build_app(
     Stateless by default, so any number of worker processes can serve it. `sessions=True` keeps
     handshake-era sessions in this process (one worker only): a handshake-era client's
     `notifications/cancelled` then reaches its running call, which a stateless server cannot tie
-    to anything. 2026-07-28 requests are stateless either way (they cancel by closing the stream).
+    to anything, server-to-client requests (elicitation, sampling, roots) have a stream to ride,
+    and each POST stream is resumable (`drivable.serve.events`). 2026-07-28 requests are
+    stateless either way (they cancel by closing the stream).
     """
     limit = max_body_bytes or body_limit(contract)
     server = build_server(contract)
     # Passing the bind host lets the SDK switch DNS-rebinding protection on for loopback hosts.
+    # Sessions also get resumable streams (priming event, ids, Last-Event-ID replay).
+    resumable = {"event_store": MemoryEventStore(), "retry_interval": RETRY_MS} if sessions else {}
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=path,
         stateless_http=not sessions,
         host=host,
         max_request_body_size=limit,
+        **resumable,  # type: ignore[arg-type]
     )
     app = BodyLimit(app, limit, contract)
     app = Anonymous(app) if verifier is None else BearerAuth(app, verifier, contract=contract)

@@ -9,6 +9,7 @@ handler exception never becomes -32603.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,15 +18,26 @@ import mcp_types as types
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from pydantic import TypeAdapter
 
 from drivable.contract import NAMESPACE, Contract, Outcome, Principal
+from drivable.contract.client import InputRequired, MissingCapability
+from drivable.contract.content import wire_blocks, wire_messages
 from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
 from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
+from drivable.serve.asking import Asking
+from drivable.serve.subscriptions import Subscriptions
 
 log = logging.getLogger("drivable.serve")
+
+# Every revision this server answers, newest first: 2026-07-28 statelessly, the rest by handshake.
+SUPPORTED_VERSIONS = [*MODERN_PROTOCOL_VERSIONS, *reversed(HANDSHAKE_PROTOCOL_VERSIONS)]
 
 # The catalog changes only when the server is redeployed; clients may keep it a minute.
 LIST_TTL_MS = 60_000
@@ -37,8 +49,10 @@ def tool_model(contract: Contract, name: str) -> types.Tool:
     return types.Tool.model_validate(contract.tool_wire(contract.tools[name]))
 
 
-def build_server(contract: Contract) -> Server[Any]:
+def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[Any]:
     """A low-level Server that serves `contract` in both protocol eras."""
+    asking = asking or Asking()
+    subscriptions = Subscriptions(contract.changes)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -49,17 +63,25 @@ def build_server(contract: Contract) -> Server[Any]:
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         # The session reports against the caller's progressToken in every era and transport
         # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
         # the in-process dispatcher) and does nothing when the caller asked for no progress.
         progress = ctx.session.report_progress if ctx.session is not None else None
-        outcome = await contract.call(
-            params.name,
-            params.arguments,
-            principal=principal_of(ctx),
-            progress=progress,
-        )
+        who = caller_id(ctx)
+        ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params, who)
+        try:
+            outcome = await contract.call(
+                params.name,
+                params.arguments,
+                principal=principal_of(ctx),
+                progress=progress,
+                client=ask,
+            )
+        except InputRequired as pending:
+            return asking.input_required(pending, "tools/call", params.name, params.arguments, who)
+        except MissingCapability as lacking:
+            raise asking.missing_capability(lacking) from None
         return call_result(outcome)
 
     @asynccontextmanager
@@ -91,7 +113,9 @@ def build_server(contract: Contract) -> Server[Any]:
         try:
             body = await contract.read_resource(uri)
         except ResourceError as failure:
-            raise resource_failure(contract, failure, uri) from None
+            raise resource_failure(
+                contract, failure, uri, rpc=not_found_code(failure, ctx.protocol_version)
+            ) from None
         except Exception:
             log.exception("resource read failed")
             raise resource_failure(
@@ -103,12 +127,7 @@ def build_server(contract: Contract) -> Server[Any]:
                 ),
                 uri,
             ) from None
-        content: dict[str, Any] = {"uri": uri, "mimeType": body.mime_type, "text": body.text}
-        if body.meta:
-            content["_meta"] = dict(body.meta)
-        return types.ReadResourceResult(
-            contents=[types.TextResourceContents.model_validate(content)]
-        )
+        return types.ReadResourceResult.model_validate({"contents": [body.contents(uri)]})
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -121,7 +140,7 @@ def build_server(contract: Contract) -> Server[Any]:
 
     async def get_prompt(
         ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
-    ) -> types.GetPromptResult:
+    ) -> types.GetPromptResult | types.InputRequiredResult:
         spec = contract.prompts.get(params.name)
         if spec is None:
             raise resource_failure(
@@ -134,14 +153,44 @@ def build_server(contract: Contract) -> Server[Any]:
                 None,
             )
         arguments = dict(params.arguments or {})
+        missing = [a.name for a in spec.arguments if a.required and not arguments.get(a.name)]
+        if missing:
+            # Rendering with an empty required argument would hand the model a broken prompt.
+            raise resource_failure(
+                contract,
+                ResourceError(
+                    "invalid_arguments",
+                    f"The prompt {spec.name!r} needs the argument"
+                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}.",
+                    hint=f"Call prompts/get for {spec.name!r} again with "
+                    + ", ".join(f"{m} set" for m in missing)
+                    + " (prompts/list describes each argument).",
+                ),
+                None,
+                rpc=INVALID_PARAMS,
+            )
         known = {a.name for a in spec.arguments}
-        text = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
-        return types.GetPromptResult(
-            description=spec.description,
-            messages=[
-                types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
-            ],
+        given: dict[str, Any] = {k: v for k, v in arguments.items() if k in known}
+        who = caller_id(ctx)
+        if spec.asks:
+            given["client"] = asking.client_side(
+                ctx, "prompts/get", spec.name, arguments, params, who
+            )
+        try:
+            rendered = await spec.renderer(**given)
+        except InputRequired as pending:
+            return asking.input_required(pending, "prompts/get", spec.name, arguments, who)
+        except MissingCapability as lacking:
+            raise asking.missing_capability(lacking) from None
+        return types.GetPromptResult.model_validate(
+            {"description": spec.description, "messages": wire_messages(rendered)}
         )
+
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        asking.levels.set(ctx.session, params.level)
+        return types.EmptyResult()
 
     async def complete(
         ctx: ServerRequestContext[Any], params: types.CompleteRequestParams
@@ -149,10 +198,15 @@ def build_server(contract: Contract) -> Server[Any]:
         ref = params.ref
         values: list[str] = []
         template_uri = getattr(ref, "uri", None)
+        prompt_name = getattr(ref, "name", None)
         if template_uri is not None:
             spec = contract.templates.get(str(template_uri))
             if spec is not None and spec.complete is not None:
                 values = await spec.complete(params.argument.name, params.argument.value)
+        elif prompt_name is not None and prompt_name in contract.prompts:
+            for argument in contract.prompts[prompt_name].arguments:
+                if argument.name == params.argument.name:
+                    values = argument.complete(params.argument.value)
         return types.CompleteResult(
             completion=types.Completion(
                 values=values[:100], total=len(values), has_more=len(values) > 100
@@ -163,12 +217,20 @@ def build_server(contract: Contract) -> Server[Any]:
         "tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
         "server/discover": CacheHint(ttl_ms=LIST_TTL_MS, scope="public"),
     }
-    handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
+    handlers: dict[str, Any] = {
+        "on_list_tools": list_tools,
+        "on_call_tool": call_tool,
+        # Logging is deprecated at 2026-07-28: served to the handshake eras only (see discover).
+        "on_set_logging_level": set_logging_level,
+        "on_subscriptions_listen": subscriptions.listen,
+    }
     if contract.resources or contract.templates:
         handlers.update(
             on_list_resources=list_resources,
             on_list_resource_templates=list_templates,
             on_read_resource=read_resource,
+            on_subscribe_resource=subscriptions.subscribe,
+            on_unsubscribe_resource=subscriptions.unsubscribe,
         )
         hints["resources/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
         hints["resources/templates/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
@@ -176,17 +238,21 @@ def build_server(contract: Contract) -> Server[Any]:
     if contract.prompts:
         handlers.update(on_list_prompts=list_prompts, on_get_prompt=get_prompt)
         hints["prompts/list"] = CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
-    if any(t.complete is not None for t in contract.templates.values()):
+    if any(t.complete is not None for t in contract.templates.values()) or any(
+        a.choices for p in contract.prompts.values() for a in p.arguments
+    ):
         handlers["on_completion"] = complete
     contract.check()
-    server: Server[Any] = Server(
-        contract.name,
-        version=contract.version,
-        title=contract.title,
-        instructions=contract.summary.instructions(),
-        cache_hints=hints,  # type: ignore[arg-type]
-        **handlers,
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # logging, for the 2025 eras
+        server: Server[Any] = MountedServer(
+            contract.name,
+            version=contract.version,
+            title=contract.title,
+            instructions=contract.summary.instructions(),
+            cache_hints=hints,  # type: ignore[arg-type]
+            **handlers,
+        )
 
     async def discover(
         ctx: ServerRequestContext[Any], params: types.RequestParams | None
@@ -197,14 +263,22 @@ def build_server(contract: Contract) -> Server[Any]:
         }
         if contract.fingerprint:
             meta[f"{NAMESPACE}/fingerprint"] = contract.fingerprint
+        capabilities = server.get_capabilities(protocol_version=ctx.protocol_version)
+        capabilities.logging = None  # deprecated at 2026-07-28: not advertised there
         return types.DiscoverResult(
-            supported_versions=["2026-07-28"],
-            capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+            supported_versions=SUPPORTED_VERSIONS,
+            capabilities=capabilities,
             instructions=contract.summary.instructions(),
             _meta=meta,
         )
 
     server.add_request_handler("server/discover", types.RequestParams, discover)
+
+    async def remember(ctx: ServerRequestContext[Any], call_next: Any) -> Any:
+        subscriptions.saw(ctx)  # a handshake-era connection hears of list changes
+        return await call_next(ctx)
+
+    server.middleware.append(remember)
     return server
 
 
@@ -219,10 +293,33 @@ def call_result(outcome: Outcome) -> types.CallToolResult:
     text = [types.TextContent(type="text", text=outcome.text())]
     if not outcome.is_error:
         return types.CallToolResult(
-            content=text, structured_content=outcome.structured, _meta=outcome.meta
+            content=[*text, *blocks(outcome.content)],  # attached blocks after the JSON text
+            structured_content=outcome.structured,
+            _meta=outcome.meta,
         )
     meta = {**(outcome.meta or {}), ENVELOPE_META_KEY: outcome.structured}
     return types.CallToolResult(content=text, is_error=True, _meta=meta)
+
+
+class MountedServer(Server[Any]):
+    """The low-level Server, announcing list changes to handshake-era clients.
+
+    `contract.changes` delivers them in every era, so the initialize result says so (the SDK
+    otherwise leaves listChanged false unless told at each initialize).
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        every = NotificationOptions(
+            prompts_changed=True, resources_changed=True, tools_changed=True
+        )
+        return super().create_initialization_options(
+            notification_options or every, experimental_capabilities, extensions
+        )
 
 
 def single_page(
@@ -257,6 +354,7 @@ def resource_failure(
         **body,
     }
     if uri is not None:
+        data["uri"] = uri  # where the spec puts it (SEP-2164)
         data["resource_uri"] = uri
     if rpc is None:
         rpc = (
@@ -265,6 +363,33 @@ def resource_failure(
             else INTERNAL_ERROR
         )
     return MCPError(code=rpc, message=data["human_message"], data=data)
+
+
+# Resource not found before 2026-07-28; from then on it is Invalid params (SEP-2164).
+RESOURCE_NOT_FOUND_2025 = -32002
+
+
+def not_found_code(failure: ResourceError, protocol_version: str | None) -> int | None:
+    """The JSON-RPC code for a resource failure in the caller's protocol era (None: the default)."""
+    if failure.code != "not_found":
+        return None
+    if protocol_version is not None and protocol_version < "2026-07-28":
+        return RESOURCE_NOT_FOUND_2025
+    return INVALID_PARAMS
+
+
+def blocks(attached: tuple[Any, ...]) -> list[types.ContentBlock]:
+    """Content blocks a handler attached, as SDK models."""
+    return [_BLOCK.validate_python(block) for block in wire_blocks(list(attached))]
+
+
+_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
+
+
+def caller_id(ctx: ServerRequestContext[Any]) -> str:
+    """Who a request state is issued to (the local user when no auth layer says otherwise)."""
+    found = principal_of(ctx)
+    return found.id if found is not None else Principal().id
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:

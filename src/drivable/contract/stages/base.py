@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from drivable.contract.call import Call, Principal, ProgressFn
+from drivable.contract.client import NO_CLIENT, ClientSide
 from drivable.contract.envelope import Envelope
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class Attempt:
     principal: Principal
     request_id: str
     progress: ProgressFn | None = None
+    client: ClientSide = NO_CLIENT  # who the handler may ask (`drivable.contract.client`)
     spec: ToolSpec | None = None  # set by `resolve`
     args: Any = None  # the validated input model, set by `read_arguments`
     call: Call | None = None  # the handler's context, set by `read_arguments`

@@ -40,6 +40,7 @@ def read_arguments(attempt: Attempt) -> Validated[Any]:
         notes=list(validated.notes),
         warnings=list(validated.warnings),
         progress=attempt.progress,
+        client=attempt.client,
     )
     return validated
 
