@@ -47,21 +47,51 @@ class Bookmarks(PageInfo):
     results: list[Bookmark]
 
 
-class Search(KindModel):
+class Page(KindModel):
+    cursor: str | None = Field(
+        None, description="next_cursor of the previous page; omit for the first."
+    )
+    limit: int = Field(20, ge=1, le=100, description="Bookmarks per page.")
+
+
+def page_of(call: Call, args: Page, where: str, params: tuple[str, ...]) -> Bookmarks:
+    start = pager.offset(call, args)
+    rows = (
+        db()
+        .execute(
+            f"SELECT * FROM b {where} ORDER BY saved DESC, id LIMIT ? OFFSET ?",
+            (*params, args.limit + 1, start),
+        )
+        .fetchall()
+    )
+    page = pager.page(call, args, start, min(len(rows), args.limit), len(rows) > args.limit)
+    results = [Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows[: args.limit]]
+    return Bookmarks(results=results, has_more=page.has_more, next_cursor=page.next_cursor)
+
+
+class Search(Page):
     query: str = Field(min_length=1, max_length=200, description="Words in the title or URL.")
     saved_after: datetime.date | None = Field(None, description="Only bookmarks saved on or after.")
 
 
 @contract.tool(effects=READ_ONLY, examples=[{"query": "python", "saved_after": "2026-01-01"}])
-def search_bookmarks(args: Search) -> Bookmarks:
-    """Find saved bookmarks by words, optionally only those saved on or after a date."""
-    rows = db().execute(
-        "SELECT * FROM b WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2 ORDER BY saved",
-        (f"%{args.query}%", (args.saved_after or datetime.date.min).isoformat()),
+async def search_bookmarks(args: Search, call: Call) -> Bookmarks:
+    """Find bookmarks by words in the title or URL, optionally saved on or after a date. Use it to
+    find a bookmark's id; no match is an empty page, not an error."""
+    since = (args.saved_after or datetime.date.min).isoformat()
+    return page_of(
+        call,
+        args,
+        "WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2",
+        (f"%{args.query}%", since),
     )
-    return Bookmarks(
-        results=[Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows], has_more=False
-    )
+
+
+@contract.tool(effects=READ_ONLY, examples=[{"limit": 20}])
+async def list_bookmarks(args: Page, call: Call) -> Bookmarks:
+    """List every bookmark, newest first, a page at a time. Use it to browse without words; with
+    no bookmarks the page is empty."""
+    return page_of(call, args, "", ())
 
 
 class New(KindModel):
@@ -76,7 +106,8 @@ class New(KindModel):
     ],
 )
 def create_bookmark(args: New) -> Bookmark:
-    """Save a bookmark and return it with its id (use the id to delete it)."""
+    """Save a bookmark and return it with its id. Use it when the user asks to keep a page; a URL
+    that is not http(s) is refused."""
     saved = Bookmark(
         id=f"bm_{os.urandom(4).hex()}",
         url=args.url,
@@ -104,7 +135,8 @@ class Deleted(Output):
 
 @contract.tool(effects=DELETE, errors=["not_found"], examples=[{"bookmark_id": "bm_5f3a9c01"}])
 def delete_bookmark(args: Delete) -> Deleted:
-    """Delete one bookmark by id: a dry run shows it, the confirmed call deletes it."""
+    """Delete one bookmark by id: the dry run shows it, the confirmed call deletes it. Use it only
+    when the user asks to remove a bookmark; an unknown id is not_found."""
     with db() as conn:
         row = conn.execute("SELECT * FROM b WHERE id = ?", (args.bookmark_id,)).fetchone()
         if row is None:
@@ -119,26 +151,3 @@ def delete_bookmark(args: Delete) -> Deleted:
         bookmark=Bookmark(id=row[0], url=row[1], title=row[2], saved_on=row[3]),
         deleted=not args.dry_run,
     )
-
-
-class Page(KindModel):
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first."
-    )
-    limit: int = Field(20, ge=1, le=100, description="Bookmarks per page.")
-
-
-@contract.tool(effects=READ_ONLY, examples=[{"limit": 20}])
-async def list_bookmarks(args: Page, call: Call) -> Bookmarks:
-    """List every bookmark, newest first, a page at a time."""
-    start = pager.offset(call, args)
-    rows = (
-        db()
-        .execute(
-            "SELECT * FROM b ORDER BY saved DESC, id LIMIT ? OFFSET ?", (args.limit + 1, start)
-        )
-        .fetchall()
-    )
-    page = pager.page(call, args, start, min(len(rows), args.limit), len(rows) > args.limit)
-    results = [Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows[: args.limit]]
-    return Bookmarks(results=results, has_more=page.has_more, next_cursor=page.next_cursor)

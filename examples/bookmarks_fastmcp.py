@@ -61,6 +61,35 @@ class Bookmarks(BaseModel):
     next_cursor: str | None = None
 
 
+def page_of(
+    cursor: str | None, limit: int, where: str, params: tuple[str, ...], tool: str
+) -> Bookmarks:
+    start = 0
+    if cursor is not None:
+        payload = unsign(cursor)
+        if payload is None or payload.get("query") != [tool, *params]:
+            raise ToolError(f"invalid_cursor: call {tool} again without cursor to start over.")
+        start = payload["offset"]
+    rows = (
+        db()
+        .execute(
+            f"SELECT * FROM b {where} ORDER BY saved DESC, id LIMIT ? OFFSET ?",
+            (*params, limit + 1, start),
+        )
+        .fetchall()
+    )
+    more = len(rows) > limit
+    results = [Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows[:limit]]
+    following = sign({"query": [tool, *params], "offset": start + limit}) if more else None
+    return Bookmarks(results=results, has_more=more, next_cursor=following)
+
+
+Cursor = Annotated[
+    str | None, Field(description="next_cursor of the previous page; omit for the first.")
+]
+Limit = Annotated[int, Field(ge=1, le=100, description="Bookmarks per page.")]
+
+
 @mcp.tool(annotations={"readOnlyHint": True, "openWorldHint": False})
 def search_bookmarks(
     query: Annotated[
@@ -69,16 +98,22 @@ def search_bookmarks(
     saved_after: Annotated[
         datetime.date | None, Field(description="Only bookmarks saved on or after.")
     ] = None,
+    cursor: Cursor = None,
+    limit: Limit = 20,
 ) -> Bookmarks:
-    """Find saved bookmarks by words, optionally only those saved on or after a date.
+    """Find bookmarks by words in the title or URL, optionally saved on or after a date. Use it to
+    find a bookmark's id; no match is an empty page, not an error.
     Example: {"query": "python", "saved_after": "2026-01-01"}."""
-    rows = db().execute(
-        "SELECT * FROM b WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2 ORDER BY saved",
-        (f"%{query}%", (saved_after or datetime.date.min).isoformat()),
-    )
-    return Bookmarks(
-        results=[Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows], has_more=False
-    )
+    since = (saved_after or datetime.date.min).isoformat()
+    where = "WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2"
+    return page_of(cursor, limit, where, (f"%{query}%", since), "search_bookmarks")
+
+
+@mcp.tool(annotations={"readOnlyHint": True, "openWorldHint": False})
+def list_bookmarks(cursor: Cursor = None, limit: Limit = 20) -> Bookmarks:
+    """List every bookmark, newest first, a page at a time. Use it to browse without words; with
+    no bookmarks the page is empty. Example: {"limit": 20}."""
+    return page_of(cursor, limit, "", (), "list_bookmarks")
 
 
 @mcp.tool(annotations={"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True})
@@ -98,9 +133,10 @@ def create_bookmark(
         ),
     ],
 ) -> Bookmark:
-    """Save a bookmark and return it with its id (use the id to delete it). Retrying with the
-    same idempotency_key replays the first result. Example: {"url": "https://docs.python.org",
-    "title": "Python docs", "idempotency_key": "a1b2c3d4e5"}."""
+    """Save a bookmark and return it with its id. Use it when the user asks to keep a page; a URL
+    that is not http(s) is refused. Retrying with the same idempotency_key replays the first
+    result. Example: {"url": "https://docs.python.org", "title": "Python docs",
+    "idempotency_key": "a1b2c3d4e5"}."""
     args = json.dumps({"url": url, "title": title}, sort_keys=True)
     with db() as conn:
         seen = conn.execute(
@@ -148,7 +184,8 @@ def delete_bookmark(
     ] = None,
 ) -> Deleted:
     """Delete one bookmark by id in two steps: call with dry_run=true to preview and get a
-    confirm_token, then again with dry_run=false and that token. Example: {"bookmark_id": "bm_5f3a9c01"}."""
+    confirm_token, then again with dry_run=false and that token. Use it only when the user asks to
+    remove a bookmark; an unknown id is not_found. Example: {"bookmark_id": "bm_5f3a9c01"}."""
     with db() as conn:
         row = conn.execute("SELECT * FROM b WHERE id = ?", (bookmark_id,)).fetchone()
         if row is None:
@@ -166,34 +203,6 @@ def delete_bookmark(
             )
         conn.execute("DELETE FROM b WHERE id = ?", (bookmark_id,))
     return Deleted(bookmark=bookmark, deleted=True)
-
-
-@mcp.tool(annotations={"readOnlyHint": True, "openWorldHint": False})
-def list_bookmarks(
-    cursor: Annotated[
-        str | None, Field(description="next_cursor of the previous page; omit for the first.")
-    ] = None,
-    limit: Annotated[int, Field(ge=1, le=100, description="Bookmarks per page.")] = 20,
-) -> Bookmarks:
-    """List every bookmark, newest first, a page at a time. Example: {"limit": 20}."""
-    start = 0
-    if cursor is not None:
-        payload = unsign(cursor)
-        if payload is None or "list" not in payload:
-            raise ToolError(
-                "invalid_cursor: call list_bookmarks again without cursor to start over."
-            )
-        start = payload["list"]
-    rows = (
-        db()
-        .execute("SELECT * FROM b ORDER BY saved DESC, id LIMIT ? OFFSET ?", (limit + 1, start))
-        .fetchall()
-    )
-    more = len(rows) > limit
-    results = [Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows[:limit]]
-    return Bookmarks(
-        results=results, has_more=more, next_cursor=sign({"list": start + limit}) if more else None
-    )
 
 
 if __name__ == "__main__":

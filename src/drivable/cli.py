@@ -133,6 +133,8 @@ def typer_app(modules: Sequence[str]) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        # Plain help: rendering it with rich costs more than the rest of a command's start-up.
+        rich_markup_mode=None,
         context_settings={"help_option_names": HELP_OPTIONS},
     )
 

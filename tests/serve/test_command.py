@@ -181,3 +181,22 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         spent = db.execute("SELECT count(*) FROM drivable_token_uses").fetchone()[0]
     assert receipts == 6 and spent == 6
     assert not (tmp_path / "cache" / "drivable").exists()  # nothing went to the default store
+
+
+def test_a_restarted_worker_is_said_naming_the_setting() -> None:
+    import logging
+
+    from drivable.serve.notices import WorkerNotices, log_config
+
+    log_config(45)
+    notices = WorkerNotices()
+    died = logging.LogRecord(
+        "uvicorn.error", logging.INFO, "", 0, "Child process [%d] died", (4242,), None
+    )
+    assert notices.filter(died) and died.levelno == logging.WARNING
+    said = died.getMessage()
+    assert "worker 4242" in said and "45 s" in said and "DRIVABLE_WORKER_TIMEOUT" in said
+    quiet = logging.LogRecord(
+        "uvicorn.error", logging.INFO, "", 0, "Started server process", (), None
+    )
+    assert not notices.filter(quiet)

@@ -1,5 +1,9 @@
 """The contract: a server's tools, codes and summary, and the one call pipeline every transport uses.
 
+(Over 500 lines for a reason: `Contract` is the one object an author meets, so its declaring
+methods, the surface it lists and the call entry stay together; each job of a call lives in its own
+module under `drivable.contract.stages`, the envelope's finish in `finish`.)
+
 `Contract.call(name, arguments)` is transport-free: it bounds the payload, checks scopes, validates
 through the tool's input model (lenient kinds, notes), runs the handler, turns every failure into
 the envelope, and checks the result against the output model. `drivable.serve` mounts it on the
@@ -13,7 +17,6 @@ import logging
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, TypeVar, overload
@@ -50,6 +53,7 @@ from drivable.contract.resources import (
 )
 from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import internal_error
+from drivable.contract.summary import Summary
 from drivable.contract.tool import (
     Deprecation,
     Effects,
@@ -70,42 +74,6 @@ log = logging.getLogger("drivable.contract")
 # enforce a bound of the same order on the request body before parsing.
 MAX_INLINE_BYTES = 256 * 1024
 NAMESPACE = "dev.drivable"
-
-
-# A sentence of negative scope, as a reader (or the auditor) recognises one.
-_NEGATIVE = re.compile(r"\b(does not|doesn't|do not|cannot|can't|never|out of scope)\b", re.I)
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The capability summary ([2.summary]): what the server does, does not, and needs."""
-
-    text: str
-    does: Sequence[str]
-    does_not: Sequence[str]
-    prerequisites: Mapping[str, Any] = field(default_factory=dict)
-
-    def instructions(self) -> str:
-        """`instructions` as served: the text, and what the server does not do when the text
-        does not say so itself ([2.negative-scope])."""
-        text = self.text.strip()
-        if not self.does_not or _NEGATIVE.search(text):
-            return text
-        return f"{text} It does not: {'; '.join(self.does_not)}."
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "summary": self.text,
-            "does": list(self.does),
-            "does_not": list(self.does_not),
-            "prerequisites": dict(self.prerequisites),
-            "error_carriers": {
-                "tool_errors": "tools/call result with isError: true; the envelope's JSON "
-                "text in content[0] and the object in _meta['dev.drivable/envelope']",
-                "non_tool_rpc_errors": "JSON-RPC error with the envelope in error.data "
-                "(machine_code, human_message)",
-            },
-        }
 
 
 class Contract:
