@@ -23,7 +23,7 @@ from tests.conformance.suite import (
     requirements,
     run_suite,
 )
-from tests.interop.fixtures import node_bin
+from tests.interop.fixtures import installed, node_bin
 
 EXPECTED: dict[str, dict[str, list[str]]] = json.loads(
     (Path(__file__).with_name("expected_pass.json")).read_text()
@@ -73,4 +73,4 @@ def test_the_expected_lists_name_scenarios_of_their_requirement_set(node_bin: Pa
             assert not unknown, (target, revision, unknown)
 
 
-__all__ = ["node_bin"]
+__all__ = ["installed", "node_bin"]

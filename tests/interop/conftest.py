@@ -5,31 +5,25 @@ every plan, all made once per session, side by side, and kept."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.interop.fixtures import node_bin
+from tests.interop.fixtures import Installed, installed, node_bin
 from tests.interop.interop import (
     Key,
     Place,
     Run,
-    ToolMissing,
     all_keys,
     drive_all,
-    ensure_mcp1,
     open_place,
 )
 
 
 @pytest.fixture(scope="session")
-def place(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
+def place(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
     """Both reference servers: HTTP endpoints for the session, stdio commands on the same data."""
-    try:
-        mcp1: Path | None = ensure_mcp1()
-    except ToolMissing:
-        mcp1 = None  # the py1 runs fail with the reason; the rest still run
-    with open_place(tmp_path_factory.mktemp("interop"), node_bin, mcp1) as opened:
+    root = tmp_path_factory.mktemp("interop")
+    with open_place(root, installed.node_bin, installed.mcp1_python) as opened:
         yield opened
 
 
@@ -57,4 +51,4 @@ def run_of(runs: dict[Key, Run | Exception]):  # type: ignore[no-untyped-def]
     return get
 
 
-__all__ = ["node_bin", "place", "run_of", "runs"]
+__all__ = ["installed", "node_bin", "place", "run_of", "runs"]

@@ -26,15 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-try:
-    from drivable.contract.envelope import envelope_of
-except ImportError:  # TEMPORARY until main's envelope_of is merged: the measurement before it
-
-    def envelope_of(result: Any) -> Any:
-        meta = result.get("_meta") or {}
-        return meta.get("dev.drivable/envelope", result.get("structuredContent"))
-
-
+from drivable.contract.envelope import ENVELOPE_META_KEY, envelope_of
 from drivable.target import Target, connect, wire
 from tests.interop.clients.refs import payload_of, resolve
 from tests.interop.plans import PLANS, Step
@@ -300,7 +292,12 @@ def inspector_call(place: Place, transport: str, server: str, step: Step | None)
     except ValueError:
         printed = None
     shown = (proc.stdout + proc.stderr)[-4000:]
-    return {"code": proc.returncode, "printed": printed, "stdout": shown}
+    # An isError result is printed whole on stdout and reported by exit status 5 with
+    # `tool_is_error` on stderr; any other failure status means the Inspector gave up on the call.
+    returned = isinstance(printed, dict) and (
+        proc.returncode == 0 or (proc.returncode == 5 and "tool_is_error" in proc.stderr)
+    )
+    return {"code": proc.returncode, "printed": printed, "returned": returned, "stdout": shown}
 
 
 def model_view(result: Mapping[str, Any]) -> Any:
@@ -324,12 +321,16 @@ def problems(step: Step, entry: Mapping[str, Any], tools: Sequence[str]) -> list
     found: list[str] = []
     if result.get("isError") is not True:
         found.append("isError is not true")
+    if "structuredContent" in result:
+        found.append("an error result carries structuredContent (clients validate it)")
     seen = model_view(result)
-    machine = envelope_of(result)
     if not isinstance(seen, dict):
         return [*found, "the text block is not the envelope's JSON"]
-    if machine != seen:
-        found.append("the machine-readable envelope differs from the text the model sees")
+    meta = result.get("_meta") or {}
+    if meta.get(ENVELOPE_META_KEY) != seen:
+        found.append(f"_meta[{ENVELOPE_META_KEY!r}] is not the envelope the text shows")
+    if envelope_of(result) != seen:
+        found.append("envelope_of reads another envelope than the text shows")
     if seen.get("code") != step.expect:
         found.append(f"code {seen.get('code')!r}, expected {step.expect!r}")
     if not isinstance(seen.get("message"), str) or not seen["message"]:
@@ -366,7 +367,7 @@ def inspector_tally(place: Place, transport: str, server: str, steps: Sequence[S
     for step in chosen:
         shown = inspector_call(place, transport, server, step)
         entry: dict[str, Any] = {"id": step.id, "tool": step.tool, "threw": False, "error": None}
-        if shown["code"] != 0 or not isinstance(shown["printed"], dict):
+        if not shown["returned"]:
             entry["threw"] = True
             entry["error"] = {"message": f"exit {shown['code']}: {shown['stdout'][-300:]}"}
         entry["result"] = shown["printed"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from drivable.contract import envelope
+from drivable.contract.envelope import ENVELOPE_META_KEY
 from tests.interop.interop import (
     CLIENTS,
     INSPECTED,
@@ -39,17 +39,6 @@ TOOLS = {
 
 RunOf = Callable[[str, str, str], Run]
 
-# TEMPORARY, until the error shape without structuredContent is merged from main: these clients
-# validate an error's structuredContent against the tool's outputSchema and throw.
-OLD_SHAPE = not hasattr(envelope, "envelope_of")
-THROWS_ON_OLD_SHAPE = {"ts1", "inspector"}
-
-
-def old_shape_breaks(client: str, failures: dict[str, list[str]]) -> None:
-    if OLD_SHAPE and client in THROWS_ON_OLD_SHAPE:
-        assert failures and all("threw" in f[0] for f in failures.values()), failures
-        pytest.xfail("error results still carry structuredContent, which this client validates")
-
 
 @pytest.mark.parametrize("server", SERVERS)
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -67,23 +56,43 @@ def test_every_rejection_reaches_the_client_whole(
         for step in run.steps
         if (found := problems(step, run.entry(step.id), run.out["tools"]))
     }
-    old_shape_breaks(client, failures)
     assert not failures, json.dumps(failures, indent=1)
     # Every rejection class of the plan was exercised, not only the first few.
     codes = {model_view(run.entry(s.id)["result"])["code"] for s in run.steps if s.rejection}
     assert codes == {s.expect for s in run.steps if s.rejection}
 
 
-def test_a_client_that_throws_is_caught_by_the_judge() -> None:
-    """The judge fails a step whose client raised, and one whose text is not the envelope."""
+def test_the_judge_passes_the_whole_envelope_and_nothing_less() -> None:
+    """What counts as received whole: the envelope as text and in _meta, no structuredContent, no
+    exception; each way of losing part of it is caught."""
     step = Step("x", "get_decision", {}, "not_found", repair=True)
-    threw = {"threw": True, "error": {"message": "MCP error -32602: Structured content ..."}}
-    assert problems(step, threw, ["get_decision"])
-    plain: dict[str, Any] = {
-        "threw": False,
-        "result": {"isError": True, "content": [{"type": "text", "text": "not found"}]},
+    tools = ["get_decision", "search_decisions"]
+    env = {
+        "code": "not_found",
+        "message": "No decision has the id 'dec_x'.",
+        "hint": "Find it with search_decisions.",
+        "issues": [],
+        "repair": {"next_step": "search_first", "tool": "search_decisions", "arguments": {}},
+        "temporary": False,
+        "retry_after_ms": None,
+        "request_id": "0123456789abcdef",
     }
-    assert problems(step, plain, ["get_decision"])
+    text = [{"type": "text", "text": json.dumps(env)}]
+    whole = {"isError": True, "content": text, "_meta": {ENVELOPE_META_KEY: env}}
+    assert problems(step, {"threw": False, "result": whole}, tools) == []
+    losses: list[dict[str, Any]] = [
+        {"threw": True, "error": {"message": "MCP error -32602: Structured content ..."}},
+        {"threw": False, "result": {**whole, "structuredContent": env}},
+        {"threw": False, "result": {"isError": True, "content": text}},  # _meta dropped
+        {"threw": False, "result": {**whole, "content": [{"type": "text", "text": "not found"}]}},
+        {"threw": False, "result": {**whole, "isError": False}},
+    ]
+    for lost in losses:
+        assert problems(step, lost, tools), lost
+    nameless = {**env, "hint": "Look it up first.", "repair": None}
+    bare = {"isError": True, "content": [{"type": "text", "text": json.dumps(nameless)}]}
+    bare["_meta"] = {ENVELOPE_META_KEY: nameless}
+    assert len(problems(step, {"threw": False, "result": bare}, tools)) == 2  # no tool, no repair
 
 
 @pytest.mark.parametrize("server", SERVERS)
@@ -94,6 +103,5 @@ def test_the_inspector_cli_shows_the_envelope(run_of: RunOf, transport: str, ser
     assert set(run.out["tools"]) == TOOLS[server]
     tools = run.out["tools"]
     failures = {s.id: found for s in run.steps if (found := problems(s, run.entry(s.id), tools))}
-    old_shape_breaks("inspector", failures)
     assert not failures, json.dumps(failures, indent=1)
     assert [s.id for s in run.steps] == list(INSPECTED[server])

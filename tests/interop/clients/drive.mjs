@@ -76,7 +76,15 @@ function resolve(value, payloads) {
 }
 
 function thrown(error) {
-  return { name: error?.name ?? null, code: error?.code ?? null, message: String(error?.message ?? error), data: error?.data ?? null };
+  const cause = error?.cause ? `${error.cause.code ?? error.cause.name ?? ""} ${error.cause.message ?? ""}`.trim() : null;
+  return { name: error?.name ?? null, code: error?.code ?? null, message: String(error?.message ?? error), data: error?.data ?? null, cause };
+}
+
+// A request that never reached the server or whose connection dropped ("fetch failed": undici
+// reusing a keep-alive socket the server just closed, on a loaded machine) says nothing about the
+// result shape. It is sent once more and the first failure is kept in the entry as `retried`.
+function transportFailure(error) {
+  return String(error?.message ?? "").includes("fetch failed");
 }
 
 const { Client, StdioClientTransport, StreamableHTTPClientTransport, version } = load();
@@ -107,13 +115,20 @@ try {
       out.steps.push(entry);
       continue;
     }
-    try {
-      const result = await client.callTool({ name: step.tool, arguments: args });
-      entry.result = result;
-      payloads.set(step.id, payloadOf(result));
-    } catch (error) {
-      entry.threw = true;
-      entry.error = thrown(error);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const result = await client.callTool({ name: step.tool, arguments: args });
+        entry.result = result;
+        entry.threw = false;
+        entry.error = null;
+        payloads.set(step.id, payloadOf(result));
+        break;
+      } catch (error) {
+        entry.threw = true;
+        entry.error = thrown(error);
+        if (attempt > 0 || !transportFailure(error)) break;
+        entry.retried = entry.error;
+      }
     }
     out.steps.push(entry);
   }
