@@ -22,7 +22,7 @@ from typing import Any, Literal
 from opentelemetry import trace
 from pydantic import ValidationError
 
-from drivable.contract import telemetry
+from drivable.contract import boundary, telemetry
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.durable import (
@@ -186,6 +186,11 @@ class Contract:
         self.confirm_ttl_s: float = CONFIRM_TTL_S
         self._fingerprint: str | None = None
 
+    @property
+    def write_scope(self) -> str:
+        """The scope a mutating tool declared without scopes requires."""
+        return f"{self.name}:write"
+
     # -- declaring -----------------------------------------------------------------------------
 
     def tool(
@@ -218,9 +223,13 @@ class Contract:
                 known_codes=self.codes,
                 stability=stability,
                 deprecation=deprecation,
-                scopes=scopes,
+                # Access by default: a tool that changes anything needs a scope, the contract's
+                # write scope unless it names its own (stdio's local user holds every scope).
+                scopes=tuple(scopes)
+                or (() if effects is None or effects.read_only else (self.write_scope,)),
                 localns=declaring_scope,
             )
+            boundary.advertise_bounds(self.tools[name].input_schema)
             self._fingerprint = None
             return handler
 
@@ -494,14 +503,16 @@ class Contract:
         rid = request_id or os.urandom(8).hex()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
+        # A name the caller made up is not recorded (nor does it grow the metrics' label set).
+        recorded = name if name in self.tools else "(unknown)"
         if not _tracing():
             # No tracer provider installed: a no-op span still costs about a third of a call.
             outcome = await self._call(name, raw, who, rid, progress)
-            _record(trace.INVALID_SPAN, name, outcome)
+            _record(trace.INVALID_SPAN, recorded, outcome)
             return outcome
-        with telemetry.call_span(name) as span:
+        with telemetry.call_span(recorded) as span:
             outcome = await self._call(name, raw, who, rid, progress)
-            _record(span, name, outcome)
+            _record(span, recorded, outcome)
             return outcome
 
     async def _call(
@@ -512,9 +523,6 @@ class Contract:
         rid: str,
         progress: ProgressFn | None,
     ) -> Outcome:
-        spec = self.tools.get(name)
-        if spec is None:
-            return self._unknown_tool(name, raw, rid)
         if not isinstance(raw, Mapping):
             return self._error(
                 Envelope(
@@ -524,21 +532,12 @@ class Contract:
                 ),
                 rid,
             )
-        size = _size(raw)
-        if size > self.max_inline_bytes:
-            return self._error(
-                Envelope(
-                    "payload_too_large",
-                    f"The arguments of {name} are {size} bytes; the inline limit is "
-                    f"{self.max_inline_bytes} bytes.",
-                    hint=(
-                        "Pass a reference instead of inline content: the id or URI of something "
-                        "already stored, as the tool's description says."
-                    ),
-                    details={"limit_bytes": self.max_inline_bytes, "received_bytes": size},
-                ),
-                rid,
-            )
+        refused = boundary.refusal(name, raw, self.max_inline_bytes)
+        if refused is not None:
+            return self._error(refused, rid)
+        spec = self.tools.get(name)
+        if spec is None:
+            return self._unknown_tool(name, raw, rid)
         missing = self._missing_scopes(spec, principal)
         if missing:
             where = f" A person can grant them at {self.settings_url}." if self.settings_url else ""
@@ -555,6 +554,9 @@ class Contract:
             validated = validate(spec.input_model, raw, intent=spec.intent)
         except ValidationError as error:
             return self._invalid(spec, raw, error, rid)
+        refused = boundary.check_validated(name, validated.value)
+        if refused is not None:
+            return self._error(refused, rid)
         call = Call(
             tool=name,
             principal=principal,
@@ -601,7 +603,7 @@ class Contract:
         except StoreUnavailableError as down:
             return self._error(unavailable_envelope(name, down.outcome), rid)
         except Exception:
-            log.exception("tool %s failed (request_id=%s)", name, rid)
+            boundary.log_failure(log, "tool %s failed (request_id=%s)", name, rid)
             return self._internal(name, rid)
         return self._success(spec, result, call, rid)
 
@@ -664,7 +666,9 @@ class Contract:
                 result = spec.output_model.model_validate(result)
             structured = result.model_dump(mode="json", by_alias=True)
         except Exception:
-            log.exception("tool %s returned a result outside its outputSchema (%s)", spec.name, rid)
+            boundary.log_failure(
+                log, "tool %s returned a result outside its outputSchema (%s)", spec.name, rid
+            )
             return self._internal(spec.name, rid)
         if call.notes:
             structured["notes"] = call.notes
@@ -880,15 +884,7 @@ def _record(span: trace.Span, name: str, outcome: Outcome) -> None:
 
 
 # Built once: `json.dumps` with options builds a new encoder on every call (a third of its cost).
-_SIZE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
 _WIRE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _size(raw: Mapping[str, Any]) -> int:
-    try:
-        return len(_SIZE_ENCODER.encode(raw).encode())
-    except (TypeError, ValueError):
-        return 0
 
 
 def issue(path: str, code: str, message: str, **kw: Any) -> Issue:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -21,7 +21,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
-from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract import NAMESPACE, Contract, Principal, boundary
 from drivable.contract.resources import ResourceError
 
 log = logging.getLogger("drivable.serve")
@@ -53,12 +53,18 @@ def build_server(contract: Contract) -> Server[Any]:
         # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
         # the in-process dispatcher) and does nothing when the caller asked for no progress.
         progress = ctx.session.report_progress if ctx.session is not None else None
-        outcome = await contract.call(
-            params.name,
-            params.arguments,
-            principal=principal_of(ctx),
-            progress=progress,
-        )
+        try:
+            outcome = await contract.call(
+                params.name,
+                params.arguments,
+                principal=principal_of(ctx),
+                progress=progress,
+            )
+        except Exception:
+            # The pipeline answers every failure itself; this is the last line, so that even a
+            # fault of its own is an envelope, never a bare -32603 or a logged value.
+            boundary.log_failure(log, "tools/call failed outside the pipeline")
+            outcome = contract._internal(boundary.safe_text(params.name), uuid.uuid4().hex[:16])
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text())],
             structured_content=outcome.structured,
@@ -92,21 +98,16 @@ def build_server(contract: Contract) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
+        refused = guard_values(contract, "resources/read", {"uri": uri})
+        if refused is not None:
+            raise refused
         try:
             body = await contract.read_resource(uri)
         except ResourceError as failure:
             raise resource_failure(contract, failure, uri) from None
         except Exception:
-            log.exception("resource read failed")
-            raise resource_failure(
-                contract,
-                ResourceError(
-                    "internal_error",
-                    "Reading the resource failed unexpectedly on the server.",
-                    hint="Read it once more; if it fails again, tell the user.",
-                ),
-                uri,
-            ) from None
+            boundary.log_failure(log, "resource read failed")
+            raise unexpected(contract, "Reading the resource", uri) from None
         content: dict[str, Any] = {"uri": uri, "mimeType": body.mime_type, "text": body.text}
         if body.meta:
             content["_meta"] = dict(body.meta)
@@ -138,8 +139,27 @@ def build_server(contract: Contract) -> Server[Any]:
                 None,
             )
         arguments = dict(params.arguments or {})
+        refused = guard_values(contract, f"prompt {spec.name}", arguments)
+        if refused is not None:
+            raise refused
         known = {a.name for a in spec.arguments}
-        text = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
+        missing = [a.name for a in spec.arguments if a.required and not arguments.get(a.name)]
+        if missing:
+            raise resource_failure(
+                contract,
+                ResourceError(
+                    "invalid_arguments",
+                    f"The prompt {spec.name} needs the arguments {', '.join(missing)}.",
+                    hint=f"Send prompts/get for {spec.name} with {', '.join(missing)} filled in.",
+                ),
+                None,
+                rpc=INVALID_PARAMS,
+            )
+        try:
+            text = await spec.renderer(**{k: v for k, v in arguments.items() if k in known})
+        except Exception:
+            boundary.log_failure(log, "prompt %s failed to render", spec.name)
+            raise unexpected(contract, "Rendering the prompt") from None
         return types.GetPromptResult(
             description=spec.description,
             messages=[
@@ -156,7 +176,15 @@ def build_server(contract: Contract) -> Server[Any]:
         if template_uri is not None:
             spec = contract.templates.get(str(template_uri))
             if spec is not None and spec.complete is not None:
-                values = await spec.complete(params.argument.name, params.argument.value)
+                argument = {"name": params.argument.name, "value": params.argument.value}
+                refused = guard_values(contract, "completion/complete", {"argument": argument})
+                if refused is not None:
+                    raise refused
+                try:
+                    values = await spec.complete(params.argument.name, params.argument.value)
+                except Exception:
+                    boundary.log_failure(log, "completion failed")
+                    raise unexpected(contract, "Completing the value") from None
         return types.CompleteResult(
             completion=types.Completion(
                 values=values[:100], total=len(values), has_more=len(values) > 100
@@ -252,6 +280,35 @@ def resource_failure(
     if rpc is None:
         rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
     return MCPError(code=rpc, message=failure.message, data=data)
+
+
+def guard_values(contract: Contract, subject: str, values: Mapping[str, Any]) -> MCPError | None:
+    """The boundary's refusal of a non-tool request's values (text a store cannot keep, nesting,
+    size), as the JSON-RPC error -32602 with the envelope; None when they pass."""
+    envelope = boundary.refusal(subject, values, contract.max_inline_bytes)
+    if envelope is None:
+        return None
+    issue = envelope.issues[0] if envelope.issues else None
+    hint = (
+        f"Fix {issue.path} ({issue.message.rstrip('.')}) and send {subject} again."
+        if issue is not None
+        else envelope.hint
+    )
+    failure = ResourceError(envelope.code, envelope.message, hint=hint)
+    refusal = resource_failure(contract, failure, None, rpc=INVALID_PARAMS)
+    if isinstance(refusal.error.data, dict):
+        refusal.error.data["issues"] = [i.to_dict() for i in envelope.issues]
+    return refusal
+
+
+def unexpected(contract: Contract, what: str, uri: str | None = None) -> MCPError:
+    """An unexpected failure outside tools/call: -32603 with the envelope, nothing of the cause."""
+    failure = ResourceError(
+        "internal_error",
+        f"{what} failed unexpectedly on the server.",
+        hint="Send the request once more; if it fails again, tell the user.",
+    )
+    return resource_failure(contract, failure, uri)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
