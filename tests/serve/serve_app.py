@@ -141,7 +141,10 @@ EXPIRED_TOKEN = "expired-token-0123456789"
 verifier = StaticTokenVerifier(
     {
         READER_TOKEN: StaticToken("reader", frozenset({"notes:read"})),
-        WRITER_TOKEN: StaticToken("writer", frozenset({"notes:read", "notes:write"})),
+        WRITER_TOKEN: StaticToken(
+            "writer",
+            frozenset({"notes:read", "notes:write", "notes-example:write", "notes-serve:write"}),
+        ),
         EXPIRED_TOKEN: StaticToken(
             "former",
             frozenset({"notes:read", "notes:write"}),

@@ -39,6 +39,14 @@ def serve_command(
             help="Keep handshake-era HTTP sessions (one worker) so their cancellations reach calls.",
         ),
     ] = False,
+    insecure: Annotated[
+        bool,
+        typer.Option(
+            "--insecure",
+            help="Serve tools that change data over HTTP without a --verifier: every caller on "
+            "the network may use every tool.",
+        ),
+    ] = False,
     store: Annotated[
         str | None,
         typer.Option(
@@ -58,24 +66,31 @@ def serve_command(
     if store is not None:
         os.environ["DRIVABLE_STORE"] = store  # read by the server's factory, in each worker
     if not http:
-        if verifier is not None or workers != 1 or sessions:
-            typer.echo("--verifier, --workers and --sessions apply to --http only", err=True)
+        if verifier is not None or workers != 1 or sessions or insecure:
+            typer.echo(
+                "--verifier, --workers, --sessions and --insecure apply to --http only", err=True
+            )
             raise typer.Exit(2)
         from drivable.serve.stdio import run_stdio
 
         run_stdio(load_contract(target))
         return
-    from drivable.serve.http import run_http
+    from drivable.serve.http import InsecureServingError, run_http
 
-    run_http(
-        target,
-        host=host,
-        port=port,
-        workers=workers,
-        verifier=verifier,
-        max_body_bytes=max_body_bytes,
-        sessions=sessions,
-    )
+    try:
+        run_http(
+            target,
+            host=host,
+            port=port,
+            workers=workers,
+            verifier=verifier,
+            max_body_bytes=max_body_bytes,
+            sessions=sessions,
+            insecure=insecure,
+        )
+    except InsecureServingError as refused:
+        typer.echo(f"drivable serve: {refused}", err=True)
+        raise typer.Exit(2) from None
 
 
 def register(app: typer.Typer) -> None:

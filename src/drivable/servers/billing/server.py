@@ -359,6 +359,11 @@ def _due_issue(tool: str, due_on: datetime.date, issued_on: str) -> ToolError:
 # -- the contract ------------------------------------------------------------------------------
 
 
+# A token with only the read scope can look but never change anything (or move money).
+READ_SCOPE = "billing:read"
+WRITE_SCOPE = "billing:write"
+
+
 def make_contract(ledger: Ledger) -> Contract:
     """The billing contract on a prepared ledger (`await ledger.prepare()` first)."""
     if not ledger.secret:
@@ -407,6 +412,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"query": "novák", "limit": 10}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def list_customers(args: ListCustomersInput, call: Call) -> CustomersOutput:
@@ -437,6 +443,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"state": "paid", "date_from": "2026-01-01", "limit": 10}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def find_invoices(args: FindInput, call: Call) -> FindOutput:
@@ -477,6 +484,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001"}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["not_found"],
     )
     async def get_invoice(args: GetInput, call: Call) -> InvoiceOutput:
@@ -501,6 +509,7 @@ def make_contract(ledger: Ledger) -> Contract:
             '"quantity": 3, "unit_cents": 12000}], "idempotency_key": "4f1c2b9e-create-1"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found"],
     )
     async def create_invoice(args: CreateInput, call: Call) -> InvoiceOutput:
@@ -565,6 +574,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001", "expected_version": 1, "memo": "PO 4471"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "conflict", "state_conflict"],
     )
     async def update_invoice(args: UpdateInput, call: Call) -> InvoiceOutput:
@@ -639,6 +649,7 @@ def make_contract(ledger: Ledger) -> Contract:
             '"idempotency_key": "9d2e6c1a-refund-1", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "refund_exceeds_balance", "state_conflict"],
     )
     async def refund_invoice(args: RefundInput, call: Call) -> RefundOutput:
@@ -707,6 +718,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001", "reason": "issued twice", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "state_conflict"],
     )
     async def void_invoice(args: VoidInput, call: Call) -> VoidOutput:
