@@ -23,7 +23,8 @@ def render(results: dict[str, Any]) -> str:
         f"{results['tier']}` (`make reliability`) on {results['started']}; do not edit by hand. "
         f"The run took {results['seconds']:.0f} s on {results['environment'].get('cpus')} cores "
         f"(Python {results['environment'].get('python')}), every server a real `drivable serve` "
-        "process (uvicorn) on 127.0.0.1, driven by the official MCP SDK client over streamable HTTP."
+        "process on 127.0.0.1 (uvicorn over streamable HTTP, or a stdio subprocess), driven by "
+        "the official MCP SDK client and by raw requests."
     )
     add("")
     add(f"**Overall: {'pass' if results.get('passed') else 'FAIL'}.**")
@@ -35,10 +36,16 @@ def render(results: dict[str, Any]) -> str:
         "half are hostile mutations of them (deep nesting, 10-20 KB and 1 MB strings, lone "
         "surrogates, control characters, NaN and huge numbers, prompt-injection text, path "
         "traversal, SQL metacharacters, wrong types, unknown and missing properties); what the SDK "
-        "client cannot encode goes as raw JSON-RPC bytes (invalid UTF-8, `\\ud800`, `NaN`, 100,000 "
-        "levels of nesting, bodies over the bound). Each answer is checked: no `internal_error`, no "
+        "client cannot encode goes as raw JSON-RPC bytes in both eras, the 2026-07-28 ones with "
+        "the `_meta` envelope and routing headers (invalid UTF-8, `\\ud800` and NUL in real "
+        "properties, integers past 64 bits, 600 and 100,000 levels of nesting, 270 KB text with a "
+        "lone surrogate, bodies over the bound). Each server runs on every store it supports "
+        "(SQLite, PostgreSQL), in both protocol eras (2026-07-28 and the 2025-11-25 handshake), "
+        "over HTTP and stdio; a canary rides in every string argument and each server's own log "
+        "(stderr) is searched for it. Each answer is checked: no `internal_error`, no "
         "substrate leak (driver or SQL text, tracebacks, file paths, exception class names), every "
-        "`invalid_arguments` naming its field, and the server answers a liveness call every 250 "
+        "`invalid_arguments` naming its field, every transport refusal JSON-RPC with the envelope "
+        "in `error.data` (no bare code), and the server answers a liveness call every 250 "
         "calls and after every refusal. Every resource template is also read with hostile "
         "values in its variables (traversal, NUL, SQL, 20 KB): each read answers or is refused "
         "with the envelope in `error.data`."
@@ -62,12 +69,18 @@ def render(results: dict[str, Any]) -> str:
                 "malformed",
                 "no answer",
                 "liveness",
+                "canary in server log",
                 "seconds",
             ]
         )
     )
-    add(_row(["---"] * 16))
-    for f in results["fuzz"]:
+    add(_row(["---"] * 17))
+    rows = [
+        {**leg, "server": f"{f['server']} ({leg['leg']})"}
+        for f in results["fuzz"]
+        for leg in f.get("legs", [f])
+    ]
+    for f in rows:
         add(
             _row(
                 [
@@ -86,14 +99,15 @@ def render(results: dict[str, Any]) -> str:
                     f["malformed_envelopes"],
                     f["no_answer"],
                     f"{f['liveness_checks'] - f['liveness_failures']}/{f['liveness_checks']}",
+                    f.get("canary_in_log", "-"),
                     f["seconds"],
                 ]
             )
         )
     add("")
     for f in results["fuzz"]:
-        codes = ", ".join(f"{k} {v}" for k, v in list(f["codes"].items())[:10])
-        add(f"- {f['server']} ({', '.join(f['tools'])}): {codes}.")
+        codes = ", ".join(f"{k} {v}" for k, v in list(f["codes"].items())[:12])
+        add(f"- {f['server']}, {f['calls']:,} calls ({', '.join(f['tools'])}): {codes}.")
     add("")
     add("## Load")
     add("")
@@ -211,12 +225,16 @@ def render(results: dict[str, Any]) -> str:
     c = results.get("canary") or {}
     if "calls" in c:
         add(
-            f"{c['calls']:,} fuzzed calls in process, the canary `{c['canary']}` in every string "
-            f"argument (and an extra property where a call had none), watched by a root logging "
-            f"handler at DEBUG and an in-memory OpenTelemetry SDK: {c['log_records']} log records, "
-            f"{c['spans']:,} spans, {c['metric_points']} metric points; the canary appeared "
-            f"{c['in_logs']} times in logs, {c['in_spans']} in spans and {c['in_metrics']} in "
-            f"metrics: {_yes(c.get('passed'))}."
+            f"{c['calls']:,} calls in process, the canary `{c['canary']}` in every string "
+            f"argument (and an extra property where a call had none): fuzzed calls, and every "
+            f"error path of every tool with the canary followed by NUL and lone surrogates, wrong "
+            f"types, integers past 64 bits, nesting and size over the bounds, unknown properties "
+            f"and tools; watched by a root logging handler at DEBUG and an in-memory OpenTelemetry "
+            f"SDK: {c['log_records']} log records, {c['spans']:,} spans, {c['metric_points']} "
+            f"metric points; the canary appeared {c['in_logs']} times in logs, {c['in_spans']} in "
+            f"spans and {c['in_metrics']} in metrics, and {c.get('bare_errors', 0)} calls ended "
+            f"in a bare JSON-RPC error: {_yes(c.get('passed'))}. The HTTP and stdio servers of the "
+            "fuzzing above are searched for their own canary in their logs (the table's column)."
         )
     else:
         add(f"Not run: {c.get('error', 'unknown')}")
@@ -227,10 +245,17 @@ def render(results: dict[str, Any]) -> str:
         "- The fault and access campaigns run against the probe server "
         "(`drivable.reliability.probe`), whose one-row-per-effect table makes duplicates "
         "countable; billing's refunds are fuzzed and loaded but not yet faulted.\n"
-        "- Raw JSON-RPC bodies are sent in the handshake era (no protocol header); the SDK client "
-        "speaks 2026-07-28.\n"
-        "- The canary campaign watches the in-process server; the HTTP servers' own logs are not "
-        "searched for it.\n"
+        "- Raw bodies go over HTTP only; over stdio the SDK client sends what it can encode (the "
+        "raw stdio lines are in the test suite: tests/serve/test_hostile_*.py).\n"
+        "- The 2025-11-25 HTTP transport parses a body with pydantic's strict JSON parser before "
+        "drivable sees it, so a lone surrogate escape there cannot reach the boundary to be named "
+        "by field: it is refused whole as JSON-RPC -32700 with the envelope (`invalid_request`, "
+        "the hint saying to drop unpaired surrogate escapes). The 2026-07-28 path and stdio read "
+        "such text and refuse it by field (`invalid_character`).\n"
+        "- Transport refusals the SDK writes itself (bad JSON, not one JSON-RPC request, a wrong "
+        "content type, Accept, Host or routing header, an unknown protocol version) are rewritten "
+        "in flight with the envelope in `error.data` and without any quoted input; their "
+        "`message` stays the SDK's own words where those quote nothing.\n"
         "- One machine: the clients and the server share 2 cores, so latency includes client time "
         "and the percentiles move with whatever else the machine runs.\n"
         "- A killed worker is replaced by uvicorn's supervisor; calls in flight on it at the "
