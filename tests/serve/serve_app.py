@@ -140,7 +140,8 @@ EXPIRED_TOKEN = "expired-token-0123456789"
 
 verifier = StaticTokenVerifier(
     {
-        READER_TOKEN: StaticToken("reader", frozenset({"notes:read"})),
+        # caselaw:read: the eval drives caselaw behind this verifier (tests/eval)
+        READER_TOKEN: StaticToken("reader", frozenset({"notes:read", "caselaw:read"})),
         WRITER_TOKEN: StaticToken(
             "writer",
             frozenset({"notes:read", "notes:write", "notes-example:write", "notes-serve:write"}),
