@@ -7,6 +7,7 @@ writer). Raw requests are built as bytes, so they carry what no SDK client would
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -15,6 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from mcp.shared.inbound import NAME_BEARING_METHODS, encode_header_value
+
+from drivable.contract.envelope import envelope_of
 from drivable.reliability.processes import Served, serve, stop
 from drivable.target import Target
 
@@ -97,10 +101,14 @@ def http_headers(body: bytes, *, modern: bool, token: str | None = WRITER) -> di
         except ValueError:
             return headers
         if isinstance(message, dict) and isinstance(message.get("method"), str):
-            headers["mcp-method"] = message["method"]
-            name = (message.get("params") or {}).get("name")
-            if isinstance(name, str) and name.isascii():
-                headers["mcp-name"] = name
+            method = message["method"]
+            headers["mcp-method"] = method
+            key = NAME_BEARING_METHODS.get(method)
+            name = (message.get("params") or {}).get(key) if key else None
+            if isinstance(name, str):
+                # a lone surrogate has no header spelling: the server must say so
+                with contextlib.suppress(UnicodeEncodeError):
+                    headers["mcp-name"] = encode_header_value(name)
     return headers
 
 
@@ -120,25 +128,6 @@ def answer_of(content_type: str, text: str) -> dict[str, Any] | None:
 
 
 def envelope_of_result(result: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The envelope of a tools/call result on the wire, in the old or the new shape."""
-    try:
-        from drivable.contract.envelope import envelope_of  # type: ignore[attr-defined]
-    except ImportError:
-        envelope_of = None
-    if envelope_of is not None:
-        found: dict[str, Any] | None = envelope_of(dict(result))
-        return found
-    meta = result.get("_meta") or {}
-    if isinstance(meta.get("dev.drivable/envelope"), dict):
-        return dict(meta["dev.drivable/envelope"])
-    structured = result.get("structuredContent")
-    if isinstance(structured, dict) and "code" in structured:
-        return structured
-    for item in result.get("content") or []:
-        try:
-            value = json.loads(item.get("text", ""))
-        except ValueError:
-            continue
-        if isinstance(value, dict) and "code" in value:
-            return value
-    return None
+    """The envelope of a tools/call result on the wire (whichever carrier it travels in)."""
+    found: dict[str, Any] | None = envelope_of(dict(result))
+    return found

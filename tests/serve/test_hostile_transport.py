@@ -168,7 +168,7 @@ def test_stdio_answers_every_line_it_cannot_read(tmp_path: Path) -> None:
         b"[" * 100_000 + b"]" * 100_000,
         b'{"jsonrpc":"2.0","id":{"a":"CANARY-h0st1le"},"method":"tools/list"}',
         b'{"jsonrpc":"2.0","id":3.5,"method":"tools/list"}',
-        b'{"jsonrpc":"2.0","id":"x" ' + b"a" * (400 * 1024),
+        b'{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"x":"' + b"a" * (1600 * 1024),
         request("tools/list", b"{}", modern=True, request_id=b"9"),
     ]
     answers, stderr = _stdio_exchange(f"sqlite:///{tmp_path / 'b.sqlite'}", lines, len(lines))
@@ -180,4 +180,7 @@ def test_stdio_answers_every_line_it_cannot_read(tmp_path: Path) -> None:
         data = answer["error"]["data"]
         assert data["machine_code"] in ("invalid_request", "payload_too_large") and data["hint"]
     assert any(a.get("id") == 9 and "result" in a for a in answers)  # still serving
+    # a line too long to read is refused unread, naming its id so the caller stops waiting
+    too_long = next(a for a in errors if a.get("id") == 77)
+    assert too_long["error"]["data"]["machine_code"] == "payload_too_large"
     assert CANARY not in stderr

@@ -19,8 +19,10 @@ Refusals are `invalid_arguments` naming the field; nothing of the value is echoe
 
 from __future__ import annotations
 
+import json
 import logging
 import math
+import re
 import sys
 import traceback
 from collections.abc import Mapping
@@ -178,8 +180,50 @@ def _walk(walk: _Walk, root: Any) -> None:
             _scalar(walk, path, node)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False)
+_LONG_DIGITS = re.compile(r"\d{19}")
+_NESTED = (dict, list)
+
+
+def _shallow(arguments: Mapping[str, Any]) -> bool:
+    """Whether the arguments nest at most three levels (what almost every call sends), so the
+    C encoder may walk them: checked without recursion, stopping at the first deeper value."""
+    for value in arguments.values():
+        if type(value) not in _NESTED:
+            continue
+        for inner in value.values() if type(value) is dict else value:
+            if type(inner) not in _NESTED:
+                continue
+            for leaf in inner.values() if type(inner) is dict else inner:
+                if type(leaf) in _NESTED:
+                    return False
+    return True
+
+
+def _clean_fast(arguments: Mapping[str, Any], max_bytes: int) -> bool:
+    """True when shallow arguments surely pass: encoded once in C, then the text checked for a
+    NUL, an unencodable character, a long run of digits (maybe an integer out of range) and size.
+    False means: walk them to find out (and to name the field)."""
+    if type(arguments) is not dict or not _shallow(arguments):
+        return False
+    try:
+        text = _ENCODER.encode(arguments)
+    except (TypeError, ValueError):
+        return False  # NaN, Infinity or a value JSON has no spelling for
+    if "\\u0000" in text or _LONG_DIGITS.search(text):
+        return False
+    if text.isascii():
+        return len(text) <= max_bytes
+    try:
+        return len(text.encode("utf-8")) <= max_bytes
+    except UnicodeEncodeError:
+        return False
+
+
 def refusal(tool: str, arguments: Mapping[str, Any], max_bytes: int) -> Envelope | None:
     """The envelope refusing `arguments` of `tool` at the boundary, or None when they pass."""
+    if _clean_fast(arguments, max_bytes):
+        return None
     walk = _Walk(max_bytes)
     _walk(walk, arguments)
     if walk.deep is not None:
@@ -210,22 +254,27 @@ def refusal(tool: str, arguments: Mapping[str, Any], max_bytes: int) -> Envelope
 
 
 def check_validated(tool: str, value: Any) -> Envelope | None:
-    """The envelope refusing a validated input whose values a reader produced out of bounds."""
+    """The envelope refusing a validated input whose numbers a reader produced out of bounds
+    ("9223372036854775808" read as an integer); its text came from text the walk passed."""
     walk = _Walk(None)
     stack: list[tuple[str, Any, int]] = [("", value, 0)]
     while stack and not walk.stopped:
         path, node, depth = stack.pop()
-        if depth > MAX_DEPTH + 2:
+        kind = type(node)
+        if kind is int:
+            if node > INT_MAX or node < INT_MIN:
+                _scalar(walk, path, node)
+        elif kind is float:
+            if not math.isfinite(node):
+                _scalar(walk, path, node)
+        elif kind is str or kind is bool or node is None or depth > MAX_DEPTH + 2:
             continue
-        if isinstance(node, BaseModel):
-            for name in type(node).model_fields:
-                stack.append((_join(path, name), getattr(node, name, None), depth + 1))
+        elif isinstance(node, BaseModel):
+            stack.extend((_join(path, k), v, depth + 1) for k, v in node.__dict__.items())
         elif isinstance(node, list | tuple):
             stack.extend((_join(path, i), v, depth + 1) for i, v in enumerate(node))
         elif isinstance(node, Mapping):
             stack.extend((_join(path, str(k)), v, depth + 1) for k, v in node.items())
-        elif isinstance(node, str | int | float) and not isinstance(node, bool):
-            _scalar(walk, path, node)
     return _invalid(tool, walk.issues)
 
 

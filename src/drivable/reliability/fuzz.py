@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from drivable.contract.envelope import envelope_of
 from drivable.reliability.checks import Finding, check_result, check_transport_refusal, leaks
 from drivable.reliability.schema import ONE_MEGABYTE, draw_many, hostile_arguments, strategy_for
 from drivable.target import Target, connect
@@ -150,25 +151,6 @@ def modern_headers(body: bytes, headers: Mapping[str, str]) -> dict[str, str]:
     if isinstance(name, str) and name.isascii():
         out["mcp-name"] = name
     return out
-
-
-def envelope_in(result: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The envelope of an error result on the wire (structuredContent, `_meta`, or the text)."""
-    try:
-        from drivable.contract.envelope import envelope_of  # type: ignore[attr-defined]
-    except ImportError:
-        envelope_of = None
-    if envelope_of is not None:
-        found: Mapping[str, Any] | None = envelope_of(dict(result))
-        return found
-    structured = result.get("structuredContent")
-    if isinstance(structured, Mapping) and "code" in structured:
-        return structured
-    meta = result.get("_meta")
-    if isinstance(meta, Mapping) and isinstance(meta.get("dev.drivable/envelope"), Mapping):
-        found = meta["dev.drivable/envelope"]
-        return found
-    return structured if isinstance(structured, Mapping) else None
 
 
 def depth(value: Any) -> int:
@@ -456,11 +438,7 @@ async def _send_sdk(client: Any, plan: _Plan, report: FuzzReport) -> bool:
         report.codes[f"(raised {type(exc).__name__})"] += 1
         return True
     texts = [getattr(c, "text", "") for c in result.content]
-    structured = (
-        envelope_in(result.model_dump(mode="json", by_alias=True))
-        if result.is_error
-        else result.structured_content
-    )
+    structured = envelope_of(result) if result.is_error else result.structured_content
     if result.is_error:
         report.rejected += 1
         report.codes[str((structured or {}).get("code"))] += 1
@@ -506,8 +484,8 @@ async def _send_raw(
         elif named == "internal_error":
             report.findings.append(Finding("internal_error", plan.tool, code))
         return response.status_code >= 500
-    structured = envelope_in(result) if result.get("isError") else result.get("structuredContent")
     is_error = bool(result.get("isError"))
+    structured = envelope_of(result) if is_error else result.get("structuredContent")
     texts = [str(c.get("text", "")) for c in result.get("content", []) if isinstance(c, dict)]
     if is_error:
         report.rejected += 1

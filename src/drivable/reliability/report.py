@@ -78,8 +78,9 @@ def render(results: dict[str, Any]) -> str:
     rows = [
         {**leg, "server": f"{f['server']} ({leg['leg']})"}
         for f in results["fuzz"]
-        for leg in f.get("legs", [f])
-    ]
+        if "legs" in f
+        for leg in f["legs"]
+    ] + [f for f in results["fuzz"] if "legs" not in f]
     for f in rows:
         add(
             _row(
@@ -107,6 +108,9 @@ def render(results: dict[str, Any]) -> str:
     add("")
     for f in results["fuzz"]:
         codes = ", ".join(f"{k} {v}" for k, v in list(f["codes"].items())[:12])
+        if "legs" not in f:
+            add(f"- {f['server']} ({', '.join(f['tools'])}): {codes}.")
+            continue
         add(f"- {f['server']}, {f['calls']:,} calls ({', '.join(f['tools'])}): {codes}.")
     add("")
     add("## Load")
@@ -251,7 +255,13 @@ def render(results: dict[str, Any]) -> str:
         "drivable sees it, so a lone surrogate escape there cannot reach the boundary to be named "
         "by field: it is refused whole as JSON-RPC -32700 with the envelope (`invalid_request`, "
         "the hint saying to drop unpaired surrogate escapes). The 2026-07-28 path and stdio read "
-        "such text and refuse it by field (`invalid_character`).\n"
+        "such text and refuse it by field (`invalid_character`), except in a value the "
+        "2026-07-28 routing header must repeat (a tool name, a resource URI): no header can spell "
+        "a lone surrogate, so the SDK refuses the request as -32020 (header mismatch), rewritten "
+        "with the envelope.\n"
+        "- Long-lived GET event streams are bounded (none on a stateless server; with sessions, "
+        "64 in all, 8 per caller, closed after 300 s without an event); POST responses that "
+        "stream a long tool call are bounded only by the call itself.\n"
         "- Transport refusals the SDK writes itself (bad JSON, not one JSON-RPC request, a wrong "
         "content type, Accept, Host or routing header, an unknown protocol version) are rewritten "
         "in flight with the envelope in `error.data` and without any quoted input; their "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,9 +39,10 @@ from drivable.serve.mount import build_server, compute_fingerprint
 
 log = logging.getLogger("drivable.serve.stdio")
 
-# Arguments over the inline bound are refused by the runtime with the tool's name; a line may
-# carry that much plus the envelope. Longer lines are refused unread.
+# Arguments over the inline bound are refused by the runtime with the tool's name, up to four
+# times the bound (plus the envelope's room); longer lines are refused unread, by their id.
 LINE_ROOM_BYTES = 64 * 1024
+LINE_FACTOR = 4
 
 
 def _logs_to_stderr() -> None:
@@ -131,9 +133,10 @@ async def line_transport(
                 if not line:
                     return
                 if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                    head = line[:4096]
                     while line and not line.endswith(b"\n"):
                         line = await _readline(reader, 1 << 20)
-                    await put(json.dumps(_too_long(max_line_bytes)))
+                    await put(json.dumps(_too_long(max_line_bytes, _id_in(head))))
                     continue
                 if not line.strip():
                     continue
@@ -164,7 +167,23 @@ async def _readline(reader: Any, limit: int) -> bytes:
     return line
 
 
-def _too_long(limit: int) -> dict[str, Any]:
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+
+
+def _id_in(head: bytes) -> Any:
+    """The request id near the start of a line too long to read, so the refusal names it (the
+    caller would otherwise wait for its own timeout); None when it is not found there."""
+    found = _ID.search(head)
+    if found is None:
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, str | int) else None
+
+
+def _too_long(limit: int, request_id: Any = None) -> dict[str, Any]:
     message = f"The line is longer than {limit} bytes, the most this server reads."
     hint = (
         "Pass a reference instead of inline content: the id or URI of something already stored, "
@@ -174,7 +193,7 @@ def _too_long(limit: int) -> dict[str, Any]:
     data["machine_code"] = "payload_too_large"
     return {
         "jsonrpc": "2.0",
-        "id": None,
+        "id": request_id,
         "error": {"code": refusals.INVALID_REQUEST, "message": message, "data": data},
     }
 
@@ -183,7 +202,7 @@ async def serve_stdio(contract: Contract) -> None:
     _logs_to_stderr()
     await compute_fingerprint(contract)
     server = build_server(contract)
-    limit = contract.max_inline_bytes + LINE_ROOM_BYTES
+    limit = LINE_FACTOR * (contract.max_inline_bytes + LINE_ROOM_BYTES)
     async with (
         _claimed_stdio() as (reader, writer),
         line_transport(reader, writer, limit) as (read_stream, write_stream),
