@@ -310,14 +310,17 @@ def advertise_bounds(schema: Any) -> None:
         stack.extend(v for v in node.values() if isinstance(v, dict | list))
 
 
-def log_failure(logger: logging.Logger, message: str, *args: Any) -> None:
+def log_failure(
+    logger: logging.Logger, message: str, *args: Any, failure: BaseException | None = None
+) -> None:
     """Log the exception being handled for the operator without its message.
 
     Exception messages quote values (a driver's "invalid input ... 'CANARY'", pydantic's
     `input_value=...`), so the record keeps the exception types of the chain and the frames
     (file, line, function), never the text: no argument value reaches a log this way.
     """
-    failure = sys.exc_info()[1]
+    if failure is None:
+        failure = sys.exc_info()[1]
     chain: list[str] = []
     frames: list[str] = []
     seen: set[int] = set()

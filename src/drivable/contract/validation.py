@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from drivable.contract.boundary import safe_text, safe_value
 from drivable.contract.envelope import Issue
@@ -249,10 +249,6 @@ def nearest_property(name: str, allowed: Sequence[str]) -> str | None:
     folded = name.casefold()
     stems = [a for a in allowed if a.startswith(folded) or folded.startswith(a + "_")]
     return stems[0] if len(stems) == 1 else None
-
-
-def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema()
 
 
 def rejected_entries(

@@ -200,6 +200,7 @@ def _too_long(limit: int, request_id: Any = None) -> dict[str, Any]:
 
 async def serve_stdio(contract: Contract) -> None:
     _logs_to_stderr()
+    await contract.prepare()
     await compute_fingerprint(contract)
     server = build_server(contract)
     limit = LINE_FACTOR * (contract.max_inline_bytes + LINE_ROOM_BYTES)
