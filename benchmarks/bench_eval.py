@@ -1,4 +1,5 @@
-"""Simulated workflow runs per second, and (when the local model is installed) wall time per step.
+"""Simulated workflow runs per second, tools/list tokens per tool against the naive twins, and (when
+the local model is installed) wall time per step.
 
 Every bundled example workflow x every persona, against the example server in process over the
 serialized path (JSON-RPC over memory streams, the SDK's own Client), sequentially and with 8 trials
@@ -90,6 +91,62 @@ def _local_row() -> str:
     )
 
 
+def _discovery_rows() -> list[str]:
+    """tools/list tokens per tool, per bundled set: drivable server (no test tools) vs its naive
+    twin (plain MCPServer functions, the FastMCP style), whole and as a model is shown it."""
+    import importlib
+    import json
+    import tempfile
+
+    from drivable.eval.baselines import TWINS
+    from drivable.eval.surfaces import load
+    from drivable.eval.tokens import count_text
+    from drivable.serve.mount import build_server
+    from drivable.target import Target, connect, wire
+
+    async def listing(server: Any) -> list[dict[str, Any]]:
+        async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
+            return [wire(t) for t in (await client.list_tools()).tools]
+
+    def shown(tool: dict[str, Any]) -> str:
+        # what a chat template renders: name, description, input schema
+        return json.dumps(
+            {k: tool.get(k) for k in ("name", "description", "inputSchema")}, ensure_ascii=False
+        )
+
+    os.environ.setdefault(
+        "DRIVABLE_BILLING_STORE", f"sqlite:///{tempfile.mkdtemp()}/bench-billing.sqlite"
+    )
+    rows = [
+        "tools/list tokens (o200k): whole listing / as shown to a model, per tool; naive twin beside",
+        f"{'set':8} {'tool':18} {'drivable':>9} {'shown':>6} {'naive':>6} {'shown':>6} {'ratio':>6}",
+    ]
+    for name in ("example", "caselaw", "billing"):
+        drivable = {t["name"]: t for t in anyio.run(listing, build_server(load(name)))}
+        naive = {
+            t["name"]: t for t in anyio.run(listing, importlib.import_module(TWINS[name]).server)
+        }
+        totals = [0, 0, 0, 0]
+        for tool in sorted(drivable):
+            d, n = drivable[tool], naive.get(tool)
+            cells = [
+                count_text(json.dumps(d, ensure_ascii=False)),
+                count_text(shown(d)),
+                count_text(json.dumps(n, ensure_ascii=False)) if n else 0,
+                count_text(shown(n)) if n else 0,
+            ]
+            totals = [a + b for a, b in zip(totals, cells, strict=True)]
+            ratio = f"{cells[1] / cells[3]:.1f}x" if cells[3] else "-"
+            rows.append(
+                f"{name:8} {tool:18} {cells[0]:9} {cells[1]:6} {cells[2]:6} {cells[3]:6} {ratio:>6}"
+            )
+        ratio = f"{totals[1] / totals[3]:.1f}x" if totals[3] else "-"
+        rows.append(
+            f"{name:8} {'(all)':18} {totals[0]:9} {totals[1]:6} {totals[2]:6} {totals[3]:6} {ratio:>6}"
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--trials", type=int, default=3)
@@ -116,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label}, {concurrency} in flight: {len(results) / seconds:7.1f} runs/s, "
                 f"{calls / seconds:7.1f} calls/s ({seconds:.2f} s)"
             )
+    for row in _discovery_rows():
+        print(row)
     print(_local_row())
     return 0
 

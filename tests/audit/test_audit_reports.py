@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.audit.config import AuditConfig
@@ -78,6 +78,7 @@ def test_sarif_of_a_live_stdio_server_points_into_the_snapshot_it_writes(tmp_pat
     assert sarif["runs"][0]["automationDetails"]["id"] == "drivable-audit/tools/"
 
 
+@settings(deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 10_000))
 def test_fingerprints_do_not_hash_counts(a: int, b: int) -> None:
     summary = "Error envelopes of {} tools carry no `request_id`."
@@ -160,6 +161,7 @@ def test_select_and_ignore_come_from_pyproject(tmp_path: Path) -> None:
     assert bad.code == 2 and "selekt" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@settings(deadline=None)
 @given(
     st.sampled_from(["3", "3.naming", "dv", "6.tool-errors"]),
     st.sampled_from(["3.naming", "3.naming-x", "30.x", "dv.substrate-leak", "6.tool-errors"]),
@@ -168,3 +170,53 @@ def test_a_prefix_matches_whole_ids_or_ids_below_it(prefix: str, rule: str) -> N
     expected = rule == prefix or rule.startswith(prefix + ".")
     assert AuditConfig(select=[prefix]).wants(rule) is expected
     assert AuditConfig(ignore=[prefix]).wants(rule) is not expected
+
+
+def test_remediation_is_spelled_in_the_servers_framework() -> None:
+    from drivable.audit.ecosystem import adapt, detect
+    from drivable.audit.model import Finding
+
+    assert detect({"command": ["node", "dist/index.js"]}) == "typescript"
+    assert detect({"command": ["npx", "-y", "@x/server"]}) == "typescript"
+    assert detect({"command": [sys.executable, "-m", "drivable.servers.caselaw"]}) == "drivable"
+    assert detect({"command": [sys.executable, str(SERVERS / "fastmcp_notes.py")]}) == "fastmcp"
+    assert detect({"command": [sys.executable, str(SERVERS / "defects.py")]}) == "python-sdk"
+    open_schema = Finding(
+        "3.closed-schemas",
+        "major",
+        "tool:x",
+        "open",
+        {},
+        'Add `additionalProperties: false` at `/` (pydantic: `model_config = ConfigDict(extra="forbid")`).',
+    )
+    (ts,) = adapt([open_schema], "typescript")
+    assert "pydantic" not in ts.remediation and ".strict()" in ts.remediation
+    (py,) = adapt([open_schema], "fastmcp")
+    assert "extra=" in py.remediation
+
+
+def test_text_and_markdown_group_findings_of_one_kind() -> None:
+    from drivable.audit.model import Finding, Report
+    from drivable.audit.report import render
+
+    findings = [
+        Finding(
+            "3.output-schema",
+            "major",
+            f"tool:t{i}",
+            "No outputSchema: the result shape is undeclared.",
+            {},
+            f"Declare an `outputSchema` for `t{i}`.",
+        )
+        for i in range(30)
+    ] + [
+        Finding(
+            "3.naming", "minor", "tool:getX", "`getX` is not snake_case verb_noun.", {}, "Rename."
+        )
+    ]
+    report = Report({"transport": "file"}, findings)
+    markdown = render(report, "markdown")
+    assert markdown.count("\n### F") == 2 and "30 subjects" in markdown
+    assert "tool:t0, tool:t1" in markdown and "and 18 more" in markdown
+    text = render(report, "text", width=200)
+    assert "31 in 2 groups" in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.audit import heuristics as h
@@ -108,6 +108,7 @@ VERBS = sorted(
 NOUNS = st.sampled_from(["branch", "note", "repo", "file", "entity", "git", "slack", "user"])
 
 
+@settings(deadline=None)
 @given(
     verb=st.sampled_from(VERBS),
     before=st.lists(NOUNS, max_size=2),
@@ -127,6 +128,7 @@ def test_a_strong_mutating_verb_in_any_position_is_never_callable(
     assert not verdict.callable and verdict.needs == "writes", name
 
 
+@settings(deadline=None)
 @given(noun=NOUNS, verb=st.sampled_from(["get", "list", "search", "read", "describe"]))
 def test_a_leading_read_verb_owns_its_object(noun: str, verb: str) -> None:
     for obj in (noun, "order", "tag", "message"):

@@ -66,18 +66,19 @@ schemas = st.recursive(
 )
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(_object(schemas))
 def test_sampled_arguments_validate_against_the_schema(schema: dict[str, Any]) -> None:
     jsonschema.validate(sample_arguments(schema), schema)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(schemas)
 def test_a_sample_validates(schema: dict[str, Any]) -> None:
     jsonschema.validate(sample(schema), schema)
 
 
+@settings(deadline=None)
 @given(scalars, NAMES)
 def test_refs_resolve_through_defs_and_siblings_win(target: dict[str, Any], name: str) -> None:
     root = {
@@ -99,7 +100,7 @@ def test_cyclic_and_broken_refs_stop() -> None:
     }
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(_object(schemas))
 def test_every_walked_pointer_leads_back_to_its_node(schema: dict[str, Any]) -> None:
     nodes = list(walk(schema))

@@ -51,7 +51,7 @@ async def test_an_invented_first_page_cursor_reads_as_no_cursor(invented: str) -
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=0, max_value=200), st.integers(min_value=0, max_value=255))
-async def test_a_damaged_cursor_is_refused_with_the_restart_never_served(
+async def test_a_damaged_cursor_is_refused_with_the_way_forward_never_served(
     position: int, byte: int
 ) -> None:
     first = await contract.call("list_notes", {"limit": 3})
@@ -65,10 +65,11 @@ async def test_a_damaged_cursor_is_refused_with_the_restart_never_served(
     assert out.is_error
     env = out.structured
     assert env["code"] == "invalid_cursor"
+    # the repair leads forward: the last cursor this query was issued, not page 1 again
     assert env["repair"] == {
-        "next_step": "restart_paging_from_the_first_page",
+        "next_step": "continue_from_the_last_page_served",
         "tool": "list_notes",
-        "arguments": {"limit": 3},
+        "arguments": {"limit": 3, "cursor": token},
     }
 
 

@@ -74,6 +74,16 @@ def test_any_changed_character_is_forged(
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tool=names, principal=names, args=arg_values)
+def test_tokens_are_short_whatever_they_bind(
+    tokens: ConfirmTokens, tool: str, principal: str, args: dict[str, Any]
+) -> None:
+    # a model copies the token into its next call: its length must not grow with the bindings
+    token = tokens.issue(tool, arguments_digest(args), principal)
+    assert len(token) == 70 and token.isascii()
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(garbage=st.text(max_size=200))
 def test_garbage_is_forged(tokens: ConfirmTokens, garbage: str) -> None:
     expected = RefusalReason.MISSING if garbage == "" else RefusalReason.FORGED

@@ -60,3 +60,33 @@ async def test_local_model_drives_cold_start_end_to_end() -> None:
     # a smoke run: the model made real calls through the real client and every turn was parsed
     assert calls >= 1
     assert result.usage["reported"] and sum(result.usage["parse_paths"].values()) >= 1
+    # the model's side of every turn is kept: raw reply, finish reason, tokens, latency
+    turns = result.usage["turns"]
+    assert turns and all(
+        t["finish_reason"] and t["completion_tokens"] >= 0 and t["latency_ms"] > 0 for t in turns
+    )
+    # a cut reply is never the final answer, and a cap is never the agent's own decision
+    stopped = result.verdict["stopped_by"]
+    assert stopped in (None, "turn_cap", "call_cap", "identical_resends", "reply_cut")
+    assert not (stopped and result.verdict["finished_by_agent"])
+
+
+def test_the_reply_limit_fits_the_longest_legal_call_of_every_reference_tool() -> None:
+    _require_local()
+    import anyio
+
+    from drivable.eval.agents.local import MAX_REPLY, longest_call, reply_limit, shared_model
+    from drivable.eval.surfaces import load
+    from drivable.serve.mount import build_server
+    from tests.eval.test_model_facing import _tools
+
+    model = shared_model("0.5b")
+
+    def tokenize(b: bytes) -> list[int]:
+        return list(model.llama.tokenize(b, add_bos=False, special=False))
+
+    for name in ("example", "caselaw"):
+        tools = anyio.run(_tools, build_server(load(name)))
+        limit = reply_limit(tokenize, tools)
+        longest = max(len(tokenize(longest_call(t).encode())) for t in tools)
+        assert longest < limit <= MAX_REPLY, name

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from drivable.eval.agents._chat import parse_tool_calls
@@ -146,3 +148,91 @@ def test_persona_spelling_helpers() -> None:
     assert parse_date_guess("01/02/2026") == "2026-01-02"  # a guesser reads it the US way
     assert parse_date_guess("1. 10. 2026") == "2026-10-01"
     assert example_of('Find. Example: {"query": "budget"}.') == {"query": "budget"}
+
+
+TWO_STEP = """
+name: two-step
+goal: Delete it.
+steps:
+  - name: deleted
+    ask: Delete note_5.
+    via:
+      - {tool: delete, arguments: {note_id: note_5, dry_run: true}}
+    done:
+      call: {tool: delete, arguments: {note_id: note_5}}
+      result_contains: '"status":"deleted"'
+"""
+
+
+def _result(tool: str, args: dict[str, object], data: dict[str, object]) -> Observation:
+    # a naive server prints its JSON spaced, a drivable one compact: the scorer reads both
+    return Observation(ToolCall(tool, args), False, data, json.dumps(data, indent=2))
+
+
+@settings(deadline=None)  # the shared machine is loaded; nothing here is timed
+@given(
+    st.lists(st.sampled_from(["dry", "wrong"]), max_size=3),
+    st.sampled_from([None, (",", ":"), (", ", ": ")]),
+)
+def test_the_prescribed_dry_run_is_the_path_not_a_failed_first_call(
+    before: list[str], separators: tuple[str, str] | None
+) -> None:
+    t = Tracker(loads(TWO_STEP), [{"name": "delete"}])
+    for kind in before:
+        if kind == "dry":
+            t.observe(
+                _result("delete", {"note_id": "note_5", "dry_run": True}, {"status": "would"})
+            )
+        else:
+            t.observe(_result("delete", {"note_id": "note_9"}, {"status": "deleted"}))
+    done = {"status": "deleted"}
+    text = json.dumps(done, separators=separators) if separators else json.dumps(done, indent=2)
+    t.observe(Observation(ToolCall("delete", {"note_id": "note_5"}), False, None, text))
+    step = t.verdict()["steps"][0]
+    assert step["passed"] and step["via_calls"] == before.count("dry")
+    # only a wrong call before the real one makes the first call wrong; dry runs never do
+    assert step["first_call"] is ("wrong" not in before)
+    assert step["attempt"] == 1 + len(set(k for k in before if k == "wrong"))
+
+
+def test_a_state_check_can_ask_for_an_error() -> None:
+    wf = loads(
+        TWO_STEP
+        + "state:\n  - call: {tool: delete, arguments: {note_id: note_5}}\n    error: true\n"
+    )
+    assert wf.state[0].error is True and wf.state[0].result_contains is None
+    with pytest.raises(ValidationError):
+        loads(TWO_STEP + "state:\n  - call: {tool: delete, arguments: {}}\n")
+
+
+class _Capped:
+    """An agent that makes one call and is then stopped by a limit (as the local agent is)."""
+
+    name = "capped"
+
+    def __init__(self, cap: str | None) -> None:
+        from drivable.eval.turns import Usage
+
+        self.cap, self.usage, self.sent = cap, Usage(), False
+
+    async def begin(self, workflow: object, tools: object) -> None:
+        return None
+
+    async def act(self, last: object) -> object:
+        from drivable.eval.turns import Finish
+
+        if not self.sent:
+            self.sent = True
+            return ToolCall("search_notes", {"query": "budget"})
+        return Finish("", cap=self.cap)
+
+
+@pytest.mark.parametrize("cap", [None, "identical_resends", "turn_cap"])
+async def test_a_cap_is_reported_as_a_cap_never_as_the_agents_finish(cap: str | None) -> None:
+    from drivable.eval.solver import run_trial
+    from tests.eval.evalkit import drivable_target
+
+    wf = next(w for w in bundled("example") if w.name == "cold-start")
+    result = await run_trial(drivable_target(), wf, _Capped(cap))  # type: ignore[arg-type]
+    assert result.verdict["stopped_by"] == cap
+    assert result.verdict["finished_by_agent"] is (cap is None)

@@ -146,7 +146,8 @@ class Page(KindModel):
 
 def test_pydantic_seam() -> None:
     schema = Page.model_json_schema()["properties"]["cursor"]
-    assert schema["type"] == "string" and schema["pattern"].startswith("^c1")
+    # no pattern: a shape in the schema teaches a model to forge tokens
+    assert schema["type"] == "string" and "pattern" not in schema
     validated = validate(Page, {"query": "x", "cursor": "start"})
     assert validated.value.cursor is None
     assert validated.notes == ["cursor: Read 'start' as no cursor: the first page."]

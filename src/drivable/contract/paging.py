@@ -2,13 +2,21 @@
 
 A cursor is issued by `Pager.next_cursor` and read back by `Pager.offset`. The kinds own what a
 cursor *spelling* means (an invented first-page cursor like "0" or "start" is no cursor); this
-module owns what a real token decodes to, and refuses a damaged, foreign or expired one with the
-call that restarts paging — never a silent restart at page one ([8.cursor-lifetime]).
+module owns what a real token decodes to, and refuses a damaged, foreign or expired one, never
+with a silent restart at page one ([8.cursor-lifetime]).
+
+The refusal's repair leads forward when it can: the Pager remembers (bounded, in this process) the
+last cursor it issued for each query scope, so a caller on page 3 that mangled its token is handed
+the call with the last cursor that query was given, not sent back to page 1 to loop. Without one
+(another worker issued it, or it was forgotten) the repair restarts paging. Two callers paging the
+same query share the memory: the worst case is a page served twice, never a wrong query's rows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,6 +46,9 @@ class PageInfo(BaseModel):
     )
 
 
+REMEMBERED_SCOPES = 4096
+
+
 @dataclass(frozen=True)
 class Pager:
     """Issues and reads cursors for one server. Several worker processes share `secret`; without
@@ -46,10 +57,34 @@ class Pager:
 
     secret: bytes | None = None
     lifetime_s: float = 3600.0
+    # scope -> the last cursor issued for it (most recent last); bounded, per process
+    _issued: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def key(self) -> bytes:
         return self.secret or token_secret()
+
+    def _remember(self, scope: str, token: str) -> None:
+        with self._lock:
+            self._issued[scope] = token
+            self._issued.move_to_end(scope)
+            while len(self._issued) > REMEMBERED_SCOPES:
+                self._issued.popitem(last=False)
+
+    def _forward(self, tool: str, args: BaseModel, cursor_field: str, scope: str) -> Repair | None:
+        """The call with the last cursor this query was issued, when it is still good."""
+        with self._lock:
+            latest = self._issued.get(scope)
+        token = getattr(args, cursor_field, None)
+        if latest is None or latest == token:
+            return None
+        check = check_cursor(latest, secret=self.key, scope=scope, lifetime=self.lifetime_s)
+        if check.status != "ok":
+            return None
+        arguments = args.model_dump(mode="json", exclude={cursor_field}, exclude_defaults=True)
+        arguments[cursor_field] = latest
+        return Repair(tool, arguments, "continue_from_the_last_page_served")
 
     def _scope(self, tool: str, args: BaseModel) -> str:
         query = args.model_dump(mode="json", exclude=set(NOT_SCOPED))
@@ -67,14 +102,21 @@ class Pager:
         token = getattr(args, cursor_field, None)
         if token is None:
             return 0
-        check = check_cursor(
-            token, secret=self.key, scope=self._scope(tool, args), lifetime=self.lifetime_s
-        )
+        scope = self._scope(tool, args)
+        check = check_cursor(token, secret=self.key, scope=scope, lifetime=self.lifetime_s)
         if check.status == "ok" and check.payload is not None:
             value = check.payload.get("o")
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
                 return value
         expired = check.status == "expired"
+        forward = self._forward(tool, args, cursor_field, scope)
+        hint = (
+            f"Call {tool} with the next_cursor of the last page this query served (the call in "
+            "`repair`), unchanged; or without `cursor` to start again from the first page."
+            if forward is not None
+            else f"Call {tool} again without `cursor` to start from the first page (the call "
+            "in `repair`)."
+        )
         raise ToolError(
             "cursor_expired" if expired else "invalid_cursor",
             (
@@ -82,13 +124,16 @@ class Pager:
                 if expired
                 else f"The cursor was not issued by {tool} for this query, or it is damaged."
             ),
-            hint=f"Call {tool} again without `cursor` to start from the first page (the call in `repair`).",
-            repair=self._restart(tool, args, cursor_field),
+            hint=hint,
+            repair=forward or self._restart(tool, args, cursor_field),
         )
 
     def next_cursor(self, tool: str | Call, args: BaseModel, offset: int) -> str:
         tool = _name(tool)
-        return encode_cursor({"o": offset}, secret=self.key, scope=self._scope(tool, args))
+        scope = self._scope(tool, args)
+        token = encode_cursor({"o": offset}, secret=self.key, scope=scope)
+        self._remember(scope, token)
+        return token
 
     def page(
         self, tool: str | Call, args: BaseModel, start: int, shown: int, more: bool

@@ -1,11 +1,16 @@
 """Confirm tokens for two-step destructive actions.
 
 A dry run issues a token bound to the tool, the digest of the canonical arguments and the
-principal; the real run redeems it. A token is ``ct1.<payload>.<mac>`` (base64url, no padding):
-the payload is JSON ``{"tool", "args", "sub", "exp", "nonce"}`` where ``sub`` is a keyed hash of
-the principal (the principal's name is not readable from the token) and the MAC is HMAC-SHA256
-over the payload bytes. Redemption records the nonce in the effect store, so a token confirms one
-call, across processes.
+principal; the real run redeems it. A token is ``ct2.<payload>.<mac>`` (base64url, no padding),
+70 characters: a model copies it back into its next call, and a 290-character token made a
+correct call longer than a small model's reply limit. The payload is 32 bytes: the expiry (uint32
+seconds), a 64-bit nonce, and keyed tags of the bindings (32 bits of the tool, 64 of the
+principal, 64 of the argument digest; keyed, so neither the principal nor the arguments are
+readable or computable from the token). The MAC is HMAC-SHA256 over the payload, truncated to 128
+bits (RFC 2104, section 5): any changed character is forged. The verifier is given the tool, the
+digest and the principal and compares their tags, so each refusal still says which binding
+differs. Redemption records the nonce in the effect store, so a token confirms one call, across
+processes.
 """
 
 from __future__ import annotations
@@ -14,21 +19,24 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import secrets
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from drivable.effects.outcomes import Refusal, RefusalReason, StoreUnavailable
 from drivable.effects.store import EffectStore, Transaction
 
 DEFAULT_TTL_S: Final = 600.0
-_PREFIX: Final = "ct1"
-_MAC_CONTEXT: Final = b"drivable/confirm-token/v1\x00"
-_SUB_CONTEXT: Final = b"drivable/confirm-token/principal\x00"
+_PREFIX: Final = "ct2"
+_MAC_CONTEXT: Final = b"drivable/confirm-token/v2\x00"
+_TAG_CONTEXT: Final = b"drivable/confirm-token/tag\x00"
 _MAX_TOKEN_CHARS: Final = 2048
+_MAC_BYTES: Final = 16
+# payload layout: exp (4) | nonce (8) | tool tag (4) | principal tag (8) | digest tag (8)
+_LAYOUT: Final = struct.Struct(">I8s4s8s8s")
 
 
 def _b64encode(data: bytes) -> str:
@@ -74,23 +82,22 @@ class ConfirmTokens:
         self.ttl_s = ttl_s
         self._clock = clock
 
-    def _subject(self, principal: str) -> str:
-        mac = hmac.new(self._secret, _SUB_CONTEXT + principal.encode("utf-8"), hashlib.sha256)
-        return mac.hexdigest()[:32]
+    def _tag(self, kind: bytes, value: str, size: int) -> bytes:
+        message = _TAG_CONTEXT + kind + b"\x00" + value.encode("utf-8")
+        return hmac.new(self._secret, message, hashlib.sha256).digest()[:size]
 
     def _mac(self, payload: bytes) -> bytes:
-        return hmac.new(self._secret, _MAC_CONTEXT + payload, hashlib.sha256).digest()
+        return hmac.new(self._secret, _MAC_CONTEXT + payload, hashlib.sha256).digest()[:_MAC_BYTES]
 
     def issue(self, tool: str, digest: str, principal: str) -> str:
         """A fresh token for this exact call (``digest`` = ``arguments_digest(args)``)."""
-        claims = {
-            "tool": tool,
-            "args": digest,
-            "sub": self._subject(principal),
-            "exp": int(self._clock() + self.ttl_s),
-            "nonce": secrets.token_hex(16),
-        }
-        payload = json.dumps(claims, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        payload = _LAYOUT.pack(
+            int(self._clock() + self.ttl_s),
+            secrets.token_bytes(8),
+            self._tag(b"tool", tool, 4),
+            self._tag(b"sub", principal, 8),
+            self._tag(b"args", digest, 8),
+        )
         return f"{_PREFIX}.{_b64encode(payload)}.{_b64encode(self._mac(payload))}"
 
     def verify(
@@ -99,20 +106,23 @@ class ConfirmTokens:
         """Everything but single use: signature, expiry and the bindings."""
         if token is None or token == "":
             return Refusal(RefusalReason.MISSING)
-        claims = self._decode(token)
-        if claims is None:
+        fields = self._decode(token)
+        if fields is None:
             return Refusal(RefusalReason.FORGED)
-        if claims.expires_at <= self._clock():
+        expires_at, nonce, tool_tag, sub_tag, args_tag = fields
+        if expires_at <= self._clock():
             return Refusal(RefusalReason.EXPIRED)
-        if claims.tool != tool:  # tool names are public
+        if not hmac.compare_digest(tool_tag, self._tag(b"tool", tool, 4)):
             return Refusal(RefusalReason.OTHER_TOOL)
-        if not hmac.compare_digest(claims.subject.encode(), self._subject(principal).encode()):
+        if not hmac.compare_digest(sub_tag, self._tag(b"sub", principal, 8)):
             return Refusal(RefusalReason.OTHER_PRINCIPAL)
-        if not hmac.compare_digest(claims.digest.encode(), digest.encode()):
+        if not hmac.compare_digest(args_tag, self._tag(b"args", digest, 8)):
             return Refusal(RefusalReason.OTHER_ARGUMENTS)
-        return claims
+        return TokenClaims(
+            tool=tool, digest=digest, subject=sub_tag.hex(), expires_at=expires_at, nonce=nonce
+        )
 
-    def _decode(self, token: str) -> TokenClaims | None:
+    def _decode(self, token: str) -> tuple[int, str, bytes, bytes, bytes] | None:
         if not isinstance(token, str) or len(token) > _MAX_TOKEN_CHARS or not token.isascii():
             return None
         parts = token.split(".")
@@ -120,26 +130,12 @@ class ConfirmTokens:
             return None
         payload = _b64decode(parts[1])
         mac = _b64decode(parts[2])
-        if payload is None or mac is None:
+        if payload is None or mac is None or len(payload) != _LAYOUT.size:
             return None
         if not hmac.compare_digest(mac, self._mac(payload)):
             return None
-        try:
-            raw: Any = json.loads(payload)
-        except ValueError:
-            return None
-        if not isinstance(raw, dict):
-            return None
-        tool, args, sub, exp, nonce = (raw.get(k) for k in ("tool", "args", "sub", "exp", "nonce"))
-        if not (
-            isinstance(tool, str)
-            and isinstance(args, str)
-            and isinstance(sub, str)
-            and isinstance(exp, int)
-            and isinstance(nonce, str)
-        ):
-            return None
-        return TokenClaims(tool=tool, digest=args, subject=sub, expires_at=exp, nonce=nonce)
+        expires_at, nonce, tool_tag, sub_tag, args_tag = _LAYOUT.unpack(payload)
+        return int(expires_at), nonce.hex(), tool_tag, sub_tag, args_tag
 
     async def redeem(
         self,

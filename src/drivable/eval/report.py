@@ -52,6 +52,15 @@ def _mean(xs: Sequence[float]) -> float | None:
     return round(sum(xs) / len(xs), 2) if xs else None
 
 
+def _caps(trials: Sequence[dict[str, Any]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in trials:
+        cap = t.get("stopped_by")
+        if cap:
+            out[cap] = out.get(cap, 0) + 1
+    return out
+
+
 def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]:
     trials = [r.to_dict() if isinstance(r, TrialResult) else r for r in results]
     by_wf: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -113,6 +122,8 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
                 ]
             ),
             "discovery": ran[0].get("discovery"),
+            # caps that ended trials (turn_cap, call_cap, identical_resends, ...), never the agent
+            "stopped_by": _caps(ran),
             "steps": steps,
         }
         if refused:

@@ -9,7 +9,8 @@ Definitions (checklist part 3, Step 8):
 - an attempt is a distinct payload sent to the step's tool (or to a tool the server does not list);
   an identical resend is counted as a resend and costs a tool call, but is not a new attempt; the
   call a `repair` prescribed, sent literally, is the server's detour (a preview, a search first)
-  and is an attempt only when it completes the step;
+  and is an attempt only when it completes the step; a call on the step's `via` path (the dry run
+  the tool's description prescribes), answered, is neither an attempt nor the step's first call;
 - first-call correctness: the step's first call satisfied `done` (not defined when the step's first
   call was failed on purpose);
 - first-repair correctness: after the step's first error, the next call succeeded and the step was
@@ -99,12 +100,19 @@ def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> boo
         said = [str(n) for n in notes] if isinstance(notes, list) else []
         if not call_matches(done.call, obs.call, normalize, said):
             return False
-    if done.result_contains is not None:
-        text = result_text(obs)
-        data = json.dumps(obs.payload(), ensure_ascii=False)
-        if done.result_contains not in text and done.result_contains not in data:
-            return False
-    return True
+    return done.result_contains is None or contains(obs, done.result_contains)
+
+
+def contains(obs: Observation, needle: str) -> bool:
+    """`needle` is in the result as sent, or in its data as compact or spaced JSON (servers
+    differ only in how they print the same data)."""
+    if needle in result_text(obs):
+        return True
+    data = obs.payload()
+    return any(
+        needle in json.dumps(data, ensure_ascii=False, separators=sep)
+        for sep in ((",", ":"), (", ", ": "))
+    )
 
 
 def names_next_call(obs: Observation, tools: set[str]) -> bool:
@@ -134,6 +142,7 @@ class StepScore:
     passed: bool = False
     attempt: int | None = None  # distinct payload that passed (1 = first)
     calls: int = 0
+    via_calls: int = 0  # calls on the step's prescribed path (a dry run), not attempts
     resends: int = 0
     errors: int = 0
     structured_errors: int = 0
@@ -170,6 +179,7 @@ class Tracker:
         self.forced_left = {f.step: f.times for f in workflow.forced_errors}
         self.state: list[dict[str, Any]] = []
         self.finished_by_agent = False
+        self.stopped_by: str | None = None  # a cap: call_cap, turn_cap, identical_resends, ...
         self._last_repair: str | None = None
         self.agent_error: str | None = None
 
@@ -212,10 +222,15 @@ class Tracker:
             return None, None
         score = self.steps[i]
         spec = self.workflow.steps[i]
-        first = score.calls == 0
+        first = score.calls == score.via_calls
         score.calls += 1
         key = obs.call.key()
         ok = satisfies(spec.done, obs, self.normalize)
+        if not ok and not obs.is_error and self._is_via(spec.via, obs):
+            # the step's prescribed path (a dry run first): neither a first call nor an attempt
+            score.via_calls += 1
+            self._last_repair = _repair_key(obs)
+            return score.name, None
         prescribed = key == self._last_repair and not ok
         attempt: int | None = None
         if self._is_attempt(i, obs.call) and not prescribed:
@@ -244,6 +259,12 @@ class Tracker:
                 score.first_repair = True
         return score.name, attempt
 
+    def _is_via(self, via: list[CallSpec], obs: Observation) -> bool:
+        payload = obs.payload()
+        notes = payload.get("notes") if isinstance(payload, dict) else None
+        said = [str(n) for n in notes] if isinstance(notes, list) else []
+        return any(call_matches(v, obs.call, self.normalize, said) for v in via)
+
     def observe_state(self, spec: dict[str, Any], obs: Observation, passed: bool) -> None:
         self.state.append({"call": spec, "passed": passed, "is_error": obs.is_error})
 
@@ -264,6 +285,7 @@ class Tracker:
             "state": self.state,
             "discovery": self.discovery,
             "finished_by_agent": self.finished_by_agent,
+            "stopped_by": self.stopped_by,
             "agent_error": self.agent_error,
         }
 

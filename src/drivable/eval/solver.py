@@ -19,7 +19,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
-from drivable.eval.scorer import Normalizer, StepScore, Tracker, discovery_cost, result_text
+from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
 from drivable.eval.workflow import Workflow
@@ -268,14 +268,20 @@ async def _run_connected(
         last: Observation | None = None
         cap = max(workflow.budget.tool_calls * 3, 12)
         seq = 0
-        while seq < cap and not tracker.all_done:
+        while not tracker.all_done:
+            if seq >= cap:
+                tracker.stopped_by = "call_cap"
+                break
             try:
                 action = await agent.act(last)
             except Exception as error:  # the agent broke (a model's context overflowed, ...)
                 tracker.agent_error = describe_error(error)
                 break
             if isinstance(action, Finish):
-                tracker.finished_by_agent = True
+                if action.cap is None:
+                    tracker.finished_by_agent = True
+                else:
+                    tracker.stopped_by = action.cap
                 break
             seq += 1
             t0 = time.perf_counter()
@@ -307,13 +313,16 @@ async def _run_connected(
                         rejected_by_schema=forced_step is None
                         and rejected_by_schema(last, by_name, target.contract),
                         latency_ms=latency,
+                        model=getattr(agent, "last_turn", None),
                     )
                 )
         for check in workflow.state:
             call = ToolCall(check.call.tool, dict(check.call.arguments))
             obs = await _call(client, call)
             # a state query may answer with an error (not_found after a delete): read its text
-            passed = check.result_contains in result_text(obs)
+            passed = (check.error is None or obs.is_error == check.error) and (
+                check.result_contains is None or contains(obs, check.result_contains)
+            )
             tracker.observe_state(check.call.model_dump(), obs, passed)
     usage = agent.usage
     return TrialResult(
@@ -329,6 +338,7 @@ async def _run_connected(
             "input_tokens": usage.input_tokens,
             "output_tokens": usage.output_tokens,
             "parse_paths": dict(usage.parse_paths),
+            "turns": list(usage.turns),
         },
     )
 

@@ -31,6 +31,7 @@ def record(
     forced: bool,
     rejected_by_schema: bool,
     latency_ms: float,
+    model: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "run": run,
@@ -47,6 +48,8 @@ def record(
         "rejected_by_schema": rejected_by_schema,
         "latency_ms": round(latency_ms, 3),
     }
+    if model is not None:
+        out["model"] = model  # the model's side of the turn that made this call
     envelope = obs.envelope()
     if rejected_by_schema or forced:
         out["envelope"] = envelope

@@ -20,7 +20,13 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Finish:
+    """The agent ends the task: with its answer, or (`cap` set) because a limit stopped it.
+
+    A cap is not the agent's own decision and is reported as such (turn_cap, identical_resends,
+    reply_cut), never as `finished_by_agent`."""
+
     answer: str = ""
+    cap: str | None = None
 
 
 @dataclass
@@ -59,6 +65,8 @@ class Usage:
     output_tokens: int = 0
     reported: bool = False
     parse_paths: dict[str, int] = field(default_factory=dict)  # local model: which parser matched
+    # a model backend's side, one record per completion: raw reply, finish reason, tokens, latency
+    turns: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Agent(Protocol):

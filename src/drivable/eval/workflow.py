@@ -110,6 +110,9 @@ class Step(_Strict):
     ask: str
     draft: CallSpec | None = None
     done: Done
+    # calls the tool's own description prescribes before the one that completes the step (the
+    # dry run of a two-step tool): made and answered, they are the path, not a failed first call
+    via: list[CallSpec] = Field(default_factory=list)
 
 
 class Budget(_Strict):
@@ -145,8 +148,18 @@ class ForcedError(_Strict):
 
 
 class StateCheck(_Strict):
+    """A call after the run; it passes when its answer is (or is not) an error, as `error` says,
+    and contains `result_contains`."""
+
     call: CallSpec
-    result_contains: str
+    result_contains: str | None = None
+    error: bool | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> StateCheck:
+        if self.result_contains is None and self.error is None:
+            raise ValueError("a state check needs result_contains or error")
+        return self
 
 
 class Workflow(_Strict):

@@ -1,5 +1,7 @@
 """date: a calendar day, read from the spellings models use; sent back as "YYYY-MM-DD".
 
+(Over 500 lines on purpose: every spelling of a day has one reader, and the kind one module.)
+
 Accepted without a question (each with a note "Read X as Y."): ISO ("2026-10-01"), ISO basic
 ("20261001"), day-month-year with dots and with or without spaces ("1. 10. 2026", "1.10.2026"),
 year-first with any separator ("2026/10/01"), written months in English, Czech (nominative and
@@ -7,10 +9,16 @@ genitive), German, French, Slovak and Polish, in any case and with or without di
 ("1 October 2026", "Oct 1, 2026", "1. října 2026", "1 rijna 2026"), and timestamps (the date part,
 with a note that the time was dropped).
 
-Asked about: a slash- or dash-separated day and month that are both at most 12 and differ
-("01/02/2026" is 1 February or 2 January). "13/02/2026" and "02/02/2026" carry one meaning.
+Also read: ISO weeks ("2026-W40-4" is 2026-10-01, with a note naming the week), and relative days
+in CLDR's words ("yesterday", "zítra", "in 3 days", "vor 5 Tagen") only where the server passes
+its clock (`clock=` a callable returning today), with a note naming the day it read as today.
 
-A bare year or month ("2020", "2020-05", "5/2020", "květen 2020") is a day only as a range bound:
+Asked about: a slash- or dash-separated day and month that are both at most 12 and differ
+("01/02/2026" is 1 February or 2 January), and a two-digit year ("1.10.26": 1926 or 2026).
+"13/02/2026" and "02/02/2026" carry one meaning. Readings outside the field's bounds are not
+offered; one left is the value, with a note naming the other.
+
+A bare year, month or ISO week ("2020", "2020-05", "5/2020", "květen 2020") is a day only as a range bound:
 its first day for `bound="from"`, its last day for `bound="to"`. Elsewhere it is refused with a hint,
 because no single day is meant. 0001-01-01, 9999-12-31 and 0000-00-00 mean "no bound".
 """

@@ -154,7 +154,8 @@ async def test_a_damaged_or_foreign_cursor_is_refused_with_the_restart(caselaw: 
         caselaw, "search_decisions", {"query": "soud", "limit": 2, "cursor": token[:-3] + "abc"}
     )
     assert damaged["code"] == "invalid_cursor"
-    assert damaged["repair"]["arguments"] == {"query": "soud", "limit": 2}
+    # forward: the cursor this query was last issued, not a restart at page 1
+    assert damaged["repair"]["arguments"] == {"query": "soud", "limit": 2, "cursor": token}
     foreign = await call(caselaw, "search_decisions", {"query": "daň", "limit": 2, "cursor": token})
     assert foreign["code"] == "invalid_cursor"
 

@@ -71,7 +71,8 @@ def leaks_in(
         ("traceback", "critical", TRACEBACK, True),
         ("internal path", "major", INTERNAL_PATH, is_error),
     ]
-    if not (tool is not None and takes_sql(tool)):
+    sql_tool = tool is not None and takes_sql(tool)
+    if not sql_tool:
         checks.append(("sql/driver error", "critical", SQL, True))
     if is_error and not names_field:
         checks.append(("framework validation dump", "minor", FRAMEWORK_DUMP, True))
@@ -86,6 +87,10 @@ def leaks_in(
             snippet = m.group(0)
             if snippet in sent or snippet in BENIGN_EXCEPTION_WORDS:
                 continue
+            if sql_tool and SQL.search(snippet):
+                continue  # the driver's error class is part of the SQL tool's own answer
+            if any(snippet in earlier or earlier in snippet for _, _, earlier in found):
+                continue  # one piece of text, one finding: the worst category already has it
             if any(k and (snippet.startswith(k) or k.startswith(snippet)) for k in known):
                 continue
             found.append((category, severity, snippet[:120]))

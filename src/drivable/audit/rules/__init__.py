@@ -11,6 +11,7 @@ from drivable.audit.model import Finding
 from drivable.audit.rules import (
     s1_server,
     s2_discovery,
+    s3_effects,
     s3_tools,
     s4_s5_resources_prompts,
     s6_failure,
@@ -22,6 +23,7 @@ from drivable.audit.rules.catalog import CHECKLIST
 _MODULES = (
     s1_server,
     s2_discovery,
+    s3_effects,
     s3_tools,
     s4_s5_resources_prompts,
     s6_failure,
@@ -31,6 +33,7 @@ STATIC_CHECKS: tuple[Check, ...] = (
     s1_server.check,
     s2_discovery.check,
     s3_tools.check,
+    s3_effects.check,
     s4_s5_resources_prompts.check,
     s8_s9_tokens_versions.check,
 )

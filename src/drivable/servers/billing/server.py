@@ -445,7 +445,7 @@ def make_contract(ledger: Ledger) -> Contract:
             "date_from/date_to are YYYY-MM-DD (a bare year covers the whole year). An empty "
             "page under filters carries a no_hits_filtered warning naming what would match. "
             "detail=full adds memo and lines. Pass next_cursor back as cursor for the next page. "
-            'Example: {"state": "paid", "date_from": "2026-01-01", "limit": 10}.'
+            'Example: {"state": "open", "limit": 10}.'
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
@@ -465,7 +465,10 @@ def make_contract(ledger: Ledger) -> Contract:
             records, total = await ledger.find(tx, filters, start, args.limit)
             lines = await ledger.lines(tx, [r.invoice_id for r in records]) if full else {}
             if not records and start == 0 and filters.active():
-                await _explain_empty(ledger, tx, call, filters)
+                asked = args.model_dump(
+                    mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+                )
+                await _explain_empty(ledger, tx, call, filters, asked)
         more = start + len(records) < total
         page = pager.page("find_invoices", args, start, len(records), more)
         return FindOutput(
@@ -925,8 +928,11 @@ def _kept_money(record: InvoiceRecord) -> ToolError:
     )
 
 
-async def _explain_empty(ledger: Ledger, tx: Transaction, call: Call, filters: Filters) -> None:
-    """An empty first page under filters names, per filter, how many invoices it alone keeps."""
+async def _explain_empty(
+    ledger: Ledger, tx: Transaction, call: Call, filters: Filters, asked: dict[str, Any]
+) -> None:
+    """An empty first page under filters names, per filter, how many invoices it alone keeps, and
+    ends with the next call to make, literally (a model copies a call; prose it resent)."""
     active = filters.active()
     alone = {
         name: await ledger.count(tx, Filters(**{name: value})) for name, value in active.items()
@@ -938,9 +944,12 @@ async def _explain_empty(ledger: Ledger, tx: Transaction, call: Call, filters: F
         if empty
         else "Omit filters one at a time."
     )
+    drop = empty[0] if empty else min(alone, key=lambda name: alone[name])
+    arguments = {k: v for k, v in asked.items() if k != drop}
     call.warn(
         "no_hits_filtered",
-        f"No invoice matches every filter together ({parts}). {advice}",
+        f"No invoice matches every filter together ({parts}). {advice} Next call: "
+        f"find_invoices {json.dumps(arguments, ensure_ascii=False)}",
         empty[0] if empty else None,
     )
 

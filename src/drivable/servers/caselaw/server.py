@@ -27,7 +27,12 @@ from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel, read
 from drivable.servers.caselaw.case_number import CaseNumberField
-from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY, COURTS
+from drivable.servers.caselaw.courts import (
+    BY_VALUE,
+    COURT_VOCABULARY,
+    COURTS,
+    with_english_names,
+)
 from drivable.servers.caselaw.data import DATA_VERSION, STATUTES, Subject
 from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
 
@@ -165,6 +170,7 @@ class SearchInput(KindModel):
             "Only decisions of this court: its official name, English name or abbreviation "
             "(list_courts). A value naming no court, or several, is dropped with a warning."
         ),
+        json_schema_extra=with_english_names,
     )
     date_from: datetime.date | None = Field(
         None, description="Decided on or after this day; a bare year means its first day."
@@ -261,9 +267,16 @@ def _listing(values: list[tuple[str, int]]) -> str:
 
 
 def _explain_empty(
-    call: Call, store: Store, query: str | None, filters: Filters, any_word: bool
+    call: Call,
+    store: Store,
+    query: str | None,
+    filters: Filters,
+    any_word: bool,
+    asked: dict[str, Any],
 ) -> None:
-    """An empty first page under filters says, per filter, which values would have matched."""
+    """An empty first page under filters says, per filter, which values would have matched, and
+    ends with the next call to make, literally (a model follows a call it can copy; a warning in
+    prose it resent unchanged 9-11 times)."""
     active = filters.active()
     said = False
     for name in ("court", "subject", "locale", "eli"):
@@ -275,7 +288,7 @@ def _explain_empty(
                 "no_hits_filtered",
                 f"No decision matches {name}={active[name]!r} with the other criteria. "
                 f"Values of {name} that would match: {_listing(found)}. Send one of them, or "
-                f"omit {name}.",
+                f"omit {name}. Next call: {_next_call(asked, {name: found[0][0]})}",
                 name,
             )
             said = True
@@ -287,18 +300,27 @@ def _explain_empty(
             call.warn(
                 "no_hits_filtered",
                 f"No decision from {span} matches the other criteria. Years that would match: "
-                f"{_listing(found)}. Widen date_from/date_to, or omit them.",
+                f"{_listing(found)}. Widen date_from/date_to, or omit them. Next call: "
+                f"{_next_call(asked, {'date_from': None, 'date_to': None})}",
                 path,
             )
             said = True
     if not said:
         _, unfiltered = store.search(query, Filters(), 0, 0, any_word=any_word)
         if unfiltered:
+            first = sorted(active)[0]
             call.warn(
                 "no_hits_filtered",
                 f"No decision matches these filters together; without filters {unfiltered} "
-                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}).",
+                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}). "
+                f"Next call: {_next_call(asked, {first: None})}",
             )
+
+
+def _next_call(asked: dict[str, Any], change: dict[str, Any]) -> str:
+    """The search again with `change` applied (None drops a property), as copyable JSON."""
+    arguments = {k: v for k, v in {**asked, **change}.items() if v is not None}
+    return "search_decisions " + json.dumps(arguments, ensure_ascii=False)
 
 
 def _statute(eli: str) -> Statute:
@@ -397,8 +419,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
             "warning. A bare year in date_from/date_to covers the year. An empty page caused by "
             "filters carries no_hits_filtered naming values that would match. Cursors last "
             f"{CURSOR_LIFETIME_S // 60} minutes and belong to one query. detail never changes "
-            'the rows. Example: {"query": "náhrada škody", "court": "Nejvyšší soud", '
-            '"date_from": "2020"}.'
+            'the rows. Example: {"query": "náhrada škody"}.'
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
@@ -452,7 +473,10 @@ def make_contract(handle: Handle | None = None) -> Contract:
             )
         rows, total = store.search(args.query, filters, start, args.limit, any_word=any_word)
         if not rows and start == 0 and filters.active():
-            _explain_empty(call, store, args.query, filters, any_word)
+            asked = args.model_dump(
+                mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            )
+            _explain_empty(call, store, args.query, filters, any_word, asked)
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)
         return SearchOutput(

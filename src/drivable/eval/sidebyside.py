@@ -1,0 +1,292 @@
+"""`make eval-local`: a real model on every bundled set, naive twin against drivable server.
+
+For each set (example, caselaw, billing) the local model runs every workflow that needs no HTTP
+auth against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
+test tools), each over stdio so every trial gets a fresh server process. Trials run one at a time
+on one shared model: all of one side's trials in a row, so the tool-list prefix stays cached.
+
+Trial 0 decodes greedily; trial t > 0 samples at TEMPERATURE with seed `seed + t`, so trials
+differ and are still reproducible (greedy trials would only repeat each other).
+
+The run JSON is rewritten after every trial, so a run stopped early keeps what it measured; the
+Markdown (the before/after table per set plus the model's cost) goes between the markers in
+docs/eval.md.
+
+    python -m drivable.eval.sidebyside --model 1.5b --trials 3 --out var/eval-local/run.json \
+        --markdown docs/eval.md [--set example] [--workflow cold-start]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from drivable.eval import report
+from drivable.eval.solver import EvalTarget, TrialResult, run_trial
+from drivable.eval.trace import TraceWriter
+from drivable.eval.workflow import Workflow, bundled
+from drivable.target import Target
+
+SETS = ("example", "caselaw", "billing")
+TEMPERATURE = 0.3
+BEGIN, END = "<!-- eval-local:begin -->", "<!-- eval-local:end -->"
+
+
+def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
+    """naive and drivable targets of a set, both over stdio, judged through the contract."""
+    from drivable.eval.baselines import TWINS
+    from drivable.eval.surfaces import load
+
+    contract = load(name)
+    python = sys.executable
+    env: list[str] = []
+    if name == "billing":
+        # each side its own scratch ledger: refunds on one never show on the other
+        env = [f"DRIVABLE_BILLING_STORE=sqlite:///{scratch / 'billing-drivable.sqlite'}"]
+    naive_env = (
+        [f"DRIVABLE_BILLING_STORE=sqlite:///{scratch / 'billing-naive.sqlite'}"]
+        if name == "billing"
+        else []
+    )
+    pass_env = ["PYTHONPATH", "HOME", "XDG_CACHE_HOME", "DRIVABLE_CASELAW_DB"]
+    naive = Target.from_cli(
+        [python, "-m", TWINS[name]], url=None, env_pairs=naive_env, pass_env=pass_env
+    )
+    drivable = Target.from_cli(
+        [python, "-m", "drivable.eval.surfaces", name], url=None, env_pairs=env, pass_env=pass_env
+    )
+    return {
+        "naive": EvalTarget(naive, label=f"naive {name} (stdio)"),
+        "drivable": EvalTarget(drivable, contract=contract, label=f"drivable {name} (stdio)"),
+    }
+
+
+def runnable(name: str, only: list[str]) -> list[Workflow]:
+    return [
+        w for w in bundled(name) if "http-auth" not in w.requires and (not only or w.name in only)
+    ]
+
+
+def _model_cost(results: list[TrialResult]) -> dict[str, Any]:
+    turns = [t for r in results for t in r.usage.get("turns", [])]
+    seconds = sum(t["latency_ms"] for t in turns) / 1000
+    out_tokens = sum(t["completion_tokens"] for t in turns)
+    return {
+        "turns": len(turns),
+        "prompt_tokens": sum(t["prompt_tokens"] for t in turns),
+        "completion_tokens": out_tokens,
+        "model_seconds": round(seconds, 1),
+        "tok_per_s": round(out_tokens / seconds, 2) if seconds else None,
+        "cut_replies": sum(1 for t in turns if t["finish_reason"] == "length"),
+        "reasked": sum(1 for t in turns if t.get("reasked")),
+        "trial_seconds": round(sum(r.seconds for r in results), 1),
+        "stopped_by": _count(r.verdict.get("stopped_by") for r in results),
+        "parse_paths": _count(t["parse_path"] for t in turns),
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        key = str(v) if v is not None else "agent_or_done"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def side_document(
+    results: list[TrialResult], target: EvalTarget, model: Any, trials: int, seed: int
+) -> dict[str, Any]:
+    doc = report.run_document(
+        results,
+        target=target.describe(),
+        agent=f"local:{model.name}",
+        personas=[""],
+        trials=trials,
+        seed=seed,
+        seconds=sum(r.seconds for r in results),
+    )
+    doc["model"] = {
+        "label": model.label,
+        "threads": model.threads,
+        "n_ctx": model.n_ctx,
+        "temperature": f"trial 0: 0 (greedy); others {TEMPERATURE}",
+        **_model_cost(results),
+    }
+    return doc
+
+
+def markdown(run: dict[str, Any]) -> str:
+    lines = [
+        f"Measured {run['started']} on this machine: {run['model']}, {run['threads']} thread(s), "
+        f"trials per workflow {run['trials']} (seed {run['seed']}; "
+        f"trial 0 greedy, others temperature {TEMPERATURE}); wall {run['wall_seconds']:.0f} s"
+        + (" — **partial run**: " + run["partial"] if run.get("partial") else "")
+        + ".",
+        "",
+        "| set | side | completed | first call | first repair | rejections naming next call "
+        "| tools/list tokens (o200k) | model turns | prompt tok | completion tok | model s "
+        "| tok/s | stopped by |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, sides in run["sets"].items():
+        for side in ("naive", "drivable"):
+            doc = sides.get(side)
+            if not doc:
+                continue
+            o, m = doc["summary"]["overall"], doc["model"]
+            discovery = next(
+                (
+                    w["discovery"]["tokens"]
+                    for w in doc["summary"]["workflows"].values()
+                    if w.get("discovery")
+                ),
+                "–",
+            )
+            caps = ", ".join(f"{k} {v}" for k, v in sorted(m["stopped_by"].items()))
+            lines.append(
+                f"| {name} | {side} | {report._cell(o['completed'])} | "
+                f"{report._cell(o['first_call'])} | {report._cell(o['first_repair'])} | "
+                f"{report._cell(o['errors_naming_next_call'])} | {discovery} | {m['turns']} | "
+                f"{m['prompt_tokens']} | {m['completion_tokens']} | {m['model_seconds']} | "
+                f"{m['tok_per_s']} | {caps} |"
+            )
+    for name, sides in run["sets"].items():
+        if sides.get("naive") and sides.get("drivable"):
+            lines += [
+                "",
+                f"**{name}**, naive (before) vs drivable (after):",
+                "",
+                report.markdown_before_after(sides["naive"], sides["drivable"]),
+            ]
+    return "\n".join(lines)
+
+
+def write_markdown(path: Path, text: str) -> None:
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in old and END in old:
+        head, _, rest = old.partition(BEGIN)
+        _, _, tail = rest.partition(END)
+        new = head + block + tail
+    else:
+        new = (
+            old.rstrip("\n")
+            + "\n\n## Real model, side by side (`make eval-local`)\n\n"
+            + block
+            + "\n"
+        )
+    path.write_text(new, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m drivable.eval.sidebyside")
+    parser.add_argument("--model", default="1.5b")
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--set", dest="sets", action="append", choices=SETS)
+    parser.add_argument("--side", dest="sides", action="append", choices=("naive", "drivable"))
+    parser.add_argument("--workflow", action="append", default=[])
+    parser.add_argument("--out", type=Path, default=Path("var/eval-local/run.json"))
+    parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))
+    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--max-turns", type=int, default=10)
+    args = parser.parse_args(argv)
+
+    import logging
+
+    logging.getLogger("drivable").setLevel(logging.CRITICAL)
+    from drivable.eval.agents.local import LocalAgent, shared_model
+
+    model = shared_model(args.model)
+    scratch = Path(tempfile.mkdtemp(prefix="drivable-eval-local-"))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    # the servers' own stderr (a naive server's tracebacks) goes to a file, not the progress lines
+    server_log = (args.out.parent / "servers.log").open("a", encoding="utf-8")
+    started = time.perf_counter()
+    run: dict[str, Any] = {
+        "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "model": model.label,
+        "threads": model.threads,
+        "load_seconds": round(model.seconds_to_load, 1),
+        "trials": args.trials,
+        "seed": args.seed,
+        "wall_seconds": 0.0,
+        "partial": "running",
+        "sets": {},
+    }
+
+    def save() -> None:
+        run["wall_seconds"] = round(time.perf_counter() - started, 1)
+        args.out.write_text(json.dumps(run, indent=2, ensure_ascii=False), encoding="utf-8")
+        if args.markdown is not None:
+            write_markdown(args.markdown, markdown(run))
+
+    with TraceWriter(args.trace) as trace:
+        for name in args.sets or list(SETS):
+            workflows = runnable(name, args.workflow)
+            if not workflows:
+                continue
+            for side, target in targets(name, scratch).items():
+                if args.sides and side not in args.sides:
+                    continue
+                target.errlog = server_log
+                results: list[TrialResult] = []
+                for wf in workflows:
+                    for trial in range(args.trials):
+                        seed = args.seed + trial
+                        agent = LocalAgent(
+                            model,
+                            seed=seed,
+                            max_turns=args.max_turns,
+                            temperature=0.0 if trial == 0 else TEMPERATURE,
+                        )
+
+                        async def one(
+                            target: EvalTarget = target,
+                            wf: Workflow = wf,
+                            agent: LocalAgent = agent,
+                            trial: int = trial,
+                            seed: int = seed,
+                            run_id: str = f"{name}-{side}",
+                        ) -> TrialResult:
+                            return await run_trial(
+                                target,
+                                wf,
+                                agent,
+                                trial=trial,
+                                seed=seed,
+                                run_id=run_id,
+                                trace=trace,
+                            )
+
+                        result = anyio.run(one)
+                        results.append(result)
+                        v = result.verdict
+                        print(
+                            f"{name}/{side}/{wf.name}#{trial}: "
+                            f"{'completed' if v['completed'] else 'FAILED'} "
+                            f"calls={v.get('tool_calls')} stopped_by={v.get('stopped_by')} "
+                            f"{result.seconds:.0f}s",
+                            flush=True,
+                        )
+                        run["sets"].setdefault(name, {})[side] = side_document(
+                            results, target, model, args.trials, args.seed
+                        )
+                        save()
+    run["partial"] = None
+    save()
+    print(markdown(run))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONPATH", os.getcwd())
+    raise SystemExit(main())

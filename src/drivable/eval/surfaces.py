@@ -1,0 +1,54 @@
+"""The drivable side of each bundled workflow set, as a model sees it: no test tools.
+
+The example notes server (tests/contract/example_server.py) is the runtime's test server and
+carries `check_failure`, a tool that fails on purpose to prove no exception text leaks. A model
+shown it reads it as part of the product, so the eval serves the example contract without the
+tools named in TEST_TOOLS. `python -m drivable.eval.surfaces example` serves that over stdio
+(from the repository root, where `tests/` is importable).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import os
+import sys
+
+from drivable.contract import Contract
+
+TEST_TOOLS = frozenset({"check_failure"})
+
+# set name -> MODULE:ATTR of its drivable contract
+CONTRACTS = {
+    "example": "tests.contract.example_server:contract",
+    "caselaw": "drivable.servers.caselaw.server:serve",
+    "billing": "drivable.servers.billing.server:serve",
+}
+
+
+def without_test_tools(contract: Contract) -> Contract:
+    """A shallow copy of `contract` that lists no test tool (the original is left as it is)."""
+    if not TEST_TOOLS & set(contract.tools):
+        return contract
+    trimmed = copy.copy(contract)
+    trimmed.tools = {k: v for k, v in contract.tools.items() if k not in TEST_TOOLS}
+    trimmed._fingerprint = None
+    return trimmed
+
+
+def load(name: str) -> Contract:
+    """The drivable contract of a bundled set, without test tools."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    module, _, attr = CONTRACTS[name].partition(":")
+    found = getattr(importlib.import_module(module), attr)
+    contract = found() if callable(found) and not isinstance(found, Contract) else found
+    if not isinstance(contract, Contract):
+        raise TypeError(f"{CONTRACTS[name]} is not a Contract")
+    return without_test_tools(contract)
+
+
+if __name__ == "__main__":
+    from drivable.serve import run_stdio
+
+    run_stdio(load(sys.argv[1] if len(sys.argv) > 1 else "example"))

@@ -1,0 +1,116 @@
+"""What the real-model traces asked of the surfaces, checked on the servers themselves.
+
+Each test names the trace finding it answers (docs/eval.md, "Real model, side by side").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivable.eval.baselines import TWINS
+from drivable.eval.surfaces import TEST_TOOLS, load, without_test_tools
+from drivable.serve.mount import build_server
+from drivable.target import Target, connect, wire
+
+
+async def _tools(server: Any) -> list[dict[str, Any]]:
+    async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
+        page = await client.list_tools()
+        return [wire(t) for t in page.tools]
+
+
+@pytest.mark.parametrize("name", ["example", "caselaw"])
+async def test_each_naive_twin_has_the_same_tools_as_its_drivable_server(name: str) -> None:
+    # fair baselines: naive vs drivable is the same work (the naive notes server lacked delete_note)
+    import importlib
+
+    naive = importlib.import_module(TWINS[name]).server
+    drivable = {t["name"] for t in await _tools(build_server(load(name)))}
+    assert {t["name"] for t in await _tools(naive)} == drivable
+
+
+async def test_the_billing_twin_has_the_same_tools(tmp_path: Path) -> None:
+    from drivable.eval.baselines import billing
+    from drivable.servers.billing.ledger import Ledger
+    from drivable.servers.billing.server import make_contract
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", customers=3, invoices=5)
+    await ledger.prepare()
+    try:
+        drivable = {t["name"] for t in await _tools(build_server(make_contract(ledger)))}
+    finally:
+        await ledger.close()
+    assert {t["name"] for t in await _tools(billing.server)} == drivable
+
+
+async def test_no_test_tool_reaches_a_model() -> None:
+    for name in ("example", "caselaw"):
+        shown = {t["name"] for t in await _tools(build_server(load(name)))}
+        assert not shown & TEST_TOOLS
+    from tests.contract.example_server import contract
+
+    assert "check_failure" in contract.tools  # the runtime's own tests still have it
+    assert without_test_tools(contract).tools.keys() == contract.tools.keys() - TEST_TOOLS
+
+
+async def test_cursors_carry_no_teachable_pattern() -> None:
+    # a ^c1\..+ pattern taught the model to forge "c1.0"
+    for name in ("example", "caselaw"):
+        for tool in await _tools(build_server(load(name))):
+            cursor = (tool.get("inputSchema") or {}).get("properties", {}).get("cursor")
+            if cursor is not None:
+                assert "pattern" not in json.dumps(cursor), tool["name"]
+
+
+async def test_the_court_enum_speaks_english_too() -> None:
+    # shown only native names, the model read "Constitutional Court" as "Conseil d'État"
+    caselaw = load("caselaw")
+    tools = {t["name"]: t for t in await _tools(build_server(caselaw))}
+    court = tools["search_decisions"]["inputSchema"]["properties"]["court"]
+    enum = next(p["enum"] for p in court["anyOf"] if "enum" in p)
+    assert "Ústavní soud" in enum and "Constitutional Court of the Czech Republic" in enum
+    read = caselaw.validate(
+        "search_decisions", {"court": "Constitutional Court of the Czech Republic"}
+    )
+    assert read.value.court == "Ústavní soud"
+
+
+COURTS = ["Bundesgerichtshof", "Cour de cassation", "Ústavní soud", "General Court"]
+
+
+@settings(max_examples=8, deadline=None)
+@given(court=st.sampled_from(COURTS), year=st.integers(min_value=2025, max_value=2026))
+def test_an_empty_filtered_page_carries_a_next_call_that_can_be_sent_as_is(
+    court: str, year: int
+) -> None:
+    # a warning in prose was resent unchanged 9-11 times; a call it can copy is followed
+    caselaw = load("caselaw")
+
+    async def go() -> None:
+        asked = {"query": "stavební povolení", "court": court, "date_from": f"{year}-11-30"}
+        out = await caselaw.call("search_decisions", asked)
+        if out.structured.get("results"):
+            return
+        warning = out.structured["warnings"][0]["message"]
+        _, _, literal = warning.partition("Next call: search_decisions ")
+        follow = await caselaw.call("search_decisions", json.loads(literal))
+        assert not follow.is_error
+        assert follow.structured["results"] or follow.structured.get("warnings")
+        # each hop drops or replaces a filter: the chain of next calls reaches a result
+        hops = 0
+        while not follow.structured["results"] and hops < 4:
+            nxt = follow.structured["warnings"][0]["message"].partition(
+                "Next call: search_decisions "
+            )[2]
+            follow = await caselaw.call("search_decisions", json.loads(nxt))
+            hops += 1
+        assert follow.structured["results"]
+
+    anyio.run(go)
