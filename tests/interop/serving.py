@@ -33,7 +33,8 @@ def serve_http(
 ) -> Iterator[str]:
     """Yield the /mcp URL of `drivable serve TARGET --http --port N EXTRA...` once it accepts."""
     port = free_port()
-    command = [*CLI, "serve", target, "--http", "--port", str(port), *extra]
+    # --insecure: loopback test servers without a verifier, whose clients call every tool
+    command = [*CLI, "serve", target, "--http", "--port", str(port), "--insecure", *extra]
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command,

@@ -140,8 +140,12 @@ EXPIRED_TOKEN = "expired-token-0123456789"
 
 verifier = StaticTokenVerifier(
     {
-        READER_TOKEN: StaticToken("reader", frozenset({"notes:read"})),
-        WRITER_TOKEN: StaticToken("writer", frozenset({"notes:read", "notes:write"})),
+        # caselaw:read: the eval drives caselaw behind this verifier (tests/eval)
+        READER_TOKEN: StaticToken("reader", frozenset({"notes:read", "caselaw:read"})),
+        WRITER_TOKEN: StaticToken(
+            "writer",
+            frozenset({"notes:read", "notes:write", "notes-example:write", "notes-serve:write"}),
+        ),
         EXPIRED_TOKEN: StaticToken(
             "former",
             frozenset({"notes:read", "notes:write"}),

@@ -126,6 +126,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         str(port),
         "--store",
         f"sqlite:///{store}",
+        "--insecure",  # loopback, no verifier: the test calls the mutating tools anonymously
     ]
     log = tmp_path / "serve.log"
     with log.open("w") as sink:

@@ -226,26 +226,3 @@ async def test_each_worker_is_a_process_that_checks_tokens(two_workers: HttpServ
             response = await post(two_workers, LIST, None)
             assert response.status_code == 401
             envelope_of(response, "unauthenticated")
-
-
-@pytest.fixture(scope="module")
-def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
-    server = start_http(Path(tmp_path_factory.mktemp("open")))
-    yield server
-    stop_http(server)
-
-
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_without_a_verifier_scoped_tools_stay_closed(
-    open_server: HttpServer, mode: Mode
-) -> None:
-    with anyio.fail_after(BOUND):
-        async with connect(Target(url=open_server.url), mode=mode) as client:
-            ok = await client.call_tool("get_note", {"note_id": "note_1"})
-            assert not ok.is_error
-            refused = await client.call_tool("archive_note", {"note_id": "note_1"})
-            assert refused.is_error
-            env = result_envelope(refused)
-            assert env is not None
-            assert env["code"] == "insufficient_scope"
-            assert env["details"] == {"required_scopes": ["notes:write"]}

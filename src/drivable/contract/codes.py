@@ -84,6 +84,7 @@ ERROR_CODES: Mapping[str, Code] = _index(
         Code("unavailable", Recovery.RETRY_LATER, "A dependency of the server is unavailable right now. Retry after `retry_after_ms` with the same arguments (and the same idempotency_key).", temporary=True),
         Code("upstream_timeout", Recovery.RETRY_LATER, "A dependency did not answer in time; the effect may or may not have been applied. Retry with the same idempotency_key: a duplicate will not run twice.", temporary=True),
         Code("internal_error", Recovery.RETRY_LATER, "The server failed unexpectedly. Nothing of the failure is disclosed; quote `request_id` to the operator. Retrying once is safe for read-only tools.", temporary=True),
+        Code("invalid_request", Recovery.FIX_INPUT, "The transport refused the request before any tool saw it (not JSON, not one JSON-RPC request, a header or protocol version it does not accept). `hint` names what to change."),
     ]
 )  # fmt: skip
 
@@ -122,6 +123,8 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("ambiguous_locale", "The spelling names several locales; `readings` names them."),
         IssueCode("ambiguous_country", "The spelling names several countries; `readings` names them."),
         IssueCode("ambiguous_eli", "The citation names several legislation identifiers; `readings` names them."),
+        IssueCode("invalid_character", "Text holds a NUL character or an unpaired surrogate, which no store can keep; send the text without it."),
+        IssueCode("nesting_too_deep", "Arrays and objects are nested deeper than the server reads; send flat values as the schema shows."),
         IssueCode("differs_from_original", "This field differs from the first call made with the same idempotency_key."),
         IssueCode("invalid_money", "Not an amount in any spelling drivable reads (or one with more decimals than its currency has)."),
         IssueCode("ambiguous_amount", "A spelling such as '42.00' in a minor-unit field reads as two amounts (4200 or 42); `readings` names both, in minor units."),

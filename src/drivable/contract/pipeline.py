@@ -1,6 +1,7 @@
 """The call pipeline: one tools/call through small stages, every refusal through one finalizer.
 
-    resolve -> bound_size -> check_access -> read_arguments -> set_aside -> [effects] -> handler
+    bound_size -> resolve -> check_access -> read_arguments -> bound_read -> set_aside -> [effects]
+    -> handler
     -> shape
 
 Each stage is a function of the `Attempt` in its own module under `drivable.contract.stages`,
@@ -16,7 +17,7 @@ from drivable.contract.client import ClientRound
 from drivable.contract.stages.access import check_access
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.batches import set_aside
-from drivable.contract.stages.bound import bound_size
+from drivable.contract.stages.bound import bound_read, bound_size
 from drivable.contract.stages.effects import is_durable, run_effects
 from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
@@ -28,10 +29,11 @@ from drivable.contract.strict import StrictError
 async def run(attempt: Attempt) -> Outcome:
     """Answer one call: the shaped result, or the finished envelope of the stage that refused."""
     try:
-        resolve(attempt)
         bound_size(attempt)
+        resolve(attempt)
         check_access(attempt)
         validated = read_arguments(attempt)
+        bound_read(attempt)
         set_aside(attempt, validated)
         try:
             if is_durable(attempt):

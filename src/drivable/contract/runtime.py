@@ -24,8 +24,8 @@ from typing import Any, Literal, TypeVar, overload
 from opentelemetry import trace
 from pydantic import ValidationError
 
+from drivable.contract import boundary, telemetry
 from drivable.contract import strict as strict_mode
-from drivable.contract import telemetry
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
 from drivable.contract.changes import Changes
 from drivable.contract.client import NO_CLIENT, ClientSide
@@ -117,6 +117,11 @@ class Contract:
         self._fingerprint: str | None = None
         self.changes = Changes()  # tell clients the lists or a resource changed
 
+    @property
+    def write_scope(self) -> str:
+        """The scope a mutating tool declared without scopes requires."""
+        return f"{self.name}:write"
+
     # -- declaring -----------------------------------------------------------------------------
 
     @overload
@@ -198,12 +203,15 @@ class Contract:
                 known_codes=self.codes,
                 stability=stability,
                 deprecation=deprecation,
-                scopes=scopes,
+                # Access by default: a tool that changes anything needs a scope, the contract's
+                # write scope unless it names its own (stdio's local user holds every scope).
+                scopes=tuple(scopes) or (() if effects.read_only else (self.write_scope,)),
                 localns=declaring_scope,
                 allow_name=allow_name,  # verb_noun exemption, with the reason the name is fixed
             )
             if checked:
                 spec.input_schema["examples"] = checked
+            boundary.advertise_bounds(spec.input_schema)
             self.tools[tool_name] = spec
             self._fingerprint = None
             return handler
@@ -498,14 +506,16 @@ class Contract:
         rid = request_id or new_request_id()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
+        # A name the caller made up is not recorded (nor does it grow the metrics' label set).
+        recorded = name if name in self.tools else "(unknown)"
         if not _tracing():
             # No tracer provider installed: a no-op span still costs about a third of a call.
             outcome = await run(Attempt(self, name, raw, who, rid, progress, client))
-            _record(trace.INVALID_SPAN, name, outcome)
+            _record(trace.INVALID_SPAN, recorded, outcome)
             return outcome
-        with telemetry.call_span(name) as span:
+        with telemetry.call_span(recorded) as span:
             outcome = await run(Attempt(self, name, raw, who, rid, progress, client))
-            _record(span, name, outcome)
+            _record(span, recorded, outcome)
             return outcome
 
     @property

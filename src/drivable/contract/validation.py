@@ -7,11 +7,13 @@ checks it: a repair is only offered when the repaired arguments validate.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
+from drivable.contract.boundary import safe_text, safe_value
 from drivable.contract.envelope import Issue
 from drivable.kinds import absence
 
@@ -37,15 +39,26 @@ MAX_RECEIVED_CHARS = 200
 
 
 def _clip(value: Any) -> Any:
+    """What was received, short and safe to encode (the echo must never break the reply)."""
+    value = safe_value(value)
     if isinstance(value, str) and len(value) > MAX_RECEIVED_CHARS:
         return value[: MAX_RECEIVED_CHARS - 3] + "..."
     if isinstance(value, list | dict):
-        import json
-
-        text = json.dumps(value, ensure_ascii=False, default=str)
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):
+            return f"<{type(value).__name__} of {len(value)} items>"
         if len(text) > MAX_RECEIVED_CHARS:
             return f"<{type(value).__name__} of {len(value)} items>"
     return value
+
+
+def _errors(error: ValidationError) -> list[Any]:
+    """pydantic's error list; without the inputs when converting them fails (odd text)."""
+    try:
+        return list(error.errors(include_url=False))
+    except (UnicodeError, ValueError, RecursionError):
+        return list(error.errors(include_url=False, include_input=False, include_context=False))
 
 
 def _walk(raw: Any, loc: Sequence[Any]) -> tuple[list[str | int], Any, bool]:
@@ -112,7 +125,7 @@ def issues_from(
     error: ValidationError, raw: Mapping[str, Any], schema: Mapping[str, Any]
 ) -> list[Issue]:
     out: list[Issue] = []
-    for e in error.errors(include_url=False):
+    for e in _errors(error):
         kind = str(e["type"])
         ctx = e.get("ctx") or {}
         loc = list(e["loc"])
@@ -173,7 +186,7 @@ def issues_from(
             expected = str(ctx["expected"])
         if expected is None:
             expected = _expected_from(kind, ctx)
-        message = str(e["msg"])
+        message = safe_text(str(e["msg"]))
         out.append(
             Issue(
                 where,

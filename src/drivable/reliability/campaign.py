@@ -43,12 +43,18 @@ FULL = Tier("full", 10_000, 64, 60.0, 2, 16, 20.0, 1000)
 TIERS = {t.name: t for t in (SHORT, FULL)}
 
 
+# A token the campaign's servers accept with every scope (billing moves money only with one).
+FULL_TOKEN = "drivable-reliability-full-scope-0123"
+ENV_VERIFIER = "drivable.serve.auth:env_verifier"
+CANARY = "CANARY-w1r3Fz9q"
+
+
 @dataclass(frozen=True)
 class Profile:
     """How to drive one server: how it is served, its liveness call and a load mix of valid calls."""
 
     target: str
-    liveness: tuple[str, dict[str, Any]]
+    liveness: tuple[str, dict[str, Any]] | None
     mix: tuple[tuple[str, dict[str, Any]], ...]
     verifier: str | None = None
     token: str | None = None
@@ -56,6 +62,9 @@ class Profile:
     store_env: str | None = None
     prepare: Callable[[str], None] | None = None
     exclude: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    postgres: bool = False  # the server also runs on PostgreSQL (its store URL in store_env)
+    insecure: bool = False
 
 
 PROFILES: dict[str, Profile] = {
@@ -87,9 +96,32 @@ PROFILES: dict[str, Profile] = {
             ("find_invoices", {"date_from": "2026-01-01", "limit": 5}),
             ("get_invoice", {"invoice_id": "inv_30001"}),
         ),
+        verifier=ENV_VERIFIER,
+        token=FULL_TOKEN,
         store_env="DRIVABLE_BILLING_STORE",
+        env=(
+            (
+                "DRIVABLE_TOKENS",
+                json.dumps(
+                    {
+                        FULL_TOKEN: {
+                            "principal": "reliability",
+                            "scopes": ["billing:read", "billing:write"],
+                        }
+                    }
+                ),
+            ),
+        ),
+        postgres=True,
     ),
 }
+
+
+def generic_profile(target: str) -> Profile:
+    """Any contract (`MODULE:ATTR`, served by `drivable serve --insecure` on loopback), any stdio
+    server command (`cmd:python my_server.py`), or a running endpoint (`http://...`); tools/list
+    is the liveness call, and load has nothing to mix (fuzz only)."""
+    return Profile(target, None, (), insecure=":" in target and not target.startswith("cmd:"))
 
 
 def reference_servers() -> list[str]:
@@ -123,6 +155,7 @@ class Results:
             == f["malformed_envelopes"]
             == f["no_answer"]
             == f["liveness_failures"]
+            == f.get("canary_in_log", 0)
             == 0
             for f in self.fuzz
         )
@@ -139,47 +172,189 @@ class Results:
 def profile_of(name: str) -> Profile:
     if name in PROFILES:
         return PROFILES[name]
-    raise KeyError(f"no reliability profile for {name!r}: add one to PROFILES")
-
-
-def _served(name: str, work: Path, workers: int) -> tuple[Any, dict[str, str]]:
-    prof = profile_of(name)
-    env: dict[str, str] = {}
-    if prof.store_env:
-        url = f"sqlite:///{work / f'{name}-{uuid.uuid4().hex[:6]}.sqlite'}"
-        if prof.prepare is not None:
-            prof.prepare(url)
-        env[prof.store_env] = url
-    return (
-        serve(
-            prof.target,
-            work,
-            workers=workers,
-            verifier=prof.verifier,
-            env=env,
-            ready_token=prof.token,
-        ),
-        env,
+    if ":" in name:
+        return generic_profile(name)
+    raise KeyError(
+        f"no reliability profile for {name!r}: name a reference server, a MODULE:ATTR contract, "
+        "cmd:COMMAND for a stdio server, or an http:// URL"
     )
 
 
-async def fuzz_server(name: str, calls: int, work: Path, seed: int = 20261129) -> dict[str, Any]:
+def _store_url(kind: str, name: str, work: Path, made: list[str]) -> str:
+    """A fresh store of `kind` for one run: a SQLite file, or a PostgreSQL database of its own."""
+    if kind == "sqlite":
+        return f"sqlite:///{work / f'{name}-{uuid.uuid4().hex[:6]}.sqlite'}"
+    import psycopg
+
+    admin = postgres_dsn()
+    database = f"drivable_rel_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{database}"')
+    made.append(database)
+    return admin.rsplit("/", 1)[0] + "/" + database
+
+
+def drop_stores(made: list[str]) -> None:
+    if not made:
+        return
+    import psycopg
+
+    with psycopg.connect(postgres_dsn(), autocommit=True) as connection:
+        for database in made:
+            connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    made.clear()
+
+
+def postgres_dsn() -> str:
+    """The PostgreSQL the campaign creates its databases in (DRIVABLE_PG_DSN, else the one
+    `scripts/ensure-postgres.sh` started), as a DSN of its `postgres` database."""
+    dsn = os.environ.get("DRIVABLE_PG_DSN", "")
+    if not dsn:
+        written = Path(__file__).resolve().parents[3] / "var" / "postgres.dsn"
+        dsn = written.read_text().strip() if written.exists() else ""
+    dsn = dsn or "postgresql://postgres@127.0.0.1:55432/postgres"
+    return dsn.rsplit("/", 1)[0] + "/postgres"
+
+
+def _served(
+    name: str, work: Path, workers: int, store: str = "sqlite"
+) -> tuple[Any, dict[str, str]]:
     prof = profile_of(name)
-    served, _ = _served(name, work, 1)
-    try:
-        report = await fuzz(
-            Target(url=served.url, bearer_token=prof.token),
-            server=name,
-            calls=calls,
-            liveness=prof.liveness,
-            seed=seed,
-            exclude=prof.exclude,
-            time_budget_s=max(600.0, calls * 0.2),
-        )
-    finally:
-        stop(served)
+    env: dict[str, str] = dict(prof.env)
+    made: list[str] = []
+    if prof.store_env:
+        url = _store_url(store, name, work, made)
+        if prof.prepare is not None:
+            prof.prepare(url)
+        env[prof.store_env] = url
+    served = serve(
+        prof.target,
+        work,
+        workers=workers,
+        verifier=prof.verifier,
+        env=env,
+        ready_token=prof.token,
+        insecure=prof.insecure,
+    )
+    served.databases = made
+    return served, env
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One part of a server's fuzzing: its store, protocol era and transport."""
+
+    store: str = "sqlite"
+    era: str = "auto"  # auto: 2026-07-28; legacy: the 2025-11-25 handshake
+    transport: str = "http"
+
+    def label(self) -> str:
+        era = "2026-07-28" if self.era == "auto" else "2025-11-25"
+        return f"{self.store}, {era}, {self.transport}"
+
+
+def legs_of(name: str) -> list[Leg]:
+    """Every combination the server runs in: stores (SQLite, and PostgreSQL where it runs on
+    it), both eras, HTTP and stdio (stdio on SQLite)."""
+    prof = profile_of(name)
+    if prof.target.startswith("http://") or prof.target.startswith("https://"):
+        return [Leg("-", era, "http") for era in ("auto", "legacy")]
+    if prof.target.startswith("cmd:"):
+        return [Leg("-", era, "stdio") for era in ("auto", "legacy")]
+    stores = (
+        ["sqlite", "postgresql"]
+        if prof.postgres and os.environ.get("DRIVABLE_PG") != "skip"
+        else ["sqlite"]
+    )
+    legs = [Leg(store, era, "http") for store in stores for era in ("auto", "legacy")]
+    if name in PROFILES:
+        legs += [Leg("sqlite", era, "stdio") for era in ("auto", "legacy")]
+    return legs
+
+
+async def fuzz_server(
+    name: str, calls: int, work: Path, seed: int = 20261129, *, legs: list[Leg] | None = None
+) -> dict[str, Any]:
+    """Fuzz one server over every leg (`legs_of`), `calls` in all; the rows of each leg are kept
+    in `legs`, the totals at the top. The canary rides in every string argument, and the server's
+    own log (stderr) is searched for it afterwards."""
+    chosen = legs if legs is not None else legs_of(name)
+    share = max(50, calls // len(chosen))
+    rows = [await _fuzz_leg(name, share, work, seed + n, leg) for n, leg in enumerate(chosen)]
+    total: dict[str, Any] = {"server": name, "legs": rows, "tools": rows[0]["tools"]}
+    for key, value in rows[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            total[key] = round(sum(r[key] for r in rows), 1)
+    codes: dict[str, int] = {}
+    for row in rows:
+        for code, n in row["codes"].items():
+            codes[code] = codes.get(code, 0) + n
+    total["codes"] = dict(sorted(codes.items(), key=lambda kv: -kv[1]))
+    total["findings"] = [f for r in rows for f in r["findings"]][:50]
+    return total
+
+
+async def _fuzz_leg(name: str, calls: int, work: Path, seed: int, leg: Leg) -> dict[str, Any]:
+    prof = profile_of(name)
+    budget = max(600.0, calls * 0.2)
+    if leg.transport == "stdio":
+        import tempfile as _tempfile
+
+        env = dict(prof.env)
+        made: list[str] = []
+        if prof.target.startswith("cmd:"):
+            import shlex
+
+            command = tuple(shlex.split(prof.target[4:]))
+        else:
+            command = (sys.executable, "-m", "drivable", "serve", prof.target)
+            if prof.store_env:
+                url = _store_url(leg.store, name, work, made)
+                if prof.prepare is not None:
+                    prof.prepare(url)
+                env[prof.store_env] = url
+        with _tempfile.TemporaryFile("w+", errors="replace") as errlog:
+            report = await fuzz(
+                Target(command=command, env=env, mode=leg.era),  # type: ignore[arg-type]
+                server=name,
+                calls=calls,
+                liveness=prof.liveness,
+                seed=seed,
+                exclude=prof.exclude,
+                time_budget_s=budget,
+                canary=CANARY,
+                errlog=errlog,
+            )
+            errlog.seek(0)
+            server_log = errlog.read()
+        drop_stores(made)
+    else:
+        served: Any = None
+        if prof.target.startswith(("http://", "https://")):
+            url_target = prof.target
+        else:
+            served, _ = _served(name, work, 1, leg.store)
+            url_target = served.url
+        try:
+            report = await fuzz(
+                Target(url=url_target, bearer_token=prof.token, mode=leg.era),  # type: ignore[arg-type]
+                server=name,
+                calls=calls,
+                liveness=prof.liveness,
+                seed=seed,
+                exclude=prof.exclude,
+                time_budget_s=budget,
+                canary=CANARY,
+            )
+        finally:
+            if served is not None:
+                stop(served)
+                drop_stores(served.databases)
+        server_log = served.log_text() if served is not None else ""
     out = report.to_dict()
-    out["server_log_bytes"] = served.log.stat().st_size if served.log.exists() else 0
+    out["leg"] = leg.label()
+    out["server_log_bytes"] = len(server_log.encode("utf-8", "replace"))
+    out["canary_in_log"] = server_log.count(CANARY)
     return out
 
 

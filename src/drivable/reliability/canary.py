@@ -17,7 +17,7 @@ from typing import Any
 
 from drivable.contract import Contract
 from drivable.reliability.fuzz import FuzzReport, fuzz
-from drivable.target import Target
+from drivable.target import Target, connect
 
 CANARY = "CANARY-7f3Kq9zW"
 
@@ -32,18 +32,64 @@ class CanaryReport:
     in_logs: int = 0
     in_spans: int = 0
     in_metrics: int = 0
+    bare_errors: int = 0
     telemetry_checked: bool = True
     servers: list[dict[str, Any]] = field(default_factory=list)
     excerpts: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
-        return self.telemetry_checked and self.in_logs == self.in_spans == self.in_metrics == 0
+        clean = self.in_logs == self.in_spans == self.in_metrics == self.bare_errors == 0
+        return self.telemetry_checked and clean
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
         out["passed"] = self.passed
         return out
+
+
+# What follows the canary in a string: the classes that once reached logs through the error
+# builder and pydantic's own messages (NUL, lone surrogates of both halves).
+SUFFIXES = ("", "\x00", "\ud800", "x\udfff", "\x00\ud800")
+
+
+def hostile_calls(contract: Contract, canary: str) -> list[tuple[str, dict[str, Any]]]:
+    """Calls that take every error path with the canary aboard: each string property alone with
+    each suffix (the others missing), a wrong type, an unknown property, an integer past 64 bits,
+    nesting past the bound, a value over the inline size, an unknown tool."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for name, spec in sorted(contract.tools.items()):
+        properties = spec.input_schema.get("properties", {})
+        for prop in sorted(properties):
+            for suffix in SUFFIXES:
+                calls.append((name, {prop: canary + suffix}))
+            calls.append((name, {prop: {"nested": [canary + "\ud800"]}}))
+            calls.append((name, {prop: 2**64, f"{prop}_": canary}))
+        deep: Any = canary + "\x00"
+        for _ in range(200):
+            deep = [deep]
+        calls.append((name, {"x": deep}))
+        calls.append((name, {"x": canary + "a" * (contract.max_inline_bytes + 10) + "\ud800"}))
+        calls.append((name, {"unknown_property": canary + "\ud800"}))
+    calls.append(("no_such_tool", {"q": canary + "\x00\ud800"}))
+    return calls
+
+
+async def _hostile_pass(contract: Contract, report: CanaryReport) -> int:
+    """The hostile calls through the SDK client on the in-process server (no JSON framing, so
+    lone surrogates arrive as they are); every answer must be a result, never an exception."""
+    from drivable.serve.mount import build_server
+
+    sent = 0
+    async with connect(Target(server=build_server(contract))) as client:
+        for tool, arguments in hostile_calls(contract, CANARY):
+            sent += 1
+            try:
+                await client.call_tool(tool, arguments)
+            except Exception as failure:  # a bare JSON-RPC error: a broken promise
+                report.bare_errors += 1
+                report.excerpts.append(f"{tool}: {type(failure).__name__}")
+    return sent
 
 
 class _Capture(logging.Handler):
@@ -103,6 +149,7 @@ async def canary_campaign(
             )
             report.calls += result.calls
             report.servers.append(result.to_dict())
+            report.calls += await _hostile_pass(contract, report)
     finally:
         root.removeHandler(capture)
         root.setLevel(old_level)

@@ -35,6 +35,7 @@ def run_command(
     ] = None,
 ) -> None:
     """Run every campaign at TIER; exit 1 when a promise was broken."""
+    _needs_extra()
     from drivable.reliability.campaign import TIERS, run_campaign
     from drivable.reliability.report import render
 
@@ -61,6 +62,56 @@ def run_command(
     raise typer.Exit(0 if results.passed else 1)
 
 
+@reliability_app.command("fuzz")
+def fuzz_command(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A reference server (caselaw, billing), a contract MODULE:ATTR (served on "
+            "loopback with --insecure), cmd:COMMAND (a stdio server, any language), or an "
+            "http:// URL of a running server."
+        ),
+    ],
+    calls: Annotated[
+        int, typer.Option(min=1, help="Fuzzed calls in all (split over the legs).")
+    ] = 1000,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result here.")] = None,
+) -> None:
+    """Fuzz one server over every store, era and transport it runs in; exit 1 on a broken promise."""
+    from drivable.reliability.campaign import fuzz_server
+
+    _needs_extra()
+    with tempfile.TemporaryDirectory(prefix="drivable-fuzz-") as tmp:
+        data = anyio.run(lambda: fuzz_server(target, calls, Path(tmp)))
+    broken = {
+        k: data.get(k, 0)
+        for k in ("internal_errors", "leaks", "unnamed_fields", "malformed_envelopes", "no_answer",
+                  "liveness_failures", "canary_in_log")
+        if data.get(k, 0)
+    }  # fmt: skip
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if json_out is not None:
+        json_out.write_text(text + "\n")
+    else:
+        typer.echo(text)
+    typer.echo(f"reliability: {data.get('calls', 0)} calls, broken: {broken or 'none'}", err=True)
+    raise typer.Exit(1 if broken else 0)
+
+
+def _needs_extra() -> None:
+    """The campaigns need hypothesis and the OpenTelemetry SDK: say how to get them."""
+    import importlib.util
+
+    missing = [
+        m for m in ("hypothesis", "opentelemetry.sdk") if importlib.util.find_spec(m) is None
+    ]
+    if missing:
+        typer.echo(
+            f"reliability needs {', '.join(missing)}: pip install 'drivable[reliability]'", err=True
+        )
+        raise typer.Exit(2)
+
+
 @reliability_app.command("render")
 def render_command(
     json_in: Annotated[Path, typer.Option("--json", help="Results a run wrote with --json.")],
@@ -78,7 +129,8 @@ def canary_command(
     calls: Annotated[int, typer.Option(min=1, help="Fuzzed calls per server.")] = 100,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the result here.")] = None,
 ) -> None:
-    """Fuzz caselaw and the probe in process with a canary in every argument; exit 1 if it shows."""
+    """Fuzz caselaw, billing and the probe in process with a canary in every argument (and every
+    error path: NUL, lone surrogates, overflow, nesting, size); exit 1 if it shows."""
     from drivable.contract import Contract
     from drivable.reliability import probe
     from drivable.reliability.canary import canary_campaign
@@ -88,8 +140,12 @@ def canary_command(
         url = f"sqlite:///{Path(tmp) / 'probe.sqlite'}"
         probe.prepare_store(url)
         os.environ[probe.STORE_ENV] = url
+        os.environ["DRIVABLE_STORE"] = f"sqlite:///{Path(tmp) / 'billing.sqlite'}"
+        from drivable.servers.billing.server import serve as serve_billing
+
         contracts: list[tuple[str, Contract, tuple[str, dict[str, Any]]]] = [
             ("caselaw", serve(), ("list_courts", {})),
+            ("billing", serve_billing(), ("list_customers", {})),
             ("probe", probe.make(), ("check_alive", {})),
         ]
         report = anyio.run(lambda: canary_campaign(contracts, calls_per_server=calls))

@@ -13,7 +13,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,24 +86,71 @@ class FuzzReport:
         }
 
 
-def raw_bodies(tool: str) -> list[tuple[str, bytes]]:
-    """Bodies the SDK client cannot produce: (a label, the raw JSON-RPC bytes)."""
+MODERN = "2026-07-28"
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "drivable-fuzz", "version": "1"},
+}
+# JSON text only a hand-written client sends, for a real property (the boundary's classes).
+RAW_VALUES: tuple[tuple[str, bytes], ...] = (
+    ("lone high surrogate", b'"x\\ud800y"'),
+    ("lone low surrogate", b'"\\udfff"'),
+    ("NUL", b'"a\\u0000b"'),
+    ("integer past 64 bits", b"99999999999999999999999"),
+    ("negative integer past 64 bits", b"-99999999999999999999999"),
+    ("600 levels", b"[" * 600 + b"]" * 600),
+    ("huge text with a surrogate", b'"' + b"a" * 270_000 + b'\\ud800"'),
+)
+
+
+def raw_bodies(tool: str, properties: Sequence[str] = ()) -> list[tuple[str, bytes]]:
+    """Bodies the SDK client cannot produce: (a label, the raw JSON-RPC bytes).
+
+    Each comes in both eras (`era:` prefix of the label): the 2026-07-28 one carries the
+    per-request `_meta` envelope (and, when sent, the routing headers). Besides whole-body damage,
+    each of the boundary's classes goes into up to three real properties of the tool.
+    """
     head = (
         b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":'
         + json.dumps(tool).encode()
         + b',"arguments":'
     )
-    tail = b"}}"
-    return [
-        ("lone surrogate escape", head + b'{"x":"\\ud800","y":"\\udfff\\u0000"}' + tail),
-        ("invalid UTF-8", head + b'{"x":"\xff\xfe\xc3\x28"}' + tail),
-        ("NaN and Infinity", head + b'{"x":NaN,"y":Infinity,"z":-Infinity}' + tail),
-        ("huge numbers", head + b'{"x":1e400,"y":' + b"9" * 5000 + b"}" + tail),
-        ("deep nesting", head + b'{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}" + tail),
-        ("1 MB string", head + b'{"x":"' + b"a" * ONE_MEGABYTE + b'"}' + tail),
-        ("arguments not an object", head + b'"just a string"' + tail),
-        ("truncated JSON", head + b'{"x":"abc'),
+    bodies: list[tuple[str, bytes]] = [
+        ("lone surrogate escape", b'{"x":"\\ud800","y":"\\udfff\\u0000"}'),
+        ("invalid UTF-8", b'{"x":"\xff\xfe\xc3\x28"}'),
+        ("NaN and Infinity", b'{"x":NaN,"y":Infinity,"z":-Infinity}'),
+        ("huge numbers", b'{"x":1e400,"y":' + b"9" * 5000 + b"}"),
+        ("deep nesting", b'{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+        ("1 MB string", b'{"x":"' + b"a" * ONE_MEGABYTE + b'"}'),
+        ("arguments not an object", b'"just a string"'),
     ]
+    for prop in list(properties)[:3]:
+        for label, value in RAW_VALUES:
+            bodies.append(
+                (f"{label} in {prop}", b"{" + json.dumps(prop).encode() + b":" + value + b"}")
+            )
+    meta = json.dumps(MODERN_META).encode()
+    out: list[tuple[str, bytes]] = []
+    for label, arguments in bodies:
+        out.append((f"2025-11-25: {label}", head + arguments + b"}}"))
+        out.append((f"{MODERN}: {label}", head + arguments + b',"_meta":' + meta + b"}}"))
+    out.append(("2025-11-25: truncated JSON", head + b'{"x":"abc'))
+    return out
+
+
+def modern_headers(body: bytes, headers: Mapping[str, str]) -> dict[str, str]:
+    """The routing headers a 2026-07-28 client sends beside a tools/call body."""
+    out = dict(headers)
+    out["mcp-protocol-version"] = MODERN
+    out["mcp-method"] = "tools/call"
+    try:
+        name = json.loads(body)["params"]["name"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return out
+    if isinstance(name, str) and name.isascii():
+        out["mcp-name"] = name
+    return out
 
 
 def depth(value: Any) -> int:
@@ -179,6 +226,7 @@ class _Plan:
     args: Any
     kind: str  # generated | hostile | raw
     raw: bytes | None = None
+    modern: bool = False  # raw bodies: the 2026-07-28 era (the `_meta` envelope, routing headers)
 
 
 def plan_calls(
@@ -193,7 +241,10 @@ def plan_calls(
     names = sorted(schemas)
     rng = random.Random(seed)
     plans: list[_Plan] = []
-    raw_each = [raw_bodies(name) if include_raw else [] for name in names]
+    raw_each = [
+        raw_bodies(name, sorted(schemas[name].get("properties") or {})) if include_raw else []
+        for name in names
+    ]
     raw_total = sum(len(r) for r in raw_each)
     budget = max(calls - raw_total, len(names) * 2)
     for index, name in enumerate(names):
@@ -202,8 +253,8 @@ def plan_calls(
         bad = draw_many(hostile_arguments(schemas[name]), share - share // 2, seed + 7919 + index)
         plans += [_Plan(name, a, "generated") for a in good]
         plans += [_Plan(name, a, "hostile") for a in bad]
-        for _label, body in raw_each[index]:
-            plans.append(_Plan(name, None, "raw", body))
+        for label, body in raw_each[index]:
+            plans.append(_Plan(name, None, "raw", body, modern=label.startswith(MODERN)))
     if canary is not None:
         for plan in plans:
             if plan.raw is None:
@@ -211,6 +262,10 @@ def plan_calls(
             else:
                 plan.raw = plan.raw.replace(b'"x":', b'"' + canary.encode() + b'":', 1)
     rng.shuffle(plans)
+    for number, plan in enumerate(plans):
+        # A body the SDK client cannot encode goes raw, in each era by turns.
+        if plan.raw is None:
+            plan.modern = number % 2 == 0
     return plans[: max(calls, len(plans))]
 
 
@@ -219,15 +274,18 @@ async def fuzz(
     *,
     server: str,
     calls: int,
-    liveness: tuple[str, dict[str, Any]],
+    liveness: tuple[str, dict[str, Any]] | None = None,
     seed: int = 20261129,
     canary: str | None = None,
     time_budget_s: float = 900.0,
     exclude: tuple[str, ...] = (),
+    errlog: Any = None,
 ) -> FuzzReport:
     """Send about `calls` fuzzed calls to `target`; stop early at `time_budget_s`.
 
-    Raw JSON-RPC bodies need an HTTP target; an in-process target gets the SDK-sendable calls.
+    Raw JSON-RPC bodies need an HTTP target; a stdio or in-process target gets the SDK-sendable
+    calls. Without a `liveness` call, tools/list is the liveness check (any server has it).
+    `errlog` takes a stdio server's stderr (searched for the canary by the caller).
     """
     report = FuzzReport(server)
     started = time.monotonic()
@@ -235,7 +293,7 @@ async def fuzz(
     headers = dict(HEADERS)
     if target.bearer_token:
         headers["authorization"] = f"Bearer {target.bearer_token}"
-    async with connect(target, read_timeout_seconds=CALL_TIMEOUT_S) as client:
+    async with connect(target, read_timeout_seconds=CALL_TIMEOUT_S, errlog=errlog) as client:
         listed = await client.list_tools()
         schemas = {t.name: t.input_schema for t in listed.tools if t.name not in exclude}
     report.tools = sorted(schemas)
@@ -243,7 +301,7 @@ async def fuzz(
     if not url:
         plans = [p for p in plans if p.raw is None and _jsonable(p.args) is not None]
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(CALL_TIMEOUT_S)) as http:
-        client_cm = connect(target, read_timeout_seconds=CALL_TIMEOUT_S)
+        client_cm = connect(target, read_timeout_seconds=CALL_TIMEOUT_S, errlog=errlog)
         client = await client_cm.__aenter__()
         try:
             for number, plan in enumerate(plans, 1):
@@ -257,11 +315,14 @@ async def fuzz(
                 setattr(report, plan.kind, getattr(report, plan.kind) + 1)
                 if raw:
                     if body is None or plan.raw is None:
+                        params: dict[str, Any] = {"name": plan.tool, "arguments": plan.args}
+                        if plan.modern:
+                            params["_meta"] = MODERN_META
                         message = {
                             "jsonrpc": "2.0",
                             "id": number,
                             "method": "tools/call",
-                            "params": {"name": plan.tool, "arguments": plan.args},
+                            "params": params,
                         }
                         body = json.dumps(message, ensure_ascii=True, allow_nan=True).encode()
                     failed = await _send_raw(http, url, headers, plan, body, report)
@@ -273,7 +334,9 @@ async def fuzz(
                     if not alive:
                         # The client may be what broke: reconnect once before calling it dead.
                         await client_cm.__aexit__(None, None, None)
-                        client_cm = connect(target, read_timeout_seconds=CALL_TIMEOUT_S)
+                        client_cm = connect(
+                            target, read_timeout_seconds=CALL_TIMEOUT_S, errlog=errlog
+                        )
                         client = await client_cm.__aenter__()
                         if not await _alive(client, liveness):
                             report.liveness_failures += 1
@@ -282,7 +345,8 @@ async def fuzz(
             report.liveness_checks += 1
             if not await _alive(client, liveness):
                 report.liveness_failures += 1
-                report.findings.append(Finding("dead", liveness[0], "no answer at the end"))
+                where = liveness[0] if liveness else "tools/list"
+                report.findings.append(Finding("dead", where, "no answer at the end"))
         finally:
             await client_cm.__aexit__(None, None, None)
     report.seconds = time.monotonic() - started
@@ -349,9 +413,12 @@ async def fuzz_resources(client: Any, report: FuzzReport, budget: int) -> None:
                 report.findings.append(Finding("leak", uri[:80], ", ".join(found)))
 
 
-async def _alive(client: Any, liveness: tuple[str, dict[str, Any]]) -> bool:
+async def _alive(client: Any, liveness: tuple[str, dict[str, Any]] | None) -> bool:
     try:
         with anyio.fail_after(CALL_TIMEOUT_S):
+            if liveness is None:
+                await client.list_tools()
+                return True
             result = await client.call_tool(liveness[0], liveness[1])
     except Exception:
         return False
@@ -389,9 +456,10 @@ async def _send_raw(
     body: bytes,
     report: FuzzReport,
 ) -> bool:
+    sent_headers = modern_headers(body, headers) if plan.modern else dict(headers)
     try:
         with anyio.fail_after(CALL_TIMEOUT_S):
-            response = await http.post(url, content=body, headers=dict(headers))
+            response = await http.post(url, content=body, headers=sent_headers)
     except (TimeoutError, httpx2.HTTPError) as exc:
         report.findings.append(Finding("no_answer", plan.tool, type(exc).__name__))
         return True
@@ -406,6 +474,15 @@ async def _send_raw(
             code += f" / {message['code']}"
         report.codes[code] += 1
         report.findings += check_transport_refusal(response.status_code, response.content)
+        error = message.get("error") if message else None
+        # JSON-RPC errors carry the envelope in error.data; HTTP refusals (401, 413) are it
+        data = error.get("data") if isinstance(error, dict) else message
+        named = isinstance(data, dict) and (data.get("machine_code") or data.get("code"))
+        if not isinstance(data, dict) or not named or not data.get("hint"):
+            # a bare JSON-RPC code, plain text or a refusal that names no fix
+            report.findings.append(Finding("malformed_envelope", plan.tool, code))
+        elif named == "internal_error":
+            report.findings.append(Finding("internal_error", plan.tool, code))
         return response.status_code >= 500
     is_error = bool(result.get("isError"))
     structured = envelope_of(result) if is_error else result.get("structuredContent")

@@ -87,6 +87,7 @@ class Served:
     process: subprocess.Popen[bytes]
     log: Path
     env: dict[str, str] = field(default_factory=dict)
+    databases: list[str] = field(default_factory=list)  # PostgreSQL databases made for it
 
     def worker_pids(self) -> list[int]:
         """The worker processes (one process serving everything when workers == 1)."""
@@ -134,6 +135,7 @@ def serve(
     pythonpath: Sequence[str] = (),
     ready_token: str | None = None,
     max_body_bytes: int | None = None,
+    insecure: bool = False,
 ) -> Served:
     """Start `drivable serve TARGET --http` on a free loopback port; return once it answers."""
     port = free_port()
@@ -162,6 +164,8 @@ def serve(
         command += ["--verifier", verifier]
     if max_body_bytes:
         command += ["--max-body-bytes", str(max_body_bytes)]
+    if insecure:
+        command.append("--insecure")  # loopback only: a contract under test without a verifier
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command, env=full_env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True

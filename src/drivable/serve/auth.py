@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from drivable.contract import ERROR_CODES, Contract, Envelope, Principal
+from drivable.contract import ERROR_CODES, Contract, Envelope, Principal, boundary
 from drivable.contract.finish import finish, request_id
 from drivable.serve.mount import PRINCIPAL_KEY
 
@@ -199,7 +199,7 @@ class BearerAuth:
                     "The credential could not be checked: the server failed unexpectedly.",
                     hint="Retry once; if it fails again, stop and tell the user, quoting request_id.",
                 )
-                log.exception("token verifier failed (request_id=%s)", rid)
+                boundary.log_failure(log, "token verifier failed (request_id=%s)", rid)
                 await send_envelope(send, 500, body)
                 return
         if principal is None:
@@ -221,3 +221,25 @@ class BearerAuth:
         scope = dict(scope)
         scope[PRINCIPAL_KEY] = principal
         await self.app(scope, receive, send)
+
+
+TOKENS_ENV = "DRIVABLE_TOKENS"
+
+
+def env_verifier() -> StaticTokenVerifier:
+    """A static table from the environment: `--verifier drivable.serve.auth:env_verifier`.
+
+    DRIVABLE_TOKENS holds JSON `{"<token>": {"principal": "alice", "scopes": ["billing:read"]}}`;
+    every worker process reads the same table. An empty or absent table verifies no token.
+    """
+    import os
+
+    raw = os.environ.get(TOKENS_ENV, "").strip()
+    table = json.loads(raw) if raw else {}
+    if not isinstance(table, dict):
+        raise ValueError(f"{TOKENS_ENV} must be a JSON object of token: {{principal, scopes}}")
+    tokens = {
+        str(token): StaticToken(str(row["principal"]), frozenset(map(str, row.get("scopes", ()))))
+        for token, row in table.items()
+    }
+    return StaticTokenVerifier(tokens)

@@ -69,6 +69,14 @@ def serve_command(
             help="Keep handshake-era HTTP sessions (one worker) so their cancellations reach calls.",
         ),
     ] = False,
+    insecure: Annotated[
+        bool,
+        typer.Option(
+            "--insecure",
+            help="Serve tools that change data over HTTP without a --verifier: every caller on "
+            "the network may use every tool.",
+        ),
+    ] = False,
     store: Annotated[
         str | None,
         typer.Option(
@@ -97,8 +105,10 @@ def serve_command(
     )
     target = import_path(target)  # a reference server by name: `drivable serve caselaw`
     if not http:
-        if verifier is not None or (workers or 1) != 1 or sessions:
-            raise typer.BadParameter("--verifier, --workers and --sessions apply to --http only")
+        if verifier is not None or (workers or 1) != 1 or sessions or insecure:
+            raise typer.BadParameter(
+                "--verifier, --workers, --sessions and --insecure apply to --http only"
+            )
         if chosen.store:
             os.environ["DRIVABLE_STORE"] = chosen.store
         from drivable.serve.stdio import run_stdio
@@ -110,7 +120,13 @@ def serve_command(
         os.environ["DRIVABLE_STORE"] = chosen.store
     os.environ["DRIVABLE_WORKERS"] = str(chosen.workers)
     contract = load_contract(target)  # here, in the parent: a bad target fails once, in one line
-    from drivable.serve.http import run_http
+    from drivable.serve.http import InsecureServingError, check_access, run_http
+
+    try:
+        check_access(contract, chosen.verifier, insecure)
+    except InsecureServingError as refused:
+        typer.echo(f"drivable serve: {refused}", err=True)
+        raise typer.Exit(2) from None
     from drivable.serve.notices import log_config, startup_line
 
     bound = chosen.port or _free_port(chosen.host)
@@ -129,6 +145,7 @@ def serve_command(
         verifier=chosen.verifier,
         max_body_bytes=chosen.max_body_bytes,
         sessions=sessions,
+        insecure=insecure,
         log_config=log_config(chosen.worker_timeout),
         worker_timeout_s=chosen.worker_timeout,
     )

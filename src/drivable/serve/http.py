@@ -5,7 +5,8 @@ endpoint: no session lives in a process), with drivable's layers in front of it,
 
 1. the fingerprint is computed at startup (lifespan), as stdio does;
 2. bearer authentication when a `TokenVerifier` is given (`drivable.serve.auth`); without one the
-   caller is anonymous with no scope, so a scoped tool is refused, never opened to the network;
+   caller is anonymous and holds only the scopes of read-only tools, and a contract with tools
+   that change data refuses to be served at all unless `insecure=True` says so;
 3. the request body is bounded before anything parses it: a body over the limit is answered 413 with
    the envelope `payload_too_large` (by its declared Content-Length at once, else while it streams);
 4. the SDK's transport, which keeps DNS-rebinding protection (Host and Origin checks) for a server
@@ -28,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
 from drivable.serve.events import RETRY_MS, MemoryEventStore
+from drivable.serve.guards import StreamBounds, StructuredRefusals
 from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
@@ -44,6 +46,7 @@ _TARGET_ENV = "DRIVABLE_HTTP_CONTRACT"
 _VERIFIER_ENV = "DRIVABLE_HTTP_VERIFIER"
 _HOST_ENV = "DRIVABLE_HTTP_HOST"
 _LIMIT_ENV = "DRIVABLE_HTTP_MAX_BODY"
+_INSECURE_ENV = "DRIVABLE_HTTP_INSECURE"
 
 
 def body_limit(contract: Contract) -> int:
@@ -141,21 +144,46 @@ class BodyLimit:
 ANONYMOUS = Principal(id="anonymous", scopes=frozenset())
 
 
-class Anonymous:
-    """Without a verifier, an HTTP caller is anonymous and holds no scope.
+INSECURE = Principal(id="anonymous", scopes=None)
 
-    Unscoped tools answer as usual; a tool that declares scopes is refused with
-    `insufficient_scope` rather than opened to the network (stdio's local user keeps every scope).
+
+class Anonymous:
+    """Without a verifier, an HTTP caller is anonymous and holds only `public` scopes.
+
+    `build_app` makes the scopes of read-only tools public (nobody checks tokens, so reads are
+    open); a tool that changes anything is refused with `insufficient_scope` rather than opened
+    to the network (stdio's local user keeps every scope). Only a server started with
+    `insecure=True` hands every anonymous caller every scope.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(
+        self, app: ASGIApp, *, insecure: bool = False, public: frozenset[str] = frozenset()
+    ) -> None:
         self.app = app
+        self.principal = INSECURE if insecure else Principal(id="anonymous", scopes=public)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             scope = dict(scope)
-            scope[PRINCIPAL_KEY] = ANONYMOUS
+            scope[PRINCIPAL_KEY] = self.principal
         await self.app(scope, receive, send)
+
+
+class InsecureServingError(RuntimeError):
+    """Mutating tools over HTTP with nobody checking who calls."""
+
+
+def check_access(contract: Contract, verifier: object | None, insecure: bool) -> None:
+    """Refuse to serve tools that change anything over HTTP without a verifier, unless asked to."""
+    if verifier is not None or insecure:
+        return
+    mutating = sorted(n for n, spec in contract.tools.items() if not spec.effects.read_only)
+    if mutating:
+        raise InsecureServingError(
+            f"{contract.name} has tools that change data ({', '.join(mutating)}) and no token "
+            "verifier: pass --verifier MODULE:ATTR (a TokenVerifier), or --insecure to let any "
+            "caller on the network use every tool."
+        )
 
 
 class Fingerprinted:
@@ -188,6 +216,7 @@ def build_app(
     max_body_bytes: int | None = None,
     path: str = DEFAULT_PATH,
     sessions: bool = False,
+    insecure: bool = False,
 ) -> ASGIApp:
     """The ASGI app serving `contract` at `path` (streamable HTTP, both eras).
 
@@ -198,6 +227,7 @@ def build_app(
     and each POST stream is resumable (`drivable.serve.events`). 2026-07-28 requests are
     stateless either way (they cancel by closing the stream).
     """
+    check_access(contract, verifier, insecure)
     limit = max_body_bytes or body_limit(contract)
     server = build_server(contract)
     # Passing the bind host lets the SDK switch DNS-rebinding protection on for loopback hosts.
@@ -210,8 +240,16 @@ def build_app(
         max_request_body_size=limit,
         **resumable,  # type: ignore[arg-type]
     )
+    app = StructuredRefusals(app)
     app = BodyLimit(app, limit, contract)
-    app = Anonymous(app) if verifier is None else BearerAuth(app, verifier, contract=contract)
+    app = StreamBounds(app, stateless=not sessions)
+    if verifier is None:
+        public = frozenset(
+            s for spec in contract.tools.values() if spec.effects.read_only for s in spec.scopes
+        )
+        app = Anonymous(app, insecure=insecure, public=public)
+    else:
+        app = BearerAuth(app, verifier, contract=contract)
     return Fingerprinted(app, contract)
 
 
@@ -276,6 +314,7 @@ def app_from_env() -> ASGIApp:
         host=os.environ.get(_HOST_ENV, "127.0.0.1"),
         verifier=load_verifier(verifier_path) if verifier_path else None,
         max_body_bytes=int(limit) if limit else None,
+        insecure=os.environ.get(_INSECURE_ENV) == "1",
     )
 
 
@@ -289,6 +328,7 @@ def run_http(
     max_body_bytes: int | None = None,
     log_level: str = "warning",
     sessions: bool = False,
+    insecure: bool = False,
     log_config: dict[str, Any] | None = None,
     worker_timeout_s: int = 60,
 ) -> None:
@@ -320,6 +360,7 @@ def run_http(
             verifier=chosen,
             max_body_bytes=max_body_bytes,
             sessions=sessions,
+            insecure=insecure,
         )
         config = uvicorn.Config(
             app, host=host, port=port, log_level=log_level, lifespan="on", **logging_options
@@ -330,7 +371,10 @@ def run_http(
         raise ValueError("several workers need the contract as an import path MODULE:ATTR")
     if verifier is not None and not isinstance(verifier, str):
         raise ValueError("several workers need the verifier as an import path MODULE:ATTR")
-    load_contract(target)  # fail here, in the parent, rather than in every worker
+    # Fail here, in the parent, rather than in every worker.
+    check_access(load_contract(target), load_verifier(verifier) if verifier else None, insecure)
+    if insecure:
+        os.environ[_INSECURE_ENV] = "1"
     os.environ[_TARGET_ENV] = target
     os.environ[_HOST_ENV] = host
     if verifier is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,12 +25,13 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
-from drivable.contract import NAMESPACE, Contract, Outcome, Principal
+from drivable.contract import NAMESPACE, Contract, Outcome, Principal, boundary
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
 from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
 from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
+from drivable.contract.stages.handler import internal_error
 from drivable.serve.asking import Asking
 from drivable.serve.subscriptions import Subscriptions
 
@@ -82,6 +83,12 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             return asking.input_required(pending, "tools/call", params.name, params.arguments, who)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
+        except Exception:
+            # The pipeline answers every failure itself; this is the last line, so that even a
+            # fault of its own is an envelope, never a bare -32603 or a logged value.
+            boundary.log_failure(log, "tools/call failed outside the pipeline")
+            rid = request_id()
+            outcome = contract.finish(internal_error(boundary.safe_text(params.name), rid), rid)
         return call_result(outcome)
 
     @asynccontextmanager
@@ -110,6 +117,9 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
+        refused = guard_values(contract, "resources/read", {"uri": uri})
+        if refused is not None:
+            raise refused
         try:
             body = await contract.read_resource(uri)
         except ResourceError as failure:
@@ -117,16 +127,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
                 contract, failure, uri, rpc=not_found_code(failure, ctx.protocol_version)
             ) from None
         except Exception:
-            log.exception("resource read failed")
-            raise resource_failure(
-                contract,
-                ResourceError(
-                    "internal_error",
-                    "Reading the resource failed unexpectedly on the server.",
-                    hint="Read it once more; if it fails again, tell the user.",
-                ),
-                uri,
-            ) from None
+            boundary.log_failure(log, "resource read failed")
+            raise unexpected(contract, "Reading the resource", uri) from None
         return types.ReadResourceResult.model_validate({"contents": [body.contents(uri)]})
 
     async def list_prompts(
@@ -153,6 +155,9 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
                 None,
             )
         arguments = dict(params.arguments or {})
+        refused = guard_values(contract, f"prompt {spec.name}", arguments)
+        if refused is not None:
+            raise refused
         missing = [a.name for a in spec.arguments if a.required and not arguments.get(a.name)]
         if missing:
             # Rendering with an empty required argument would hand the model a broken prompt.
@@ -182,6 +187,9 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             return asking.input_required(pending, "prompts/get", spec.name, arguments, who)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
+        except Exception:
+            boundary.log_failure(log, "prompt %s failed to render", spec.name)
+            raise unexpected(contract, "Rendering the prompt") from None
         return types.GetPromptResult.model_validate(
             {"description": spec.description, "messages": wire_messages(rendered)}
         )
@@ -199,10 +207,18 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         values: list[str] = []
         template_uri = getattr(ref, "uri", None)
         prompt_name = getattr(ref, "name", None)
+        asked = {"name": params.argument.name, "value": params.argument.value}
+        refused = guard_values(contract, "completion/complete", {"argument": asked})
+        if refused is not None:
+            raise refused
         if template_uri is not None:
             spec = contract.templates.get(str(template_uri))
             if spec is not None and spec.complete is not None:
-                values = await spec.complete(params.argument.name, params.argument.value)
+                try:
+                    values = await spec.complete(params.argument.name, params.argument.value)
+                except Exception:
+                    boundary.log_failure(log, "completion failed")
+                    raise unexpected(contract, "Completing the value") from None
         elif prompt_name is not None and prompt_name in contract.prompts:
             for argument in contract.prompts[prompt_name].arguments:
                 if argument.name == params.argument.name:
@@ -390,6 +406,35 @@ def caller_id(ctx: ServerRequestContext[Any]) -> str:
     """Who a request state is issued to (the local user when no auth layer says otherwise)."""
     found = principal_of(ctx)
     return found.id if found is not None else Principal().id
+
+
+def guard_values(contract: Contract, subject: str, values: Mapping[str, Any]) -> MCPError | None:
+    """The boundary's refusal of a non-tool request's values (text a store cannot keep, nesting,
+    size), as the JSON-RPC error -32602 with the envelope; None when they pass."""
+    envelope = boundary.refusal(subject, values, contract.max_inline_bytes)
+    if envelope is None:
+        return None
+    issue = envelope.issues[0] if envelope.issues else None
+    hint = (
+        f"Fix {issue.path} ({issue.message.rstrip('.')}) and send {subject} again."
+        if issue is not None
+        else envelope.hint
+    )
+    failure = ResourceError(envelope.code, envelope.message, hint=hint)
+    refusal = resource_failure(contract, failure, None, rpc=INVALID_PARAMS)
+    if isinstance(refusal.error.data, dict):
+        refusal.error.data["issues"] = [i.to_dict() for i in envelope.issues]
+    return refusal
+
+
+def unexpected(contract: Contract, what: str, uri: str | None = None) -> MCPError:
+    """An unexpected failure outside tools/call: -32603 with the envelope, nothing of the cause."""
+    failure = ResourceError(
+        "internal_error",
+        f"{what} failed unexpectedly on the server.",
+        hint="Send the request once more; if it fails again, tell the user.",
+    )
+    return resource_failure(contract, failure, uri)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:

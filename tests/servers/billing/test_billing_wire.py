@@ -132,7 +132,7 @@ def serving(url: str, logs: Path, workers: list[int]) -> Iterator[list[str]]:
     for n, (port, count) in enumerate(zip(ports, workers, strict=True)):
         command = [
             *CLI, "serve", "billing", "--http", "--port", str(port), "--workers", str(count),
-            "--store", url,
+            "--store", url, "--insecure",
         ]  # fmt: skip
         with (logs / f"serve-{n}.log").open("wb") as sink:
             processes.append(subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from drivable.contract import boundary
 from drivable.contract.codes import Recovery
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.envelope import Envelope, Repair, ToolError
@@ -48,7 +49,10 @@ def failure_envelope(attempt: Attempt, failure: Exception) -> Envelope:
         return domain_error(attempt.contract, name, failure, attempt.request_id)
     if isinstance(failure, StoreUnavailableError):
         return unavailable_envelope(name, failure.outcome)
-    log.error("tool %s failed (request_id=%s)", name, attempt.request_id, exc_info=failure)
+    # the exception's types and frames, never its message (messages quote values)
+    boundary.log_failure(
+        log, "tool %s failed (request_id=%s)", name, attempt.request_id, failure=failure
+    )
     return internal_error(name, attempt.request_id)
 
 

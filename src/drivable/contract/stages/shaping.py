@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from drivable.contract import boundary
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.strict import StrictError
@@ -26,8 +27,11 @@ def shape(attempt: Attempt, result: Any) -> dict[str, Any]:
                 f"{spec.name} returned a result outside its output model "
                 f"{spec.output_model.__name__}: {error}"
             ) from error
-        log.exception(
-            "tool %s returned a result outside its outputSchema (%s)", spec.name, call.request_id
+        boundary.log_failure(
+            log,
+            "tool %s returned a result outside its outputSchema (%s)",
+            spec.name,
+            call.request_id,
         )
         raise Refused(internal_error(spec.name, call.request_id)) from None
     if call.notes:

@@ -364,6 +364,11 @@ def _due_issue(tool: str, due_on: datetime.date, issued_on: str) -> ToolError:
 # -- the contract ------------------------------------------------------------------------------
 
 
+# A token with only the read scope can look but never change anything (or move money).
+READ_SCOPE = "billing:read"
+WRITE_SCOPE = "billing:write"
+
+
 def make_contract(ledger: Ledger) -> Contract:
     """The billing contract on a prepared ledger (`await ledger.prepare()` first)."""
     if not ledger.secret:
@@ -412,6 +417,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"query": "novák", "limit": 10}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def list_customers(args: ListCustomersInput, call: Call) -> CustomersOutput:
@@ -442,6 +448,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"state": "open", "limit": 10}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def find_invoices(args: FindInput, call: Call) -> FindOutput:
@@ -485,6 +492,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001"}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["not_found"],
     )
     async def get_invoice(args: GetInput, call: Call) -> InvoiceOutput:
@@ -509,6 +517,7 @@ def make_contract(ledger: Ledger) -> Contract:
             '"quantity": 3, "unit_cents": 12000}], "idempotency_key": "4f1c2b9e-create-1"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found"],
     )
     async def create_invoice(args: CreateInput, call: Call) -> InvoiceOutput:
@@ -573,6 +582,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001", "expected_version": 1, "memo": "PO 4471"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "conflict", "state_conflict"],
     )
     async def update_invoice(args: UpdateInput, call: Call) -> InvoiceOutput:
@@ -647,6 +657,7 @@ def make_contract(ledger: Ledger) -> Contract:
             '"idempotency_key": "9d2e6c1a-refund-1", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "refund_exceeds_balance", "state_conflict"],
     )
     async def refund_invoice(args: RefundInput, call: Call) -> RefundOutput:
@@ -717,6 +728,7 @@ def make_contract(ledger: Ledger) -> Contract:
             'Example: {"invoice_id": "inv_30001", "reason": "issued twice", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
+        scopes=[WRITE_SCOPE],
         errors=["not_found", "state_conflict"],
     )
     async def void_invoice(args: VoidInput, call: Call) -> VoidOutput:

@@ -398,6 +398,9 @@ SUMMARY = Summary(
 )
 
 
+READ_SCOPE = "caselaw:read"
+
+
 def make_contract(handle: Handle | None = None) -> Contract:
     """The caselaw contract serving `handle`'s database (the default database without one)."""
     db = handle or Handle()
@@ -419,6 +422,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
             'the rows. Example: {"query": "náhrada škody"}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def search_decisions(args: SearchInput, call: Call) -> SearchOutput:
@@ -495,6 +499,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
             'about. Example: {"case_number": "21 Cdo 1096/2021"}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["not_found"],
     )
     async def get_decision(args: GetInput, call: Call) -> GetOutput:
@@ -594,6 +599,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
             'dates. Example: {"country": "CZ"}.'
         ),
         effects=READ_ONLY,
+        scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
     )
     async def list_courts(args: CourtsInput, call: Call) -> CourtsOutput:
