@@ -109,7 +109,8 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[st
     command = [sys.executable, "-m", "drivable", "serve", "tests.conformance.fixture:contract"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [*command, "--http", "--port", str(port), *extra],
+            # --insecure: a loopback fixture without a verifier whose clients call every tool
+            [*command, "--http", "--port", str(port), "--insecure", *extra],
             cwd=ROOT,
             env=env,
             stdout=sink,
