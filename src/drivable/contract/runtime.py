@@ -199,8 +199,12 @@ class Contract:
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
+        task: Any = None,
     ) -> Callable[[Handler], Handler]:
-        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`."""
+        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`.
+
+        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md).
+        """
         declaring_scope = _declaring_scope()
 
         def decorate(handler: Handler) -> Handler:
@@ -220,7 +224,12 @@ class Contract:
                 deprecation=deprecation,
                 scopes=scopes,
                 localns=declaring_scope,
+                task=task,
             )
+            if task is not None:
+                from drivable.tasks.errors import TASK_CODES
+
+                self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             self._fingerprint = None
             return handler
 
@@ -396,6 +405,8 @@ class Contract:
             common += ["idempotency_mismatch", "in_progress", "unavailable"]
         if spec.effects.destructive:
             common += ["confirmation_required", "confirmation_invalid", "unavailable"]
+        if spec.task is not None:
+            common += ["task_timeout", "task_expired", "worker_lost"]
         return sorted(set(common) | set(spec.errors))
 
     def tool_meta(self, spec: ToolSpec) -> dict[str, Any]:
@@ -404,10 +415,10 @@ class Contract:
             lifecycle["deprecation"] = spec.deprecation.to_dict()
         # The codes only: their meanings are in the one catalog discover publishes, so the
         # catalog is not repeated on every tool of tools/list ([6.document-codes]).
-        return {
-            f"{NAMESPACE}/lifecycle": lifecycle,
-            f"{NAMESPACE}/errors": self.tool_codes(spec),
-        }
+        meta = {f"{NAMESPACE}/lifecycle": lifecycle, f"{NAMESPACE}/errors": self.tool_codes(spec)}
+        if spec.task is not None:
+            meta[f"{NAMESPACE}/task"] = spec.task.to_meta()
+        return meta
 
     def error_catalog(self) -> list[dict[str, Any]]:
         """Every code the server's tools can emit, with its recovery class and meaning."""
@@ -433,6 +444,8 @@ class Contract:
         )
         if stated:
             description = f"{description} {stated}"
+        if spec.task is not None:
+            description = f"{description} {spec.task.sentence()}"
         return {
             "name": spec.name,
             "title": spec.title,

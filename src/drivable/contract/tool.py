@@ -102,6 +102,8 @@ class ToolSpec:
     input_schema: dict[str, Any] = field(default_factory=dict)
     output_schema: dict[str, Any] = field(default_factory=dict)
     best_effort: tuple[str, ...] = ()
+    # Long-running work (`drivable.tasks.LongRunning`): may answer with a task handle.
+    task: Any = None
 
     @property
     def keyed(self) -> bool:
@@ -373,6 +375,7 @@ def build_spec(
     deprecation: Deprecation | None,
     scopes: Sequence[str],
     localns: Mapping[str, Any] | None = None,
+    task: Any = None,
 ) -> ToolSpec:
     check_name(name)
     text = check_description(name, description)
@@ -409,4 +412,14 @@ def build_spec(
     spec.output_schema = output_schema_of(
         name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
     )
+    if task is not None:
+        from drivable.tasks.policy import LongRunning, TaskDeclarationError
+
+        if not isinstance(task, LongRunning):
+            raise ContractError(f"tool {name!r}: task= takes a drivable.tasks.LongRunning")
+        try:
+            task.check_for(name, read_only=effects.read_only, keyed=spec.keyed)
+        except TaskDeclarationError as error:
+            raise ContractError(str(error)) from None
+        spec.task = task
     return spec

@@ -209,6 +209,9 @@ def build_server(contract: Contract) -> Server[Any]:
         )
 
     server.add_request_handler("server/discover", types.RequestParams, discover)
+    from drivable.tasks import install as install_tasks
+
+    install_tasks(server, contract)  # long-running tools: the tasks extension (docs/tasks.md)
     return server
 
 
