@@ -9,6 +9,7 @@ it only runs as a task, is refused with -32021 naming the extension to declare.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +37,7 @@ from drivable.tasks.runner import TaskRunner, tool_result
 from drivable.tasks.store import TaskRow
 
 EXTENSION = "io.modelcontextprotocol/tasks"
+LEASE_ENV = "DRIVABLE_TASKS_LEASE_S"
 REQUIRED: dict[str, Any] = {"requiredCapabilities": {"extensions": {EXTENSION: {}}}}
 
 
@@ -102,6 +104,9 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         return None
     from drivable.serve.mount import principal_of, resource_failure
 
+    if "lease_s" not in runner_options and os.environ.get(LEASE_ENV):
+        # How soon a dead worker's task is noticed: shorter in tests, the default in production.
+        runner_options["lease_s"] = float(os.environ[LEASE_ENV])
     runner = TaskRunner(contract, **runner_options)
     server.extensions[EXTENSION] = {}
     entry = server.get_request_handler("tools/call")

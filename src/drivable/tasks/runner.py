@@ -468,6 +468,11 @@ class TaskRunner:
             message = f"Finished after {took} with the error {code}; result.isError is true."
         else:
             message = f"Finished after {took}; the result is in result."
+        if row.attempt > 1:
+            message += (
+                f" This was attempt {row.attempt}: a worker running it earlier stopped, so it ran "
+                "again from the beginning."
+            )
         await self._finish(row, policy, "completed", message, result=result)
 
     async def _finish(
