@@ -30,8 +30,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec
+from drivable.contract.durable import unavailable_envelope
 from drivable.contract.resources import ResourceError
-from drivable.effects import arguments_digest
+from drivable.effects import StoreUnavailableError, arguments_digest
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.runner import TaskRunner, tool_result
 from drivable.tasks.store import TaskRow
@@ -137,7 +138,10 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         value = validated.value
         key = getattr(value, "idempotency_key", None) if spec.keyed else None
         digest = arguments_digest(value.model_dump(mode="json"))
-        row = await _create(spec, policy, principal, raw, key, digest)
+        try:
+            row = await _create(spec, policy, principal, raw, key, digest)
+        except StoreUnavailableError as down:
+            return tool_result(contract._error(unavailable_envelope(spec.name, down.outcome), ""))
         if isinstance(row, dict):
             return row
         return {"resultType": "task", **task_wire(row, detailed=False)}
@@ -279,8 +283,28 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         runner.cancel_local(params.task_id)
         return {"resultType": "complete"}
 
+    def guarded(handler: Any, method: str) -> Any:
+        async def answer(ctx: ServerRequestContext[Any], params: Any) -> dict[str, Any]:
+            try:
+                result: dict[str, Any] = await handler(ctx, params)
+            except StoreUnavailableError as down:
+                # The rows are out of reach for now: a temporary error, never a made-up state.
+                raise resource_failure(
+                    contract,
+                    ResourceError(
+                        "unavailable",
+                        f"The task store is unavailable right now, so {method} could not be "
+                        "answered.",
+                        hint=f"Send {method} again after {down.outcome.retry_after_ms} ms.",
+                    ),
+                    None,
+                ) from None
+            return result
+
+        return answer
+
     server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
-    server.add_request_handler("tasks/get", TaskParams, get_task)
-    server.add_request_handler("tasks/update", UpdateParams, update_task)
-    server.add_request_handler("tasks/cancel", TaskParams, cancel_task)
+    server.add_request_handler("tasks/get", TaskParams, guarded(get_task, "tasks/get"))
+    server.add_request_handler("tasks/update", UpdateParams, guarded(update_task, "tasks/update"))
+    server.add_request_handler("tasks/cancel", TaskParams, guarded(cancel_task, "tasks/cancel"))
     return runner

@@ -251,6 +251,9 @@ class TaskRunner:
     async def recover(self, task_id: str) -> TaskRow | None:
         """Take over an active task whose lease ran out: run it again, or fail it, as the tool's
         declaration says. None when someone else took it (or it was alive after all)."""
+        if task_id in self._running:
+            # Alive here, its lease only late (a heartbeat waited on a busy store): not abandoned.
+            return None
         claimed = await self.tasks.take_over(task_id, self.owner, self.lease_s)
         if claimed is None:
             return None
@@ -344,11 +347,9 @@ class TaskRunner:
                 text = f"{done:g} of {total:g} done."
             else:
                 text = f"{done:g} done so far."
+            # Only kept here: the watch loop writes it. The handler never waits on the store for
+            # its progress (on SQLite a keyed handler's own effect transaction holds the write lock).
             pending[0] = text
-            now = time.monotonic()
-            if now - last_write[0] >= PROGRESS_WRITE_S:
-                last_write[0] = now
-                await beat()
 
         async def beat() -> bool:
             message, pending[0] = pending[0], None
@@ -369,7 +370,9 @@ class TaskRunner:
                 await anyio.sleep(self.watch_s)
                 since_beat += self.watch_s
                 try:
-                    if since_beat >= self.lease_s / 3 or pending[0] is not None:
+                    due = time.monotonic() - last_write[0] >= PROGRESS_WRITE_S
+                    if since_beat >= self.lease_s / 3 or (pending[0] is not None and due):
+                        last_write[0] = time.monotonic()
                         since_beat = 0.0
                         if not await beat():
                             return

@@ -1,0 +1,62 @@
+"""The task rows on a real SQLite file: answering a subset of the pending input requests."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivable.effects import SqliteStore
+from drivable.tasks.store import TaskRow, TaskStore
+
+OWNER = "worker-1"
+
+
+def row(task_id: str) -> TaskRow:
+    return TaskRow(
+        task_id=task_id, principal="alice", scopes=None, tool="multi_input", arguments={},
+        idem_key=None, digest="d", status="working", status_message=None, result=None,
+        error=None, input_requests={}, input_responses={}, cancel_requested=False, attempt=1,
+        owner=OWNER, lease_until=1e12, created_at=0.0, updated_at=0.0, deadline_at=1e12,
+        ttl_ms=1, poll_ms=1, expires_at=1e12, forget_at=1e12,
+    )  # fmt: skip
+
+
+keys = st.lists(st.sampled_from([f"k{i}" for i in range(6)]), unique=True, min_size=1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    asked=keys, rounds=st.lists(st.lists(st.sampled_from([f"k{i}" for i in range(8)])), max_size=4)
+)
+def test_answers_remove_exactly_the_pending_keys_they_name(
+    asked: list[str], rounds: list[list[str]]
+) -> None:
+    async def scenario(path: Path) -> None:
+        store = SqliteStore(path)
+        tasks = TaskStore(store)
+        await tasks.create(row("t"))
+        for key in asked:
+            assert await tasks.ask("t", OWNER, key, {"method": "elicitation/create", "params": {}})
+        pending = set(asked)
+        for answered in rounds:
+            await tasks.answer("t", "alice", {k: {"action": "accept"} for k in answered})
+            pending -= set(answered)
+            seen = await tasks.get("t", "alice")
+            assert seen is not None
+            assert set(seen.input_requests) == pending
+            assert seen.status == ("input_required" if pending else "working")
+        # Another caller answers nothing and learns nothing.
+        assert await tasks.answer("t", "bob", {k: {} for k in asked}) is None
+        for key in set(asked) - pending:
+            found, _ = await tasks.consume("t", OWNER, key)
+            assert found
+            found, _ = await tasks.consume("t", OWNER, key)
+            assert not found  # each answer is taken once
+        await store.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(scenario(Path(tmp) / "t.sqlite"))
