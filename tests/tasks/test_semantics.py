@@ -173,3 +173,35 @@ def test_an_invented_task_id_is_not_found_never_a_task(
         get(client, worker, task_id, token=ALICE)
     assert unknown.value.code == -32602
     assert unknown.value.data["machine_code"] == "not_found"
+
+
+def test_a_listen_stream_pushes_each_change_of_the_followed_tasks(
+    worker: Worker, client: httpx2.Client
+) -> None:
+    created = call(client, worker, "slow_compute", {"seconds": 0.6, "label": "pushed"}, token=ALICE)
+    theirs = call(client, worker, "slow_compute", {"seconds": 0, "label": "bob"}, token=BOB)
+    events: list[dict[str, object]] = []
+    final = rpc(
+        client, worker.url, "subscriptions/listen",
+        {"notifications": {"taskIds": [created["taskId"], theirs["taskId"], "made-up"]}},
+        token=ALICE, events=events,
+    )  # fmt: skip
+    ack, *pushes = [e for e in events if "method" in e]
+    assert ack["method"] == "notifications/subscriptions/acknowledged"
+    assert ack["params"]["notifications"] == {"taskIds": [created["taskId"]]}  # type: ignore[index]
+    assert pushes and all(p["method"] == "notifications/tasks" for p in pushes)
+    statuses = [p["params"]["status"] for p in pushes]  # type: ignore[index]
+    assert statuses[-1] == "completed" and statuses.count("completed") == 1
+    last = pushes[-1]["params"]
+    assert last["taskId"] == created["taskId"]  # type: ignore[index]
+    assert last["result"]["structuredContent"]["label"] == "pushed"  # type: ignore[index]
+    assert (
+        final["_meta"]["io.modelcontextprotocol/subscriptionId"]
+        == ack["params"]["_meta"][  # type: ignore[index]
+            "io.modelcontextprotocol/subscriptionId"
+        ]
+    )
+    with pytest.raises(RpcError) as undeclared:
+        rpc(client, worker.url, "subscriptions/listen",
+            {"notifications": {"taskIds": [created["taskId"]]}}, token=ALICE, tasks=False)  # fmt: skip
+    assert undeclared.value.code == -32021

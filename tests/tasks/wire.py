@@ -31,8 +31,10 @@ def rpc(
     token: str | None = None,
     tasks: bool = True,
     headers: dict[str, str] | None = None,
+    events: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One request; the result, or RpcError for a JSON-RPC error."""
+    """One request; the result, or RpcError for a JSON-RPC error. With `events`, every event of
+    the answer's stream is appended to it (notifications included)."""
     body = dict(params or {})
     capabilities: dict[str, Any] = {"extensions": {EXTENSION: {}}} if tasks else {}
     body["_meta"] = {
@@ -58,6 +60,10 @@ def rpc(
         json={"jsonrpc": "2.0", "id": request_id, "method": method, "params": body},
         headers=sent,
     )
+    if events is not None:
+        events.extend(
+            json.loads(line[5:]) for line in answer.text.splitlines() if line.startswith("data:")
+        )
     message = _message(answer, request_id)
     if "error" in message:
         raise RpcError(message["error"])

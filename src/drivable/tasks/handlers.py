@@ -303,6 +303,16 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
 
         return answer
 
+    from drivable.tasks.listen import install_listen
+
+    install_listen(
+        server,
+        runner,
+        caller=caller,
+        declares_extension=declares_extension,
+        missing_extension=_missing_extension,
+        task_wire=task_wire,
+    )
     server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
     server.add_request_handler("tasks/get", TaskParams, guarded(get_task, "tasks/get"))
     server.add_request_handler("tasks/update", UpdateParams, guarded(update_task, "tasks/update"))
