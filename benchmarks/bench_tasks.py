@@ -8,7 +8,8 @@ same call runs two ways, interleaved in rounds so that drift hits both alike:
             is completed and its result inlined (create + polls + result).
 
 Then the polls per second one worker sustains: 4 client threads sending tasks/get on a finished
-task for 3 s, against the same threads calling a trivial tool (the baseline of one request). Prints medians, the ratio task/blocking, the polls per round trip and polls/s.
+task for 3 s, against the same threads calling a trivial tool (the baseline of one request), and
+how long a cancel takes to show (tasks/cancel to a tasks/get answering `cancelled`). Prints medians, the ratio task/blocking, the polls per round trip and polls/s.
 PostgreSQL comes from DRIVABLE_PG_DSN or ``scripts/ensure-postgres.sh`` (skipped, said so, when
 neither works).
 
@@ -142,6 +143,22 @@ def task_round_trip(client: httpx2.Client, url: str) -> tuple[float, int]:
             return time.perf_counter() - start, polls
 
 
+def cancel_latency(client: httpx2.Client, url: str) -> float:
+    """From the tasks/cancel request to a tasks/get that shows `cancelled`."""
+    created = rpc(
+        client, url, "tools/call", {"name": "run_work", "arguments": {"seconds": 10}}, tasks=True
+    )
+    time.sleep(0.05)
+    start = time.perf_counter()
+    rpc(client, url, "tasks/cancel", {"taskId": created["taskId"]}, tasks=True)
+    while (
+        rpc(client, url, "tasks/get", {"taskId": created["taskId"]}, tasks=True)["status"]
+        != "cancelled"
+    ):
+        time.sleep(0.005)
+    return time.perf_counter() - start
+
+
 def per_second(
     url: str, method: str, params: dict[str, Any], threads: int = 4, seconds: float = 3.0
 ) -> float:
@@ -233,6 +250,7 @@ def measure(label: str, store: str, rounds: int) -> None:
                 took, count = task_round_trip(client, url)
                 tasked.append(took)
                 polls.append(count)
+            cancels = [cancel_latency(client, url) for _ in range(5)]
             done = rpc(
                 client,
                 url,
@@ -255,7 +273,8 @@ def measure(label: str, store: str, rounds: int) -> None:
         f"   {label:<10} blocking {b * 1000:7.1f} ms   task round trip {t * 1000:7.1f} ms "
         f"({statistics.median(polls):.0f} polls every {POLL_S * 1000:.0f} ms)   "
         f"ratio task/blocking {t / b:5.2f}\n   {'':<10} polls/s one worker {rate:6.0f} "
-        f"(trivial tools/call {trivial:6.0f}/s, ratio {rate / trivial:4.2f})"
+        f"(trivial tools/call {trivial:6.0f}/s, ratio {rate / trivial:4.2f})   "
+        f"cancel to cancelled {statistics.median(cancels) * 1000:5.1f} ms"
     )
 
 
