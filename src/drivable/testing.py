@@ -15,8 +15,9 @@ async def test_search(drivable_client, drivable_mode):
 `build_server(contract)`: `mode="legacy"` is the serialized path (JSON-RPC messages over memory
 streams, the 2025-11-25 handshake), `mode="auto"` the 2026-07-28 era through the SDK's direct
 dispatcher. `drivable_mode` runs a test once per mode. `call_ok` and `call_error` assert the shapes
-a model relies on (structuredContent conforming to outputSchema plus its JSON text mirror; the pinned
-envelope with a literally callable repair); `assert_round_trip` pins a read-back (describe ->
+a model relies on (structuredContent conforming to outputSchema plus its JSON text mirror; on a
+refusal no structuredContent, the pinned envelope as text and in `_meta`, with a literally callable
+repair); `assert_round_trip` pins a read-back (describe ->
 configure) as a fixed point.
 """
 
@@ -112,11 +113,13 @@ async def call_ok(
     """Call `tool`, assert it succeeded in the drivable shape, and return structuredContent."""
     import jsonschema
 
+    from drivable.contract.envelope import envelope_of
+
     result = await client.call_tool(tool, dict(arguments or {}))
     structured = result.structured_content
     if result.is_error:
         raise AssertionError(
-            f"{tool} failed: {json.dumps(structured, ensure_ascii=False, indent=1)}"
+            f"{tool} failed: {json.dumps(envelope_of(result), ensure_ascii=False, indent=1)}"
         )
     assert isinstance(structured, dict), f"{tool} returned no structuredContent"
     assert _mirror(result) == structured, "the text mirror differs from structuredContent"
@@ -143,13 +146,18 @@ async def call_error(
     import jsonschema
 
     from drivable.contract import ERROR_CODES
-    from drivable.contract.envelope import envelope_schema
+    from drivable.contract.envelope import ENVELOPE_META_KEY, envelope_schema
 
     result = await client.call_tool(tool, dict(arguments or {}))
-    envelope = result.structured_content
-    assert result.is_error, f"{tool} succeeded where a refusal was expected: {envelope}"
-    assert isinstance(envelope, dict), f"{tool}'s refusal carries no structuredContent"
-    assert _mirror(result) == envelope, "the text mirror differs from the envelope"
+    assert result.is_error, (
+        f"{tool} succeeded where a refusal was expected: {result.structured_content}"
+    )
+    # The shape every client accepts: no structuredContent on an error (the TypeScript SDK 1.x
+    # validates it against the outputSchema even then), the envelope as text and in _meta.
+    assert result.structured_content is None, f"{tool}'s refusal carries structuredContent"
+    envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
+    assert isinstance(envelope, dict), f"{tool}'s refusal carries no envelope in _meta"
+    assert _mirror(result) == envelope, "the text differs from the envelope in _meta"
     schema = envelope_schema(sorted(ERROR_CODES))
     schema["properties"]["code"] = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
     jsonschema.validate(envelope, schema)

@@ -12,6 +12,7 @@ import anyio
 import httpx2
 import pytest
 
+from drivable.contract import envelope_of as result_envelope
 from drivable.target import Mode, Target, connect
 from tests.serve.conftest import (
     EXPIRED_TOKEN,
@@ -103,7 +104,7 @@ async def test_insufficient_scope_names_the_scopes(http_server: HttpServer, mode
             # ... and is refused a tool needing notes:write, by name.
             result = await client.call_tool("archive_note", {"note_id": "note_1"})
             assert result.is_error
-            env = result.structured_content
+            env = result_envelope(result)
             assert isinstance(env, dict)
             assert env["code"] == "insufficient_scope"
             assert env["details"] == {"required_scopes": ["notes:write"]}
@@ -201,9 +202,11 @@ async def test_several_workers_serve_one_endpoint(two_workers: HttpServer, mode:
             async with connect(target, mode=mode) as client:
                 result = await client.call_tool("get_note", {"note_id": f"note_{i}"})
                 assert not result.is_error, result.structured_content
-                env = await client.call_tool("get_note", {"note_id": "note_999"})
-                assert env.structured_content is not None
-                assert env.structured_content["code"] == "not_found"
+                refused = result_envelope(
+                    await client.call_tool("get_note", {"note_id": "note_999"})
+                )
+                assert refused is not None
+                assert refused["code"] == "not_found"
 
 
 async def test_each_worker_is_a_process_that_checks_tokens(two_workers: HttpServer) -> None:
@@ -242,6 +245,7 @@ async def test_without_a_verifier_scoped_tools_stay_closed(
             assert not ok.is_error
             refused = await client.call_tool("archive_note", {"note_id": "note_1"})
             assert refused.is_error
-            assert refused.structured_content is not None
-            assert refused.structured_content["code"] == "insufficient_scope"
-            assert refused.structured_content["details"] == {"required_scopes": ["notes:write"]}
+            env = result_envelope(refused)
+            assert env is not None
+            assert env["code"] == "insufficient_scope"
+            assert env["details"] == {"required_scopes": ["notes:write"]}

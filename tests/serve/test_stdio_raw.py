@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from drivable.contract import envelope_of
 from tests.serve.conftest import EXAMPLE, ROOT
 
 BOUND = 60.0
@@ -138,7 +139,8 @@ def test_handshake_era_stdout_is_only_protocol() -> None:
     assert by_id[0]["result"]["protocolVersion"] == "2025-11-25"
     failure = by_id[4]["result"]
     assert failure["isError"] is True
-    assert failure["structuredContent"]["code"] == "internal_error"
+    assert "structuredContent" not in failure
+    assert failure["_meta"]["dev.drivable/envelope"]["code"] == "internal_error"
     assert b"sqlite" not in b"".join(raw)
     # The failure was logged, to stderr, for the operator.
     assert b"check_failure" in err
@@ -162,6 +164,6 @@ def test_2026_era_stdout_is_only_protocol() -> None:
     by_id = {m["id"]: m for m in decoded if "id" in m}
     assert "2026-07-28" in by_id[0]["result"]["supportedVersions"]
     assert by_id[2]["result"]["resultType"] == "complete"
-    assert by_id[3]["result"]["structuredContent"]["code"] == "invalid_arguments"
-    assert by_id[5]["result"]["structuredContent"]["code"] == "not_found"
-    assert by_id[6]["result"]["structuredContent"]["code"] == "unknown_tool"
+    assert envelope_of(by_id[3]["result"])["code"] == "invalid_arguments"
+    assert envelope_of(by_id[5]["result"])["code"] == "not_found"
+    assert envelope_of(by_id[6]["result"])["code"] == "unknown_tool"

@@ -13,7 +13,7 @@ import anyio
 import jsonschema
 from mcp import Client
 
-from drivable.contract import NAMESPACE
+from drivable.contract import NAMESPACE, envelope_of
 
 BOUND = 90.0  # seconds: no test waits longer than this
 
@@ -34,7 +34,13 @@ def closed_everywhere(schema: Any) -> None:
 
 async def call(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     result = await client.call_tool(tool, arguments)
-    structured = result.structured_content
+    if result.is_error:
+        # No structuredContent on an error (TypeScript SDK 1.x clients would validate it against
+        # the outputSchema and throw); the envelope travels in _meta and as the text.
+        assert result.structured_content is None
+        structured = (result.meta or {}).get("dev.drivable/envelope")
+    else:
+        structured = result.structured_content
     assert isinstance(structured, dict)
     # The JSON text mirror, for clients that read only content.
     assert result.content[0].type == "text"
@@ -156,7 +162,7 @@ async def test_unexpected_exception_discloses_nothing(open_client: Any) -> None:
         async with open_client() as client:
             result = await client.call_tool("check_failure", {"flag": True})
             assert result.is_error
-            env = result.structured_content
+            env = envelope_of(result)
             assert isinstance(env, dict)
             assert_envelope(env, "internal_error")
             assert env["request_id"] in env["hint"]

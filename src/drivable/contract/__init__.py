@@ -10,7 +10,14 @@ from drivable.contract.codes import (
     WarningCode,
 )
 from drivable.contract.echo import NextCall
-from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.envelope import (
+    ENVELOPE_META_KEY,
+    Envelope,
+    Issue,
+    Repair,
+    ToolError,
+    envelope_of,
+)
 from drivable.contract.output import Output
 from drivable.contract.runtime import (
     MAX_INLINE_BYTES,
@@ -24,6 +31,7 @@ from drivable.contract.runtime import (
 from drivable.contract.tool import READ_ONLY, ContractError, Deprecation, Effects, ToolSpec
 
 __all__ = [
+    "ENVELOPE_META_KEY",
     "ERROR_CODES",
     "ISSUE_CODES",
     "MAX_INLINE_BYTES",
@@ -49,4 +57,5 @@ __all__ = [
     "ToolError",
     "ToolSpec",
     "WarningCode",
+    "envelope_of",
 ]

@@ -1,12 +1,17 @@
 """The error envelope: one shape for every failure, each naming the next step.
 
 `{"code", "message", "hint", "issues": [...], "repair": {...}?, "temporary", "retry_after_ms",
-"request_id"}` travels in `structuredContent` of a result with `isError: true`, with a JSON text
-mirror in `content` (see DESIGN.md). Handlers raise `ToolError`; the runtime builds the rest.
+"request_id"}` travels in a result with `isError: true` as the JSON text of `content[0]` (what a
+model reads) and as the object in `_meta["dev.drivable/envelope"]` (what a machine reads). An error
+result carries no `structuredContent`: clients that validate structured content against the
+tool's outputSchema even on errors (the TypeScript SDK 1.x) would throw instead of passing the
+envelope on (docs/runtime.md, "Error results every client accepts"). Handlers raise `ToolError`;
+the runtime builds the rest; `envelope_of` reads it back from any result.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,3 +165,50 @@ def envelope_schema(codes: Sequence[str]) -> dict[str, Any]:
             "fingerprint": {"type": "string"},
         },
     }
+
+
+# Where an error result carries the envelope object for machines (the text carries it for models).
+ENVELOPE_META_KEY = "dev.drivable/envelope"
+
+
+def envelope_of(result: Any) -> dict[str, Any] | None:
+    """The envelope of an error result, or None when `result` is no error or carries none.
+
+    `result` is an SDK `CallToolResult` or its wire dict (camelCase). Read from `_meta`, then from
+    structured content (servers built before the envelope left it), then from the JSON text.
+    """
+    if isinstance(result, Mapping):
+        is_error = bool(result.get("isError"))
+        meta = result.get("_meta")
+        structured = result.get("structuredContent")
+        content = result.get("content") or []
+        texts = [c.get("text") for c in content if isinstance(c, Mapping)]
+    else:
+        is_error = bool(getattr(result, "is_error", False))
+        meta = getattr(result, "meta", None)
+        structured = getattr(result, "structured_content", None)
+        texts = [getattr(c, "text", None) for c in getattr(result, "content", None) or []]
+    if not is_error:
+        return None
+    candidates: list[Any] = []
+    if isinstance(meta, Mapping):
+        candidates.append(meta.get(ENVELOPE_META_KEY))
+    candidates.append(structured)
+    for text in texts:
+        if isinstance(text, str):
+            try:
+                candidates.append(json.loads(text))
+            except ValueError:
+                continue
+    for found in candidates:
+        if _is_envelope(found):
+            return dict(found)
+    return None
+
+
+def _is_envelope(value: Any) -> bool:
+    return (
+        isinstance(value, Mapping)
+        and isinstance(value.get("code"), str)
+        and isinstance(value.get("message"), str)
+    )

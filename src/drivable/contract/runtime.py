@@ -94,8 +94,8 @@ class Summary:
             "does_not": list(self.does_not),
             "prerequisites": dict(self.prerequisites),
             "error_carriers": {
-                "tool_errors": "tools/call result with isError: true; the envelope in "
-                "structuredContent, its JSON text in content[0]",
+                "tool_errors": "tools/call result with isError: true; the envelope's JSON "
+                "text in content[0] and the object in _meta['dev.drivable/envelope']",
                 "non_tool_rpc_errors": "JSON-RPC error with the envelope in error.data "
                 "(machine_code, human_message)",
             },
@@ -138,7 +138,7 @@ class Call:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of one call: structuredContent and whether it is an error."""
+    """The result of one call: the structured result or the envelope, and whether it is an error."""
 
     structured: dict[str, Any]
     is_error: bool

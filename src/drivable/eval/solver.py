@@ -18,7 +18,7 @@ import anyio
 import jsonschema
 from pydantic import ValidationError
 
-from drivable.contract import Contract
+from drivable.contract import Contract, envelope_of
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, discovery_cost, result_text
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
@@ -98,7 +98,7 @@ def speaks_envelope(tools: Sequence[dict[str, Any]], contract: Contract | None) 
 
 def observation_of(call: ToolCall, result: Any) -> Observation:
     texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
-    structured = result.structured_content
+    structured = envelope_of(result) if result.is_error else result.structured_content
     return Observation(
         call=call,
         is_error=bool(result.is_error),

@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from drivable.contract.envelope import envelope_of
 from drivable.reliability import probe
 from drivable.reliability.processes import Served
 from drivable.target import Target, connect
@@ -58,7 +59,7 @@ async def _call(token: str, tool: str, args: dict[str, Any], url: str) -> dict[s
     async with connect(Target(url=url, bearer_token=token), read_timeout_seconds=BOUND_S) as client:
         with anyio.fail_after(BOUND_S):
             result = await client.call_tool(tool, args)
-    out = dict(result.structured_content or {})
+    out = dict((envelope_of(result) if result.is_error else result.structured_content) or {})
     out["_is_error"] = result.is_error
     return out
 

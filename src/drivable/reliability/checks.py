@@ -120,7 +120,7 @@ def check_result(
     if not is_error:
         return findings
     if not isinstance(structured, Mapping):
-        return [*findings, Finding("malformed_envelope", tool, "no structuredContent")]
+        return [*findings, Finding("malformed_envelope", tool, "no envelope")]
     missing = [k for k in ENVELOPE_KEYS if k not in structured]
     if missing:
         findings.append(Finding("malformed_envelope", tool, f"missing {missing}"))

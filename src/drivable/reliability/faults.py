@@ -23,6 +23,7 @@ from typing import Any
 
 import anyio
 
+from drivable.contract.envelope import envelope_of
 from drivable.reliability import probe
 from drivable.reliability.checks import leaks
 from drivable.reliability.load import Event, LoadReport, run_load
@@ -267,7 +268,8 @@ async def _record_calls(url: str, count: int, run: str) -> list[dict[str, Any]]:
                     "add_entry",
                     {"label": f"{run}-{i}", "amount": 1, "idempotency_key": f"k-{run}-{i}"},
                 )
-            out.append({"ok": not result.is_error, **(result.structured_content or {})})
+            body = envelope_of(result) if result.is_error else result.structured_content
+            out.append({"ok": not result.is_error, **(body or {})})
     return out
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from drivable.contract.envelope import envelope_of
 from drivable.reliability.checks import Finding, check_result, check_transport_refusal, leaks
 from drivable.reliability.schema import ONE_MEGABYTE, draw_many, hostile_arguments, strategy_for
 from drivable.target import Target, connect
@@ -370,7 +371,7 @@ async def _send_sdk(client: Any, plan: _Plan, report: FuzzReport) -> bool:
         report.codes[f"(raised {type(exc).__name__})"] += 1
         return True
     texts = [getattr(c, "text", "") for c in result.content]
-    structured = result.structured_content
+    structured = envelope_of(result) if result.is_error else result.structured_content
     if result.is_error:
         report.rejected += 1
         report.codes[str((structured or {}).get("code"))] += 1
@@ -406,8 +407,8 @@ async def _send_raw(
         report.codes[code] += 1
         report.findings += check_transport_refusal(response.status_code, response.content)
         return response.status_code >= 500
-    structured = result.get("structuredContent")
     is_error = bool(result.get("isError"))
+    structured = envelope_of(result) if is_error else result.get("structuredContent")
     texts = [str(c.get("text", "")) for c in result.get("content", []) if isinstance(c, dict)]
     if is_error:
         report.rejected += 1

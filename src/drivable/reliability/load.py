@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 
+from drivable.contract.envelope import envelope_of
 from drivable.reliability.processes import Served
 from drivable.target import Target, connect
 
@@ -181,7 +182,11 @@ async def run_load(
                                     )
                                 )
                                 raise
-                            structured = result.structured_content
+                            structured = (
+                                envelope_of(result)
+                                if result.is_error
+                                else result.structured_content
+                            )
                             if not result.is_error:
                                 report.events.append(
                                     Event(

@@ -1,8 +1,9 @@
 """Mount a contract on the SDK's low-level Server: lists, calls, discover, cache hints.
 
-The low-level Server validates nothing, which is what we want: the contract owns validation. Every
-result of tools/call is a CallToolResult with structuredContent and a JSON text mirror; failures
-are results with isError: true, never JSON-RPC errors, so a handler exception never becomes -32603.
+The low-level Server validates nothing, which is what we want: the contract owns validation. A success
+of tools/call is a CallToolResult with structuredContent and a JSON text mirror; a failure is a
+result with isError: true carrying the envelope (`call_result`), never a JSON-RPC error, so a
+handler exception never becomes -32603.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
-from drivable.contract import NAMESPACE, Contract, Principal
+from drivable.contract import NAMESPACE, Contract, Outcome, Principal
+from drivable.contract.envelope import ENVELOPE_META_KEY
 from drivable.contract.resources import ResourceError
 
 log = logging.getLogger("drivable.serve")
@@ -59,12 +61,7 @@ def build_server(contract: Contract) -> Server[Any]:
             principal=principal_of(ctx),
             progress=progress,
         )
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text())],
-            structured_content=outcome.structured,
-            is_error=outcome.is_error,
-            _meta=outcome.meta,
-        )
+        return call_result(outcome)
 
     @asynccontextmanager
     async def lifespan(server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -213,6 +210,23 @@ def build_server(contract: Contract) -> Server[Any]:
 
     install_tasks(server, contract)  # long-running tools: the tasks extension (docs/tasks.md)
     return server
+
+
+def call_result(outcome: Outcome) -> types.CallToolResult:
+    """The wire form of one call's outcome.
+
+    A success is structuredContent with its JSON text mirror. An error carries the envelope as
+    the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
+    structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
+    outputSchema even when isError is true, and would throw instead of passing the envelope on.
+    """
+    text = [types.TextContent(type="text", text=outcome.text())]
+    if not outcome.is_error:
+        return types.CallToolResult(
+            content=text, structured_content=outcome.structured, _meta=outcome.meta
+        )
+    meta = {**(outcome.meta or {}), ENVELOPE_META_KEY: outcome.structured}
+    return types.CallToolResult(content=text, is_error=True, _meta=meta)
 
 
 def single_page(

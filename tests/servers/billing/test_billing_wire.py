@@ -21,7 +21,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from drivable.contract import Contract
+from drivable.contract import Contract, envelope_of
 from drivable.serve import build_server
 from drivable.servers.billing.ledger import Ledger
 from drivable.target import Mode, Target, connect
@@ -40,7 +40,7 @@ class Wire:
 
     async def __call__(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         result = await self.client.call_tool(name, arguments)
-        data: dict[str, Any] = dict(result.structured_content or {})
+        data: dict[str, Any] = dict(envelope_of(result) or result.structured_content or {})
         assert json.loads(result.content[0].text) == data
         if not result.is_error:
             jsonschema.validate(data, self.tools[name].output_schema)

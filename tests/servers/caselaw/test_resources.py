@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from drivable.contract import Contract
+from drivable.contract import Contract, envelope_of
 from drivable.serve import build_server
 
 
@@ -120,4 +120,4 @@ async def test_the_serialized_path_carries_notes_warnings_and_envelopes(caselaw:
         assert data is not None and json.loads(out.content[0].text) == data  # type: ignore[union-attr]
         assert any("Nejvyšší soud" in n for n in data["notes"])
         bad = await c.call_tool("search_decisions", {"date_to": "01/02/2026"})
-        assert bad.is_error and bad.structured_content["issues"][0]["code"] == "ambiguous_date"  # type: ignore[index]
+        assert bad.is_error and envelope_of(bad)["issues"][0]["code"] == "ambiguous_date"  # type: ignore[index]

@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from drivable.contract import envelope_of
 from drivable.target import Target, connect
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
@@ -68,7 +69,7 @@ async def drive(target: Target, mode: str) -> None:
 
             async def call(name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
                 result = await client.call_tool(name, arguments)
-                data = result.structured_content or {}
+                data = envelope_of(result) or result.structured_content or {}
                 assert json.loads(result.content[0].text) == data  # type: ignore[union-attr]
                 if not result.is_error:
                     jsonschema.validate(data, tools[name].output_schema)

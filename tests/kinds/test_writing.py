@@ -1,0 +1,54 @@
+"""writing: every spelling the writer makes reads back, through its kind, to the value written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drivable.kinds import read
+from drivable.kinds.money import exponent_of
+from drivable.kinds.writing import spell, spellings
+
+
+def reads_back(kind: str, value: object, **options: object) -> None:
+    found = spellings(kind, value, **options)
+    for spelling in found:
+        reading = read(kind, spelling, **options)
+        assert reading.outcome == "value", (spelling, reading)
+        assert reading.value == (
+            dt.date.fromisoformat(value) if kind == "date" and isinstance(value, str) else value
+        )
+
+
+@given(st.integers(min_value=-(10**12), max_value=10**12))
+def test_integers(n: int) -> None:
+    reads_back("integer", n)
+    if abs(n) >= 1000:
+        assert spellings("integer", n) == [f"{n:,}".replace(",", " ")]
+
+
+@given(st.dates(min_value=dt.date(1, 1, 1), max_value=dt.date(9999, 12, 31)))
+def test_dates(day: dt.date) -> None:
+    reads_back("date", day.isoformat())
+
+
+@given(st.booleans(), st.integers(0, 2**32))
+def test_booleans(value: bool, seed: int) -> None:
+    reads_back("boolean", value)
+    assert read("boolean", spell("boolean", value, random.Random(seed))).value is value
+
+
+@given(st.sampled_from(["EUR", "JPY", "KWD", "GBP", "CZK"]), st.integers(0, 10**9))
+def test_money(currency: str, minor: int) -> None:
+    reads_back("money", minor, currency=currency)
+    (spelled,) = spellings("money", minor, currency=currency)
+    assert spelled.endswith(currency) and ("." in spelled) == (exponent_of(currency) > 0)
+
+
+def test_locales_and_values_without_another_spelling() -> None:
+    assert spellings("locale", "cs-CZ") == ["cs_CZ"]
+    assert spell("integer", 42, random.Random(0)) == "42"
+    assert spell("text", "anything", random.Random(0)) == "anything"
