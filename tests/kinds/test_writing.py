@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from drivable.kinds.money import exponent_of
+from drivable.kinds.writing import spell, spellings
 from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.kinds import read
-from drivable.kinds.money import exponent_of
-from drivable.kinds.writing import spell, spellings
 
 
 def reads_back(kind: str, value: object, **options: object) -> None:

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from drivable.contract.envelope import envelope_of
 from tests.tasks.conftest import Worker, call, get, start_worker, until_terminal
 from tests.tasks.tasks_app import ALICE, BOB
 from tests.tasks.wire import RpcError, rpc
@@ -96,7 +97,7 @@ def test_a_retried_call_with_the_same_idempotency_key_is_the_same_task(
     assert again["taskId"] == first["taskId"] and again["status"] == "completed"
     changed = call(client, worker, "add_entry", {**arguments, "text": "twice"}, token=ALICE)
     assert changed["isError"] is True
-    assert changed["_meta"]["dev.drivable/envelope"]["code"] == "idempotency_mismatch"
+    assert (envelope_of(changed) or {})["code"] == "idempotency_mismatch"
     # Another caller's key is another key.
     theirs = call(client, worker, "add_entry", arguments, token=BOB)
     assert theirs["taskId"] != first["taskId"]
@@ -109,10 +110,10 @@ def test_a_task_over_its_timeout_completes_with_the_timeout_envelope(
     created = call(client, worker, "count_overtime", {"seconds": 5}, token=ALICE)
     done, _ = until_terminal(client, worker, created["taskId"], ALICE, timeout=15)
     assert done["status"] == "completed" and done["result"]["isError"] is True
-    envelope = done["result"]["_meta"]["dev.drivable/envelope"]
+    envelope = envelope_of(done["result"]) or {}
     assert envelope["code"] == "task_timeout" and envelope["temporary"] is True
     blocked = call(client, worker, "count_overtime", {"seconds": 5}, token=ALICE, tasks=False)
-    assert blocked["_meta"]["dev.drivable/envelope"]["code"] == "task_timeout"
+    assert (envelope_of(blocked) or {})["code"] == "task_timeout"
 
 
 def test_after_its_ttl_a_task_answers_with_what_to_do(

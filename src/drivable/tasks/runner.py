@@ -21,11 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import anyio
-import mcp_types as types
 from mcp_types import INTERNAL_ERROR
 
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
-from drivable.contract.runtime import NAMESPACE
 from drivable.effects import SqlEffectStore
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.store import TaskRow, TaskStore
@@ -102,23 +100,12 @@ def current_task() -> TaskControl | None:
 
 
 def tool_result(outcome: Outcome) -> dict[str, Any]:
-    """An outcome as the CallToolResult wire dict a blocking call would have answered."""
-    if outcome.is_error:
-        meta = dict(outcome.meta or {})
-        meta[f"{NAMESPACE}/envelope"] = outcome.structured
-        result = types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text())],
-            is_error=True,
-            _meta=meta,
-        )
-    else:
-        result = types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text())],
-            structured_content=outcome.structured,
-            is_error=False,
-            _meta=outcome.meta,
-        )
-    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    """An outcome as the CallToolResult wire dict a blocking call answers (the same shaping)."""
+    from drivable.serve.mount import call_result
+
+    dumped: dict[str, Any] = call_result(outcome).model_dump(
+        by_alias=True, mode="json", exclude_none=True
+    )
     return dumped
 
 
