@@ -110,6 +110,17 @@ def make_contract() -> Contract:
         rows = await tx.execute("SELECT COUNT(*) FROM task_journal")
         return Added(entries=int(rows.rows[0][0]))
 
+    @contract.tool(
+        name="add_memo",
+        title="Add memo",
+        description="Adds an entry like add_entry but keeps the task's result one second only. "
+        'Example: {"text": "hello", "idempotency_key": "k-1"}.',
+        effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
+        task=LongRunning(duration="seconds", timeout_s=60, keep_s=1),
+    )
+    async def add_memo(args: EntryInput, call: Call) -> Added:
+        return await add_entry(args, call)
+
     store = os.environ["DRIVABLE_TASKS_STORE"]
     contract.use_effects(open_store(store), b"tasks-tests-secret-0123456789")
     return contract

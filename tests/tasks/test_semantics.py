@@ -206,3 +206,21 @@ def test_a_listen_stream_pushes_each_change_of_the_followed_tasks(
         rpc(client, worker.url, "subscriptions/listen",
             {"notifications": {"taskIds": [created["taskId"]]}}, token=ALICE, tasks=False)  # fmt: skip
     assert undeclared.value.code == -32021
+
+
+def test_after_its_result_expired_the_same_keyed_call_is_a_new_task_that_applies_nothing_again(
+    worker: Worker, client: httpx2.Client
+) -> None:
+    arguments = {"text": "memo", "idempotency_key": f"m-{time.time_ns()}"}
+    first = call(client, worker, "add_memo", arguments, token=ALICE)
+    done, _ = until_terminal(client, worker, first["taskId"], ALICE)
+    time.sleep(1.3)
+    again = call(client, worker, "add_memo", arguments, token=ALICE)
+    assert again["resultType"] == "task" and again["taskId"] != first["taskId"]
+    replayed, _ = until_terminal(client, worker, again["taskId"], ALICE)
+    # The receipt answered: the same result, and the effect did not run a second time.
+    assert (
+        replayed["result"]["structuredContent"]["entries"]
+        == done["result"]["structuredContent"]["entries"]
+    )
+    assert any("Replayed" in n for n in replayed["result"]["structuredContent"].get("notes", []))

@@ -158,6 +158,11 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         for _ in range(3):
             if key is not None:
                 found = await tasks.by_key(principal.id, spec.name, key)
+                if found is not None and found.terminal and found.expires_at < tasks.clock():
+                    # Its result is gone: the same call starts a new task (whose receipt, if
+                    # still kept, replays the effect's result rather than applying it again).
+                    await tasks.release_key(found.task_id)
+                    found = None
                 if found is not None:
                     if found.digest != digest:
                         outcome = contract._error(

@@ -406,6 +406,13 @@ class TaskStore:
             )
             return True, value
 
+    async def release_key(self, task_id: str) -> None:
+        """Free an expired task's idempotency key, so the same call starts a new task."""
+        async with self.store.transaction() as tx:
+            await tx.execute(
+                "UPDATE drivable_tasks SET idem_key = NULL WHERE task_id = ?", [task_id]
+            )
+
     async def purge(self) -> int:
         """Forget tasks whose tombstone outlived its window."""
         await self.ready()
