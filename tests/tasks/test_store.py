@@ -60,3 +60,25 @@ def test_answers_remove_exactly_the_pending_keys_they_name(
 
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(scenario(Path(tmp) / "t.sqlite"))
+
+
+def test_only_this_servers_abandoned_tasks_are_offered_for_recovery(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "shared.sqlite")
+        tasks = TaskStore(store)
+        for task_id, tool in (("ours", "multi_input"), ("theirs", "billing_statement_run")):
+            dead = row(task_id)
+            await tasks.create(
+                TaskRow(
+                    **{
+                        **{f: getattr(dead, f) for f in dead.__slots__},
+                        "tool": tool,
+                        "lease_until": 0.0,
+                    }
+                )
+            )
+        assert await tasks.abandoned(["multi_input"]) == ["ours"]
+        assert await tasks.abandoned([]) == []
+        await store.close()
+
+    asyncio.run(scenario())

@@ -235,10 +235,15 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
             rpc=INVALID_PARAMS,
         )
 
+    async def _owned(task_id: str, principal: Principal) -> None:
+        row = await runner.tasks.get(task_id, principal.id)
+        if row is None or row.tool not in runner.task_tools:
+            raise _unknown(task_id)
+
     async def _current(task_id: str, principal: Principal) -> TaskRow:
         tasks = runner.tasks
         row = await tasks.get(task_id, principal.id)
-        if row is None:
+        if row is None or row.tool not in runner.task_tools:
             raise _unknown(task_id)
         if not row.terminal and row.lease_until < tasks.clock():
             # Its worker died: decide now (run again or fail), so the answer says which.
@@ -273,6 +278,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
 
     async def update_task(ctx: ServerRequestContext[Any], params: UpdateParams) -> dict[str, Any]:
         _check(ctx, params, "tasks/update")
+        await _owned(params.task_id, caller(ctx))
         row = await runner.tasks.answer(params.task_id, caller(ctx).id, params.input_responses)
         if row is None:
             raise _unknown(params.task_id)
@@ -281,6 +287,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
 
     async def cancel_task(ctx: ServerRequestContext[Any], params: TaskParams) -> dict[str, Any]:
         _check(ctx, params, "tasks/cancel")
+        await _owned(params.task_id, caller(ctx))
         row = await runner.tasks.request_cancel(params.task_id, caller(ctx).id)
         if row is None:
             raise _unknown(params.task_id)

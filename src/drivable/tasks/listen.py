@@ -65,7 +65,8 @@ def install_listen(
         followed: list[str] = []
         for task_id in ids:
             # Another caller's id is not acknowledged, exactly like an unknown one.
-            if await runner.tasks.get(task_id, principal.id) is not None:
+            found = await runner.tasks.get(task_id, principal.id)
+            if found is not None and found.tool in runner.task_tools:
                 followed.append(task_id)
         await ctx.session.send_notification(
             types.SubscriptionsAcknowledgedNotification(

@@ -138,6 +138,10 @@ class TaskRunner:
         self._last_purge = 0.0
 
     @property
+    def task_tools(self) -> list[str]:
+        return sorted(n for n, spec in self.contract.tools.items() if spec.task is not None)
+
+    @property
     def tasks(self) -> TaskStore:
         if self._tasks is None:
             store = self.contract._durable().store
@@ -213,7 +217,7 @@ class TaskRunner:
 
     async def sweep(self) -> None:
         """Recover tasks whose worker died; forget long-expired ones now and then."""
-        for task_id in await self.tasks.abandoned():
+        for task_id in await self.tasks.abandoned(self.task_tools):
             await self.recover(task_id)
         now = time.monotonic()
         if now - self._last_purge > 60:
@@ -241,6 +245,9 @@ class TaskRunner:
         if task_id in self._running:
             # Alive here, its lease only late (a heartbeat waited on a busy store): not abandoned.
             return None
+        seen = await self.tasks.get(task_id)
+        if seen is None or seen.tool not in self.task_tools:
+            return None  # another server's task (sharing the database): not ours to decide
         claimed = await self.tasks.take_over(task_id, self.owner, self.lease_s)
         if claimed is None:
             return None

@@ -193,12 +193,16 @@ class TaskStore:
         )
         return TaskRow.of(rows[0]) if rows else None
 
-    async def abandoned(self, limit: int = 20) -> list[str]:
-        """Ids of active tasks whose lease ran out (their worker died)."""
+    async def abandoned(self, tools: Sequence[str], limit: int = 20) -> list[str]:
+        """Ids of active tasks of `tools` whose lease ran out (their worker died). Other tools'
+        tasks belong to other servers sharing the database: never ours to recover."""
+        if not tools:
+            return []
+        marks = ", ".join("?" for _ in tools)
         rows = await self._select(
             "SELECT task_id FROM drivable_tasks WHERE status IN ('working', 'input_required') "
-            "AND lease_until < ? ORDER BY lease_until LIMIT ?",
-            [self.clock(), limit],
+            f"AND lease_until < ? AND tool IN ({marks}) ORDER BY lease_until LIMIT ?",
+            [self.clock(), *tools, limit],
         )
         return [r[0] for r in rows]
 
