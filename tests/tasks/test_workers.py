@@ -156,3 +156,24 @@ def test_sqlite_tasks_survive_a_restart_and_a_killed_worker_ends_clearly(
         assert lost["error"]["data"]["machine_code"] == "worker_lost"
     finally:
         worker.stop()
+
+
+def test_postgres_a_worker_killed_while_waiting_for_input_fails_the_task_clearly(
+    two_workers: tuple[Worker, Worker], client: httpx2.Client
+) -> None:
+    first, second = two_workers
+    task_id = started(client, first, "confirm_delete", {"filename": "z.txt"})
+    deadline = time.monotonic() + 20
+    task = get(client, second, task_id, token=ALICE)
+    while task["status"] != "input_required" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        task = get(client, second, task_id, token=ALICE)
+    [key] = task["inputRequests"]
+    first.kill()
+    final, _ = until_terminal(client, second, task_id, ALICE)
+    assert final["status"] == "failed"
+    assert final["error"]["data"]["machine_code"] == "worker_lost"
+    # An answer to the dead worker's question changes nothing now.
+    rpc(client, second.url, "tasks/update",
+        {"taskId": task_id, "inputResponses": {key: {"action": "accept"}}}, token=ALICE)  # fmt: skip
+    assert get(client, second, task_id, token=ALICE)["status"] == "failed"
