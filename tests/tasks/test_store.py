@@ -82,3 +82,67 @@ def test_only_this_servers_abandoned_tasks_are_offered_for_recovery(tmp_path: Pa
         await store.close()
 
     asyncio.run(scenario())
+
+
+OPS = st.lists(
+    st.sampled_from(["ask", "answer_one", "cancel", "complete", "fail", "lapse", "take_over"]),
+    max_size=12,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ops=OPS)
+def test_a_terminal_state_is_final_and_input_required_means_a_question_is_pending(
+    ops: list[str],
+) -> None:
+    async def scenario(path: Path) -> None:
+        clock = [1_000.0]
+        store = SqliteStore(path)
+        tasks = TaskStore(store, clock=lambda: clock[0])
+        start = row("t")
+        await tasks.create(
+            TaskRow(**{**{f: getattr(start, f) for f in start.__slots__}, "lease_until": 1_010.0})
+        )
+        owner, asked, ended = OWNER, 0, None
+        for op in ops:
+            before = await tasks.get("t")
+            assert before is not None
+            if op == "ask":
+                asked += 1
+                assert await tasks.ask(
+                    "t", owner, f"k{asked}", {"method": "elicitation/create"}
+                ) == (not before.terminal)
+            elif op == "answer_one" and before.input_requests:
+                await tasks.answer(
+                    "t", "alice", {sorted(before.input_requests)[0]: {"action": "accept"}}
+                )
+            elif op == "cancel":
+                await tasks.request_cancel("t", "alice")
+            elif op in ("complete", "fail"):
+                status = "completed" if op == "complete" else "failed"
+                done = await tasks.finish(
+                    "t", owner, status=status, status_message="x", keep_s=60, forget_s=60
+                )
+                assert done == (not before.terminal)
+                ended = ended or (status if done else None)
+            elif op == "lapse":
+                clock[0] += 60  # the lease runs out
+            elif op == "take_over":
+                claimed = await tasks.take_over("t", "worker-2", 10)
+                lapsed = before.lease_until < clock[0]
+                assert (claimed is not None) == (not before.terminal and lapsed)
+                if claimed is not None:
+                    owner = "worker-2"
+                    assert claimed.attempt == before.attempt + 1 and claimed.input_requests == {}
+            after = await tasks.get("t")
+            assert after is not None
+            if ended is not None:
+                assert after.status == ended  # nothing moves a terminal task
+            elif after.status == "input_required":
+                assert after.input_requests
+            else:
+                assert after.status == "working" and not after.input_requests
+        await store.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(scenario(Path(tmp) / "t.sqlite"))
