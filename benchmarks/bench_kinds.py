@@ -113,6 +113,18 @@ REPAIRED += [
 ]  # fmt: skip
 
 
+# money (kinds/money.py): amounts spelled in major units, a currency code or symbol around them.
+_WHOLES = range(1, VALUES + 1)
+REPAIRED += [
+    Repaired("money '42.00 GBP'", "money", [f"{n}.{n % 100:02d} GBP" for n in _WHOLES], {"currency": "GBP"}),
+    Repaired("money '$42'", "money", [f"${n}" for n in _WHOLES], {"currency": "USD"}),
+    Repaired("money '€1.234,50'", "money", [f"€{n}.{n % 1000:03d},50" for n in _WHOLES], {"currency": "EUR"}),
+    Repaired("money '42 Kč'", "money", [f"{n} Kč" for n in _WHOLES], {"currency": "CZK"}),
+    Repaired("money '42.50' (one meaning)", "money", [f"{n}.{n % 99 + 1:02d}" for n in _WHOLES], {"currency": "EUR"}),
+    Repaired("money '42.00' (asks)", "money", [f"{n}.00" for n in _WHOLES], {"currency": "EUR"}),
+]  # fmt: skip
+
+
 def _per_call(fn: Callable[[Any], Any], values: Sequence[Any]) -> float:
     """Median seconds per call over REPEATS passes of `values`."""
     samples = []

@@ -17,8 +17,8 @@ streams, the 2025-11-25 handshake), `mode="auto"` the 2026-07-28 era through the
 dispatcher. `drivable_mode` runs a test once per mode. `call_ok` and `call_error` assert the shapes
 a model relies on (structuredContent conforming to outputSchema plus its JSON text mirror; on a
 refusal no structuredContent, the pinned envelope as text and in `_meta`, with a literally callable
-repair); `assert_round_trip` pins a read-back (describe ->
-configure) as a fixed point.
+repair); `assert_round_trip` pins a read-back (describe -> configure) as a fixed point. Strict mode
+is on while the plugin is loaded (see `pytest_configure`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,17 @@ if TYPE_CHECKING:
     from mcp import Client
 
     from drivable.contract import Contract
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Strict mode for every contract under test (`drivable.contract.strict`): a tool that emits a
+    code it does not declare, offers a repair that does not validate, or returns a result outside
+    its outputSchema fails the test instead of degrading quietly. `Contract(strict=False)` opts a
+    contract out (a test of the graceful production behaviour)."""
+    from drivable.contract import strict
+
+    strict.enable()
+
 
 Mode = Literal["legacy", "auto"]
 MODES: tuple[Mode, ...] = ("legacy", "auto")

@@ -1,8 +1,9 @@
 """Install real third-party MCP servers into a gitignored cache, once, for the audit's tests.
 
-Each Python server gets its own throwaway venv (they may pin other `mcp` versions); the npm server is
-installed with `npm install --prefix`. A stamp file marks a finished install so later runs reuse it.
-Run `python tests/audit/thirdparty.py` to warm the cache (CI does this before pytest).
+Each Python server gets its own throwaway venv (they may pin other `mcp` versions); each npm server
+is installed with `npm install --prefix` into its own folder. Versions are pinned so the labelled
+corpus (tests/audit/corpus.py) keeps describing the same behaviour. A stamp file marks a finished
+install so later runs reuse it. Run `python -m tests.audit.audit_thirdparty` to warm the cache.
 """
 
 from __future__ import annotations
@@ -16,12 +17,27 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DRIVABLE_THIRDPARTY_CACHE", ROOT / "var" / "thirdparty"))
 
 PYPI_SERVERS = {
-    # name: (pip requirement, console script)
-    "time": ("mcp-server-time", "mcp-server-time"),
-    "git": ("mcp-server-git", "mcp-server-git"),
+    # name: (pinned pip requirement, console script)
+    "time": ("mcp-server-time==2026.10.19", "mcp-server-time"),
+    "git": ("mcp-server-git==2026.10.19", "mcp-server-git"),
+    "fetch": ("mcp-server-fetch==2026.10.24", "mcp-server-fetch"),
     "fastmcp": ("fastmcp", None),
 }
-NPM_EVERYTHING = "@modelcontextprotocol/server-everything"
+NPM_SERVERS = {
+    # name: (pinned package, entry below node_modules/<package>/, arguments)
+    "everything": (
+        "@modelcontextprotocol/server-everything@2026.8.31",
+        "dist/index.js",
+        ("stdio",),
+    ),
+    "filesystem": ("@modelcontextprotocol/server-filesystem@2026.8.31", "dist/index.js", ()),
+    "memory": ("@modelcontextprotocol/server-memory@2026.8.31", "dist/index.js", ()),
+    "sequential-thinking": (
+        "@modelcontextprotocol/server-sequential-thinking@2026.8.31",
+        "dist/index.js",
+        (),
+    ),
+}
 
 
 def _run(cmd: list[str], timeout: float = 600) -> None:
@@ -33,7 +49,7 @@ def python_server(name: str) -> Path:
     requirement, _ = PYPI_SERVERS[name]
     venv = CACHE / f"py-{name}"
     stamp = venv / ".installed"
-    if stamp.exists():
+    if stamp.exists() and stamp.read_text().strip() == requirement:
         return venv
     CACHE.mkdir(parents=True, exist_ok=True)
     _run([sys.executable, "-m", "venv", "--clear", str(venv)])
@@ -49,12 +65,13 @@ def python_server_command(name: str) -> list[str]:
     return [str(venv / "bin" / script)]
 
 
-def npm_everything() -> list[str]:
-    """The command that starts server-everything over stdio, installed on first use."""
-    prefix = CACHE / "npm-everything"
+def npm_server_command(name: str) -> list[str]:
+    """The command that starts the named npm server over stdio, installed on first use."""
+    package, entry, args = NPM_SERVERS[name]
+    prefix = CACHE / f"npm-{name}"
     stamp = prefix / ".installed"
-    entry = prefix / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist"
-    if not stamp.exists():
+    bare = package.rsplit("@", 1)[0]
+    if not (stamp.exists() and stamp.read_text().strip() == package):
         prefix.mkdir(parents=True, exist_ok=True)
         _run(
             [
@@ -65,17 +82,22 @@ def npm_everything() -> list[str]:
                 "--no-audit",
                 "--no-fund",
                 "--loglevel=error",
-                NPM_EVERYTHING,
+                package,
             ]
         )
-        stamp.write_text(NPM_EVERYTHING + "\n")
-    return ["node", str(entry / "index.js"), "stdio"]
+        stamp.write_text(package + "\n")
+    return ["node", str(prefix / "node_modules" / bare / entry), *args]
+
+
+def npm_everything() -> list[str]:
+    return npm_server_command("everything")
 
 
 def warm() -> None:
     for name in PYPI_SERVERS:
         print(f"python server {name}: {python_server(name)}", flush=True)
-    print(f"npm server-everything: {npm_everything()}", flush=True)
+    for name in NPM_SERVERS:
+        print(f"npm server {name}: {npm_server_command(name)}", flush=True)
 
 
 if __name__ == "__main__":

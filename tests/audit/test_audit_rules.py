@@ -99,3 +99,72 @@ def test_tokenizer_counts_past_the_encoders_single_input_limit() -> None:
     halves = count_json(big[:2500]) + count_json(big[2500:])
     assert abs(whole - halves) <= 5
     assert count_text("<|endoftext|> is text here") > 3
+
+
+def _severity_sites() -> list[tuple[str, int, str, list[object]]]:
+    """Every place a finding is made with a literal rule id, and the severities it can give."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "src" / "drivable" / "audit"
+    sites = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            first = node.args[0]
+            if name not in ("finding", "add", "Finding") or not (
+                isinstance(first, ast.Constant) and isinstance(first.value, str)
+            ):
+                continue
+            values: list[object] = []
+
+            def collect(expr: ast.expr, values: list[object] = values) -> None:
+                if isinstance(expr, ast.Constant):
+                    values.append(expr.value)
+                elif isinstance(expr, ast.IfExp):
+                    collect(expr.body)
+                    collect(expr.orelse)
+                else:
+                    values.append(None)  # computed: checked below by its source
+
+            collect(node.args[1])
+            sites.append((path.name, node.lineno, first.value, values))
+    return sites
+
+
+def test_the_registry_owns_every_severity_a_check_reports() -> None:
+    from drivable.audit.probes.leaks import leaks_in  # noqa: F401  (its severities are below)
+
+    sites = _severity_sites()
+    assert len(sites) > 80
+    wrong = []
+    for module, line, rule_id, values in sites:
+        rule = REGISTRY.get(rule_id)
+        assert rule is not None and rule.doc is not None, f"{module}:{line} {rule_id} unregistered"
+        for value in values:
+            if value is None:
+                continue
+            if not rule.doc.allows(str(value)):
+                wrong.append(f"{module}:{line} {rule_id} {value}")
+    assert wrong == []
+    # The computed severities: the leak categories, and the caps of the reconciliation.
+    leak = REGISTRY["dv.substrate-leak"].doc
+    assert leak is not None
+    for severity in ("critical", "major", "minor"):
+        assert leak.allows(severity)
+    for rule_id in ("3.closed-schemas", "3.output-schema", "3.idempotency-key"):
+        doc = REGISTRY[rule_id].doc
+        assert doc is not None and doc.allows("minor"), rule_id
+
+
+def test_every_rule_is_automated_or_carries_a_reviewers_question() -> None:
+    from drivable.audit.rules.questions import QUESTIONS
+
+    for rule in all_rules():
+        if rule.doc is None:
+            assert rule.question and rule.question.endswith("?"), rule.id
+        else:
+            assert rule.id not in QUESTIONS, f"{rule.id} is automated; drop its question"
+    assert set(QUESTIONS) <= set(REGISTRY)

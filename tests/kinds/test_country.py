@@ -124,3 +124,18 @@ def test_a_partial_name_reads_when_it_names_one_country_and_asks_when_it_names_a
     korea = read("country", "Korea")
     assert (korea.outcome, korea.readings) == ("ask", ("KP", "KR"))
     assert read("country", "Republic").outcome == "invalid"
+
+
+@pytest.mark.parametrize("name", ["Congo", "congo", "Kongo", "Kongó", "the Congo"])
+def test_a_name_several_countries_share_is_asked_about(name: str) -> None:
+    reading = read("country", name)
+    assert reading.outcome == "ask" and reading.code == "ambiguous_country", reading
+    assert reading.readings == ("CD", "CG")
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("Congo-Brazzaville", "CG"), ("Congo - Kinshasa", "CD"), ("Republic of the Congo", "CG")],
+)
+def test_a_qualified_shared_name_names_one(name: str, code: str) -> None:
+    assert read("country", name).value == code

@@ -295,3 +295,90 @@ def test_placeholders_are_absent_on_read_and_asked_on_write(text: str) -> None:
     assert read("date", text).outcome == "absent"
     assert read("date_from", text).outcome == "absent"
     assert read("date", text, intent="write").outcome == "ask"
+
+
+# -- ISO weeks, two-digit years, relative dates ------------------------------------------------
+
+iso_days = st.dates(min_value=dt.date(1, 1, 8), max_value=dt.date(9999, 12, 24))
+
+
+@given(iso_days, st.booleans())
+def test_every_iso_week_day_reads_to_its_day(day: dt.date, basic: bool) -> None:
+    year, week, weekday = day.isocalendar()
+    spelling = f"{year:04d}W{week:02d}{weekday}" if basic else f"{year:04d}-W{week:02d}-{weekday}"
+    reading = read("date", spelling)
+    assert reading.outcome == "value" and reading.value == day, (spelling, reading)
+    assert reading.notes == (
+        f"Read '{spelling}' as {day.isoformat()} (ISO week {week} of {year}, day {weekday}).",
+    )
+
+
+@given(iso_days)
+def test_an_iso_week_is_a_day_only_as_a_range_bound(day: dt.date) -> None:
+    year, week, _ = day.isocalendar()
+    spelling = f"{year:04d}-W{week:02d}"
+    monday = dt.date.fromisocalendar(year, week, 1)
+    assert read("date", spelling).outcome == "invalid"
+    assert read("date_from", spelling).value == monday
+    assert read("date_to", spelling).value == monday + dt.timedelta(days=6)
+
+
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(1999, 12, 31)))
+def test_a_two_digit_year_is_asked_with_both_centuries(day: dt.date) -> None:
+    spelling = f"{day.day}.{day.month}.{day.year % 100:02d}"
+    later = day.replace(year=day.year + 100) if not (day.month == 2 and day.day == 29) else None
+    reading = read("date", spelling)
+    if later is None:  # 29 February exists in only one of the two years
+        assert reading.outcome in ("value", "ask")
+        return
+    assert reading.outcome == "ask" and reading.code == "ambiguous_date", reading
+    assert reading.readings == (day, later)
+    assert str(day.year) in reading.hint and str(later.year) in reading.hint
+    # Bounds leave one reading: it is the value, with a note naming the other.
+    bounded = read("date", spelling, minimum="2000-01-01")
+    assert bounded.outcome == "value" and bounded.value == later
+    assert day.isoformat() in bounded.notes[-1]
+
+
+def test_slashes_and_a_two_digit_year_ask_with_every_reading() -> None:
+    reading = read("date", "01/02/26")
+    assert reading.outcome == "ask"
+    assert [d.isoformat() for d in reading.readings] == [
+        "1926-02-01",
+        "1926-01-02",
+        "2026-02-01",
+        "2026-01-02",
+    ]
+
+
+TODAY = dt.date(2026, 12, 1)
+
+
+@given(st.integers(min_value=0, max_value=999), st.sampled_from(["en", "cs", "de"]))
+def test_relative_days_read_only_with_the_servers_clock(days: int, language: str) -> None:
+    later, earlier = {
+        "en": (f"in {days} days", f"{days} days ago"),
+        "cs": (f"za {days} dní", f"před {days} dny"),
+        "de": (f"in {days} Tagen", f"vor {days} Tagen"),
+    }[language]
+    for spelling, sign in ((later, 1), (earlier, -1)):
+        reading = read("date", spelling, clock=lambda: TODAY)
+        expected = TODAY + dt.timedelta(days=sign * days)
+        assert reading.outcome == "value" and reading.value == expected, (spelling, reading)
+        assert reading.notes == (
+            f"Read '{spelling}' as {expected.isoformat()} (today is 2026-12-01 by the server's "
+            "clock).",
+        )
+        refused = read("date", spelling)
+        assert refused.outcome == "invalid" and "relative" in refused.hint
+
+
+@pytest.mark.parametrize(
+    ("word", "offset"),
+    [("today", 0), ("yesterday", -1), ("Zítra", 1), ("předevčírem", -2), ("übermorgen", 2)],
+)
+def test_relative_words_from_cldr(word: str, offset: int) -> None:
+    now = dt.datetime(2026, 12, 1, 23, 59)
+    reading = read("date", word, clock=lambda: now)
+    assert reading.value == TODAY + dt.timedelta(days=offset)
+    assert "2026-12-01" in reading.notes[0]

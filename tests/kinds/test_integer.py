@@ -45,11 +45,34 @@ def test_every_unambiguous_spelling_reads_back(n: int) -> None:
 
 
 @given(st.integers(min_value=1, max_value=999), st.integers(min_value=0, max_value=999))
-def test_a_bare_group_of_three_asks(whole: int, part: int) -> None:
+def test_a_bare_group_of_three_offers_only_whole_readings(whole: int, part: int) -> None:
+    """ "1,000" is 1000 or 1 (both whole: asked); "1,234" is 1234, as 1.234 is no integer."""
     spelling = f"{whole},{part:03d}"
     reading = read("integer", spelling)
-    assert reading.outcome == "ask" and reading.code == "ambiguous_number"
-    assert reading.readings[0] == whole * 1000 + part
+    if part == 0:
+        assert reading.outcome == "ask" and reading.code == "ambiguous_number"
+        assert reading.readings == (whole * 1000, whole)
+    else:
+        assert reading.outcome == "value" and reading.value == whole * 1000 + part
+        other = float(f"{whole}.{part:03d}")
+        assert reading.notes == (
+            f"Read '{spelling}' as {whole * 1000 + part} ({other!r}, its other reading, "
+            "is not an integer).",
+        )
+
+
+@given(st.integers(min_value=1, max_value=999), st.integers(min_value=0, max_value=999))
+def test_readings_the_bounds_refuse_are_not_offered(whole: int, part: int) -> None:
+    """`drivable read integer "1,234" --maximum 50`: neither reading fits; both are named."""
+    spelling = f"{whole},{part:03d}"
+    refused = read("integer", spelling, maximum=whole - 1) if whole > 1 else None
+    if refused is not None:
+        assert refused.outcome == "invalid" and refused.code == "out_of_range"
+        assert str(whole * 1000 + part) in refused.hint
+    if part == 0:
+        one_left = read("integer", spelling, maximum=whole)
+        assert one_left.outcome == "value" and one_left.value == whole
+        assert one_left.notes and str(whole * 1000) in one_left.notes[0]
 
 
 @given(st.integers(min_value=-(10**9), max_value=10**9), st.sampled_from(["5", "25", "9999"]))
@@ -136,5 +159,6 @@ def test_pydantic_seam_clamps_and_keeps_the_schema_strict() -> None:
     with pytest.raises(ValidationError) as raised:
         validate(Search, {"query": "x", "size": "1,234"})
     error = raised.value.errors()[0]
-    assert error["type"] == "ambiguous_number"
-    assert error["ctx"]["readings"] == [1234, 1.234]
+    assert error["type"] == "out_of_range"  # 1234 is over 10 and 1.234 is no integer
+    assert "1234 or 1.234" in error["ctx"]["hint"]
+    assert validate(Search, {"query": "x", "size": "1,000"}).value.size == 1

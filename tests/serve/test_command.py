@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import subprocess
 import sys
+from pathlib import Path
 
 import anyio
 import pytest
+import typer
+from typer._click import Context
 
+from drivable.contract.envelope import envelope_of
 from drivable.serve.http import load_contract
 from drivable.target import Target, connect
-from tests.serve.conftest import HERE
+from tests.serve.conftest import HERE, HttpServer, _wait_listening, free_port, stop_http
 
 BOUND = 60.0
 
@@ -39,3 +45,139 @@ def test_load_contract_takes_an_object_or_a_factory() -> None:
         load_contract("tests.serve.serve_app")
     with pytest.raises(TypeError, match="not a drivable Contract"):
         load_contract("tests.serve.serve_app:verifier")
+
+
+ROOT = HERE.parents[1]
+CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
+
+
+def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, cwd=cwd, timeout=120, check=False
+    )
+
+
+def test_a_target_that_does_not_import_is_one_line_and_exit_2() -> None:
+    done = run_cli("serve", "nosuch:contract")
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0, done.stderr
+    assert "cannot import 'nosuch'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_usage_errors_are_one_line_naming_the_help() -> None:
+    for args in (("serve",), ("read",), ("codes", "--bogus"), ("nosuch",)):
+        done = run_cli(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.strip().count("\n") == 0, (args, done.stderr)
+        assert "-h" in done.stderr or "--help" in done.stderr, (args, done.stderr)
+
+
+def test_version_and_short_help() -> None:
+    from drivable import __version__
+
+    assert run_cli("--version").stdout.strip() == f"drivable {__version__}"
+    assert "Usage: drivable" in run_cli("-h").stdout
+    assert "MODULE:ATTR" in run_cli("serve", "-h").stdout
+
+
+def test_the_help_table_is_each_commands_own_first_line() -> None:
+    from drivable import cli
+
+    for command in cli.COMMANDS:
+        group = typer.main.get_group(cli.typer_app([command.module]))
+        found = group.get_command(Context(group), command.name)
+        assert found is not None, command
+        own = " ".join((found.help or "").split("\n\n")[0].split())
+        assert own == command.help, (command.name, own)
+
+
+def test_help_imports_no_command_module() -> None:
+    probe = (
+        "import sys\nfrom drivable.cli import run\nrun(['--help'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('drivable.', 'typer', 'pydantic'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "['drivable.cli']", done.stdout
+
+
+async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tokens(
+    tmp_path: Path,
+) -> None:
+    """`serve FILE.py:contract --http --workers 2 --store sqlite:///...`: receipts in that file;
+    confirm tokens and cursors issued by one worker are accepted by the other."""
+    store = tmp_path / "store.sqlite"
+    port = free_port()
+    env = {
+        **os.environ,
+        "BOOKMARKS_DB": str(tmp_path / "bookmarks.sqlite"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    env.pop("DRIVABLE_SECRET", None)
+    command = [
+        *CLI,
+        "serve",
+        "examples/bookmarks_drivable.py:contract",
+        "--http",
+        "--workers",
+        "2",
+        "--port",
+        str(port),
+        "--store",
+        f"sqlite:///{store}",
+    ]
+    log = tmp_path / "serve.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=sink)
+    server = HttpServer(f"http://127.0.0.1:{port}/mcp", port, process, log)
+    try:
+        _wait_listening(port, process, log)
+        assert f"bookmarks at http://127.0.0.1:{port}/mcp (2 workers" in log.read_text()
+        target = Target(url=server.url)
+
+        async def call(tool: str, arguments: dict[str, object]) -> dict[str, object]:
+            # A fresh connection per call, so that calls spread over both workers.
+            with anyio.fail_after(BOUND):
+                async with connect(target, mode="auto") as client:
+                    result = await client.call_tool(tool, arguments)
+            assert not result.is_error, envelope_of(result)
+            assert isinstance(result.structured_content, dict)
+            return result.structured_content
+
+        created: list[str] = []
+        for i in range(6):
+            args = {"url": f"https://example.org/{i}", "title": f"page {i}"}
+            first = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
+            again = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
+            assert again["id"] == first["id"]  # replayed, whichever worker answered
+            created.append(str(first["id"]))
+        seen: list[str] = []
+        cursor = None
+        while True:
+            page = await call(
+                "list_bookmarks", {"limit": 2, **({"cursor": cursor} if cursor else {})}
+            )
+            seen += [str(row["id"]) for row in page["results"]]  # type: ignore[attr-defined]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                break
+        assert sorted(seen) == sorted(created)
+        for bookmark_id in created:
+            preview = await call("delete_bookmark", {"bookmark_id": bookmark_id})
+            done = await call(
+                "delete_bookmark",
+                {
+                    "bookmark_id": bookmark_id,
+                    "dry_run": False,
+                    "confirm_token": preview["confirm_token"],
+                },
+            )
+            assert done["deleted"] is True
+    finally:
+        stop_http(server)
+    with sqlite3.connect(store) as db:
+        receipts = db.execute("SELECT count(*) FROM drivable_receipts").fetchone()[0]
+        spent = db.execute("SELECT count(*) FROM drivable_token_uses").fetchone()[0]
+    assert receipts == 6 and spent == 6
+    assert not (tmp_path / "cache" / "drivable").exists()  # nothing went to the default store

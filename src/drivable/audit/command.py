@@ -13,8 +13,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from drivable.audit.baseline import BaselineError, apply_baseline, write_baseline
+from drivable.audit.config import ConfigError, load_config
 from drivable.audit.model import SEVERITIES, at_least
 from drivable.audit.report import FORMATS, render
+from drivable.audit.report.sarif import write_snapshot
 from drivable.audit.rules import all_rules, get
 from drivable.audit.rules.docs import render_rules_markdown
 from drivable.audit.runner import AuditCannotRun, AuditOptions, audit_file, audit_target
@@ -65,11 +68,33 @@ def audit(
     fail_on: Annotated[
         str,
         typer.Option(
-            help="Exit 1 when a finding is at least this severe: " + ", ".join(SEVERITIES)
+            help="Exit 1 when a finding is at least this severe: "
+            + ", ".join(SEVERITIES)
+            + " (default: fail-on in [tool.drivable.audit], else major)",
+            show_default=False,
         ),
-    ] = "major",
+    ] = "",
+    baseline: Annotated[
+        Path | None,
+        typer.Option(help="Leave out findings accepted in this baseline file."),
+    ] = None,
+    write_baseline_to: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Accept every current finding into this file."),
+    ] = None,
+    snapshot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the collected surface here (SARIF points into it; default for SARIF: "
+            "beside --output, or ./drivable-audit.surface.json)."
+        ),
+    ] = None,
     allow_writes: Annotated[
         bool, typer.Option(help="Also probe tools annotated or named as mutating.")
+    ] = False,
+    allow_network: Annotated[
+        bool,
+        typer.Option(help="Also probe open-world tools (openWorldHint, URL parameters)."),
     ] = False,
     probes: Annotated[bool, typer.Option(help="Run the dynamic probes (off: static only).")] = True,
     legacy: Annotated[
@@ -89,6 +114,11 @@ def audit(
 
     Exit 0: nothing at or above --fail-on; 1: something was; 2: the audit could not run.
     """
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    fail_on = fail_on or config.fail_on or "major"
     if fail_on not in SEVERITIES:
         raise _fail(f"--fail-on takes one of {', '.join(SEVERITIES)}")
     if fmt not in (*FORMATS, "auto"):
@@ -113,6 +143,7 @@ def audit(
             )
             options = AuditOptions(
                 allow_writes=allow_writes,
+                allow_network=allow_network,
                 timeout=timeout,
                 max_probe_tools=max_probe_tools,
                 probes=probes,
@@ -128,6 +159,29 @@ def audit(
         raise _fail(str(exc)) from None
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    report.findings = config.filter(report.findings)
+    accepted = 0
+    baseline = baseline or (Path(config.baseline) if config.baseline else None)
+    try:
+        if write_baseline_to is not None:
+            write_baseline(write_baseline_to, report.findings)
+        elif baseline is not None:
+            report.findings, accepted = apply_baseline(baseline, report.findings)
+    except (BaselineError, OSError) as exc:
+        raise _fail(str(exc)) from None
+    if accepted:
+        report.target["baseline"] = {
+            "path": baseline.name if baseline else "",
+            "accepted": accepted,
+        }
+    if snapshot is None and chosen == "sarif" and report.artifact is None:
+        snapshot = (
+            output.with_name(output.stem + ".surface.json")
+            if output
+            else Path("drivable-audit.surface.json")
+        )
+    if snapshot is not None:
+        write_snapshot(report, snapshot)
     text = render(report, chosen, color=output is None and sys.stdout.isatty())
     if output is not None:
         output.write_text(text, encoding="utf-8")
@@ -159,6 +213,8 @@ def rules(
             "check_key": rule.check_key,
             "severity": rule.severity,
             "how": rule.how,
+            "levels": [{"severity": sev, "when": why} for sev, why in rule.levels],
+            "question": rule.question,
         }
         if rule.doc:
             data.update(
@@ -183,11 +239,14 @@ def rules(
                 f"Example: {rule.doc.example}",
                 "",
                 f"Fix: {rule.doc.fix}",
+                *[f"\n{sev.capitalize()} when {why}." for sev, why in rule.doc.levels],
             ]
         else:
             lines += [
                 "",
                 "drivable does not check this rule automatically: it needs human judgement.",
+                "",
+                f"Reviewer's question: {rule.question}",
             ]
         typer.echo("\n".join(lines))
         return

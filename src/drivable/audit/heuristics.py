@@ -6,8 +6,9 @@ Everything here is a pure function of wire dicts, shared by the static rules and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
+
+from drivable.schema import types_of
 
 READ_VERBS = frozenset(
     [
@@ -285,94 +286,9 @@ def annotations_of(tool: dict[str, Any]) -> dict[str, Any]:
     return ann if isinstance(ann, dict) else {}
 
 
-def is_mutating(tool: dict[str, Any]) -> bool:
-    """Whether a probe must treat the tool as one that changes state.
-
-    A tool is safe to call only when it says it is read-only and its name does not contradict
-    that, or when it says nothing and its verb is clearly a read. Anything else is mutating.
-    """
-    ann = annotations_of(tool)
-    verb = verb_of(tool.get("name", ""))
-    if verb in MUTATING_VERBS:
-        return True
-    if ann.get("readOnlyHint") is True:
-        return False
-    if ann.get("readOnlyHint") is False or ann.get("destructiveHint") is True:
-        return True
-    return verb not in READ_VERBS
-
-
-def looks_mutating(name: str) -> bool:
-    return verb_of(name) in MUTATING_VERBS
-
-
 def input_schema(tool: dict[str, Any]) -> dict[str, Any]:
     schema = tool.get("inputSchema")
     return schema if isinstance(schema, dict) else {}
-
-
-def properties(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return {}
-    return {k: v if isinstance(v, dict) else {} for k, v in props.items()}
-
-
-def resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
-    """Follow one local `$ref` (`#/$defs/X` or `#/definitions/X`) if the node is a reference."""
-    ref = node.get("$ref")
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        return node
-    target: Any = schema
-    for part in ref[2:].split("/"):
-        if not isinstance(target, dict) or part not in target:
-            return node
-        target = target[part]
-    return target if isinstance(target, dict) else node
-
-
-def types_of(node: dict[str, Any]) -> set[str]:
-    t = node.get("type")
-    if isinstance(t, str):
-        return {t}
-    if isinstance(t, list):
-        return {x for x in t if isinstance(x, str)}
-    found: set[str] = set()
-    for key in ("anyOf", "oneOf"):
-        for branch in node.get(key) or []:
-            if isinstance(branch, dict):
-                found |= types_of(branch)
-    return found
-
-
-def object_nodes(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every object-typed schema node, with its JSON pointer (root, nested, items, $defs)."""
-    if not isinstance(schema, dict):
-        return
-    if "object" in types_of(schema) or ("properties" in schema and "type" not in schema):
-        yield pointer or "/", schema
-    for key in ("properties", "$defs", "definitions", "patternProperties"):
-        sub = schema.get(key)
-        if isinstance(sub, dict):
-            for name, child in sub.items():
-                yield from object_nodes(child, f"{pointer}/{key}/{name}")
-    for key in ("items", "additionalProperties", "not"):
-        child = schema.get(key)
-        if isinstance(child, dict):
-            yield from object_nodes(child, f"{pointer}/{key}")
-    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
-        for i, child in enumerate(schema.get(key) or []):
-            yield from object_nodes(child, f"{pointer}/{key}/{i}")
-
-
-def is_closed(node: dict[str, Any]) -> bool:
-    """Closed: `additionalProperties: false`, or `unevaluatedProperties: false`."""
-    return node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False
-
-
-def is_open_map(node: dict[str, Any]) -> bool:
-    """A deliberate string-keyed map (`additionalProperties: {schema}` and no properties)."""
-    return isinstance(node.get("additionalProperties"), dict) and not node.get("properties")
 
 
 DATE_NAME = re.compile(

@@ -67,6 +67,10 @@ class Report:
     target: dict[str, Any]
     findings: list[Finding] = field(default_factory=list)
     coverage: list[CoverageRow] = field(default_factory=list)
+    # The collected surface (not part of the pinned JSON): SARIF pins results to its snapshot.
+    surface: dict[str, Any] | None = None
+    # A file holding the surface (the --from-file input, or the snapshot the audit wrote).
+    artifact: str | None = None
 
     def sorted_findings(self) -> list[Finding]:
         return sorted(

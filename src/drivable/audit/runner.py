@@ -14,7 +14,9 @@ from mcp.client.stdio import get_default_environment
 
 from drivable.audit import heuristics as h
 from drivable.audit import probes as pr
+from drivable.audit.ecosystem import adapt, detect
 from drivable.audit.model import SECTION_TITLES, CoverageRow, Finding, Report
+from drivable.audit.reconcile import reconcile
 from drivable.audit.rules import StaticContext, run_static
 from drivable.audit.stdio_probe import StdoutReport, probe_stdout
 from drivable.audit.tokens import ENCODING, count_json, count_text
@@ -28,6 +30,7 @@ class AuditCannotRun(Exception):
 @dataclass
 class AuditOptions:
     allow_writes: bool = False
+    allow_network: bool = False
     timeout: float = 10.0
     connect_timeout: float = 45.0
     max_probe_tools: int = 50
@@ -54,13 +57,14 @@ def audit_file(path: str | Path) -> Report:
     except (OSError, ValueError) as exc:
         raise AuditCannotRun(f"cannot read {path}: {exc}") from None
     ctx, findings = audit_surface(surface, offline=True)
+    findings = reconcile(findings, None, surface)
     target = {
         "transport": "file",
         "path": str(path),
         "era": "offline",
         "surface": _surface_summary(surface, ctx),
     }
-    report = Report(target, findings)
+    report = Report(target, findings, surface=surface, artifact=str(path))
     report.coverage = coverage(report.findings, ctx, probed=False, offline=True, extra={})
     return report
 
@@ -117,7 +121,7 @@ async def audit_target(
     surface, ctx, session_findings, state = main
     if isinstance(stdout, StdoutReport):
         findings.extend(_stdout_findings(stdout, extra))
-    findings.extend(session_findings)
+    findings.extend(reconcile(session_findings, state, surface))
 
     eras: dict[str, Any] = {
         "spoken": surface["era"],
@@ -131,7 +135,9 @@ async def audit_target(
     if state is not None:
         findings.extend(state.findings)
         described["probes"] = _probe_summary(state, surface, ctx, findings)
-    report = Report(described, findings)
+    ecosystem = detect(described)
+    described["ecosystem"] = ecosystem
+    report = Report(described, adapt(findings, ecosystem), surface=surface)
     report.coverage = coverage(
         report.findings, ctx, probed=state is not None, offline=False, extra=extra, state=state
     )
@@ -194,6 +200,7 @@ async def _main_session(
                             client,
                             surface.get("tools") or [],
                             allow_writes=opts.allow_writes,
+                            allow_network=opts.allow_network,
                             timeout=opts.timeout,
                             max_tools=opts.max_probe_tools,
                             progress=lambda name: say(f"probing {name}"),
@@ -271,7 +278,7 @@ def _probe_summary(
     state: pr.ProbeState, surface: dict[str, Any], ctx: StaticContext, findings: list[Finding]
 ) -> dict[str, Any]:
     instructions_tokens = count_text(ctx.instructions) if ctx.instructions else 0
-    first_tool = pr.first_safe_tool(state.tools)
+    first_tool = pr.first_safe_tool(state)
     cold: dict[str, Any] = {
         "tokens_before_first_call": instructions_tokens + ctx.tokens,
         "first_call_tool": first_tool,
@@ -280,17 +287,20 @@ def _probe_summary(
         baseline = next(
             (c for c in state.calls if c.tool == first_tool and c.probe == "baseline"), None
         )
-        cold["first_call_outcome"] = baseline.outcome if baseline else "not called"
+        outcome = "not called"
+        if baseline:
+            outcome = "error-as-success" if baseline.error_as_success else baseline.outcome
+        cold["first_call_outcome"] = outcome
         if baseline:
             cold["evidence"] = baseline.evidence()
-        if baseline and baseline.outcome != "success":
+        if baseline and not baseline.succeeded and baseline.outcome != "timeout":
             findings.append(
                 Finding(
                     "dv.cold-start",
                     "minor",
                     f"tool:{first_tool}",
                     f"A cold-start first call of `{first_tool}` with the schema's own values failed "
-                    f"({baseline.outcome}).",
+                    f"({outcome}).",
                     baseline.evidence(schema=h.input_schema(state.tools[first_tool])),
                     f"Give `{first_tool}` defaults or `examples` in its schema that make a first call "
                     "succeed.",
@@ -313,6 +323,7 @@ def _probe_summary(
     return {
         "calls": len(state.calls),
         "by_probe": by_probe,
+        "called_tools": sorted(set(state.called)),
         "skipped_tools": state.skipped,
         "cold_start": cold,
         "first_repair": repair,
@@ -346,15 +357,28 @@ def coverage(
         9: "fingerprint, listChanged, lifecycle metadata"
         + ("" if offline else ", deterministic order"),
     }
+    from drivable.audit.rules import all_rules
+
+    reviewer = {
+        n: sum(1 for r in all_rules() if r.section == n and r.doc is None) for n in range(1, 10)
+    }
     for section in range(1, 10):
         notes = list(ctx.notes.get(section, [])) + extra.get(str(section), [])
+        if reviewer[section]:
+            extra_note = (
+                f"{reviewer[section]} rules need a reviewer's judgement "
+                "(`drivable rules ID` gives the question)"
+            )
+        else:
+            extra_note = ""
         found = by_section.get(section, [])
         if section == 7:
             rows.append(
                 CoverageRow(
                     7,
                     "not-checked",
-                    "progress, cancellation and tasks need long-running probes drivable does not run yet",
+                    "progress, cancellation and tasks need long-running probes drivable does not "
+                    f"run yet; {extra_note}",
                 )
             )
             continue
@@ -389,17 +413,13 @@ def coverage(
                 continue
         if found:
             rules = sorted({f.rule for f in found})
+            text = f"{len(found)} finding{'s' if len(found) > 1 else ''}: {', '.join(rules)}"
             rows.append(
-                CoverageRow(
-                    section,
-                    "findings",
-                    f"{len(found)} finding{'s' if len(found) > 1 else ''}: {', '.join(rules)}",
-                )
+                CoverageRow(section, "findings", "; ".join(filter(None, [text, extra_note])))
             )
         else:
-            rows.append(
-                CoverageRow(section, "ok", "; ".join([f"checked {checked[section]}", *notes]))
-            )
+            parts = [f"checked {checked[section]}", *notes, extra_note]
+            rows.append(CoverageRow(section, "ok", "; ".join(filter(None, parts))))
     return rows
 
 

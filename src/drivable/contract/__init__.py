@@ -9,6 +9,7 @@ from drivable.contract.codes import (
     Recovery,
     WarningCode,
 )
+from drivable.contract.declare import CREATE, DELETE, UPDATE, Preset
 from drivable.contract.echo import NextCall
 from drivable.contract.envelope import (
     ENVELOPE_META_KEY,
@@ -31,12 +32,15 @@ from drivable.contract.runtime import (
 from drivable.contract.tool import READ_ONLY, ContractError, Deprecation, Effects, ToolSpec
 
 __all__ = [
+    "CREATE",
+    "DELETE",
     "ENVELOPE_META_KEY",
     "ERROR_CODES",
     "ISSUE_CODES",
     "MAX_INLINE_BYTES",
     "NAMESPACE",
     "READ_ONLY",
+    "UPDATE",
     "WARNING_CODES",
     "Call",
     "Code",
@@ -50,6 +54,7 @@ __all__ = [
     "NextCall",
     "Outcome",
     "Output",
+    "Preset",
     "Principal",
     "Recovery",
     "Repair",

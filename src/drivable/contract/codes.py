@@ -123,6 +123,10 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("ambiguous_country", "The spelling names several countries; `readings` names them."),
         IssueCode("ambiguous_eli", "The citation names several legislation identifiers; `readings` names them."),
         IssueCode("differs_from_original", "This field differs from the first call made with the same idempotency_key."),
+        IssueCode("invalid_money", "Not an amount in any spelling drivable reads (or one with more decimals than its currency has)."),
+        IssueCode("ambiguous_amount", "A spelling such as '42.00' in a minor-unit field reads as two amounts (4200 or 42); `readings` names both, in minor units."),
+        IssueCode("currency_mismatch", "The amount names a currency other than the one the field or its record is in; the message names both."),
+        IssueCode("invalid_case_number", "Not a court's case number (it has no digits, or is far too long); search_decisions finds a decision by its words."),
     ]
 )  # fmt: skip
 
@@ -136,7 +140,3 @@ WARNING_CODES: Mapping[str, WarningCode] = _index(
         WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),
     ]
 )  # fmt: skip
-
-
-def recovery_of(code: str) -> Recovery:
-    return ERROR_CODES[code].recovery

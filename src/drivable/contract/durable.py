@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from drivable.contract.envelope import Envelope, Issue, Repair
+from drivable.contract.stages.base import Refused
 from drivable.effects import (
     CONTROL_FIELDS,
     ConfirmTokens,
@@ -81,14 +82,6 @@ def effect_sentences(*, keyed: bool, destructive: bool, window_s: float, ttl_s: 
     return " ".join(parts)
 
 
-class Confirmation(BaseModel):
-    """Output fields a destructive tool's dry run adds."""
-
-    confirm_token: str | None = Field(
-        default=None, description="Pass with dry_run=false to perform exactly this call."
-    )
-
-
 CONFIRM_SCHEMA: dict[str, Any] = {
     "type": "string",
     "description": "Returned by a dry run: pass it with dry_run=false to perform exactly this call. Present on dry runs.",
@@ -102,14 +95,6 @@ class Durability:
     store: EffectStore
     tokens: ConfirmTokens
     window_s: float = RECEIPT_WINDOW_S
-
-
-class Rejected(Exception):
-    """Raised inside an effect to roll it back and answer with an envelope instead."""
-
-    def __init__(self, envelope: Envelope) -> None:
-        super().__init__(envelope.code)
-        self.envelope = envelope
 
 
 def identity(args: BaseModel) -> dict[str, Any]:
@@ -207,7 +192,7 @@ async def run_keyed(
             effect=inside,
             window_s=durability.window_s,
         )
-    except Rejected as rejected:
+    except Refused as rejected:
         return None, rejected.envelope, None
     if isinstance(outcome, Executed):
         return outcome.result, None, {"replayed": False}
@@ -228,7 +213,7 @@ async def spend_token(
     args: BaseModel,
     transaction: Transaction | None,
 ) -> None:
-    """Redeem the call's confirm_token (in the effect's transaction); raise Rejected if refused."""
+    """Redeem the call's confirm_token (in the effect's transaction); raise Refused if refused."""
     token = getattr(args, "confirm_token", None)
     refused = await durability.tokens.redeem(
         token, tool, arguments_digest(identity(args)), principal, transaction=transaction
@@ -236,8 +221,8 @@ async def spend_token(
     if refused is None:
         return
     if isinstance(refused, Refusal):
-        raise Rejected(refusal_envelope(tool, args, refused))
-    raise Rejected(unavailable_envelope(tool, refused))
+        raise Refused(refusal_envelope(tool, args, refused))
+    raise Refused(unavailable_envelope(tool, refused))
 
 
 def issue_token(durability: Durability, *, tool: str, principal: str, args: BaseModel) -> str:

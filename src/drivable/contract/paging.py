@@ -8,27 +8,21 @@ call that restarts paging — never a silent restart at page one ([8.cursor-life
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from drivable.contract.call import Call
 from drivable.contract.envelope import Repair, ToolError
 from drivable.kinds.cursor import check_cursor, cursor_scope, encode_cursor
+from drivable.settings import token_secret
 
 Detail = Literal["summary", "full"]
 
 # Inputs that do not change which rows a query returns; left out of a cursor's scope so a caller
 # may switch detail (or page size) between pages.
 NOT_SCOPED = frozenset({"cursor", "page_token", "detail", "limit", "page_size"})
-
-
-def _default_secret() -> bytes:
-    configured = os.environ.get("DRIVABLE_SECRET")
-    return configured.encode() if configured else secrets.token_bytes(32)
 
 
 class PageInfo(BaseModel):
@@ -46,10 +40,16 @@ class PageInfo(BaseModel):
 
 @dataclass(frozen=True)
 class Pager:
-    """Issues and reads cursors for one server. Several worker processes share `secret`."""
+    """Issues and reads cursors for one server. Several worker processes share `secret`; without
+    one, the runtime's token secret (`drivable.settings.token_secret`: configured, or derived in
+    the shared store at startup) signs them."""
 
-    secret: bytes = field(default_factory=_default_secret)
+    secret: bytes | None = None
     lifetime_s: float = 3600.0
+
+    @property
+    def key(self) -> bytes:
+        return self.secret or token_secret()
 
     def _scope(self, tool: str, args: BaseModel) -> str:
         query = args.model_dump(mode="json", exclude=set(NOT_SCOPED))
@@ -59,13 +59,16 @@ class Pager:
         arguments = args.model_dump(mode="json", exclude={cursor_field}, exclude_defaults=True)
         return Repair(tool, arguments, "restart_paging_from_the_first_page")
 
-    def offset(self, tool: str, args: BaseModel, *, cursor_field: str = "cursor") -> int:
-        """The offset a cursor points at (0 without one); a bad cursor is refused with a restart."""
+    def offset(self, tool: str | Call, args: BaseModel, *, cursor_field: str = "cursor") -> int:
+        """The offset a cursor points at (0 without one); a bad cursor is refused with a restart.
+
+        `tool` is the tool's name or the handler's `Call` (which knows it)."""
+        tool = _name(tool)
         token = getattr(args, cursor_field, None)
         if token is None:
             return 0
         check = check_cursor(
-            token, secret=self.secret, scope=self._scope(tool, args), lifetime=self.lifetime_s
+            token, secret=self.key, scope=self._scope(tool, args), lifetime=self.lifetime_s
         )
         if check.status == "ok" and check.payload is not None:
             value = check.payload.get("o")
@@ -83,14 +86,21 @@ class Pager:
             repair=self._restart(tool, args, cursor_field),
         )
 
-    def next_cursor(self, tool: str, args: BaseModel, offset: int) -> str:
-        return encode_cursor({"o": offset}, secret=self.secret, scope=self._scope(tool, args))
+    def next_cursor(self, tool: str | Call, args: BaseModel, offset: int) -> str:
+        tool = _name(tool)
+        return encode_cursor({"o": offset}, secret=self.key, scope=self._scope(tool, args))
 
-    def page(self, tool: str, args: BaseModel, start: int, shown: int, more: bool) -> PageInfo:
+    def page(
+        self, tool: str | Call, args: BaseModel, start: int, shown: int, more: bool
+    ) -> PageInfo:
         """Page fields for rows `start .. start+shown`; `more` says whether rows follow."""
         if not more:
             return PageInfo(has_more=False, next_cursor=None)
         return PageInfo(has_more=True, next_cursor=self.next_cursor(tool, args, start + shown))
+
+
+def _name(tool: str | Call) -> str:
+    return tool if isinstance(tool, str) else tool.tool
 
 
 T = TypeVar("T")
@@ -99,7 +109,3 @@ T = TypeVar("T")
 def paged_rows(rows: list[T], start: int, size: int) -> tuple[list[T], bool]:
     """The slice `start .. start+size` of an in-memory list, and whether rows follow."""
     return rows[start : start + size], len(rows) > start + size
-
-
-def without(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: v for k, v in mapping.items() if k not in keys}

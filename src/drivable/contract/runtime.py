@@ -8,36 +8,34 @@ SDK's low-level Server for stdio and streamable HTTP.
 
 from __future__ import annotations
 
-import difflib
-import json
+import inspect
 import logging
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, overload
 
 from opentelemetry import trace
 from pydantic import ValidationError
 
+from drivable.contract import strict as strict_mode
 from drivable.contract import telemetry
-from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, Recovery, WarningCode
-from drivable.contract.collections import REJECTED_KEY
+from drivable.contract.call import Call, Outcome, Principal, ProgressFn
+from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, WarningCode
 from drivable.contract.durable import (
     CONFIRM_TTL_S,
     RECEIPT_WINDOW_S,
     Durability,
-    Rejected,
     effect_sentences,
-    issue_token,
-    run_keyed,
-    spend_token,
-    unavailable_envelope,
 )
 from drivable.contract.echo import NextCall
-from drivable.contract.envelope import Envelope, Issue, Repair, ToolError
+from drivable.contract.envelope import Envelope
+from drivable.contract.finish import finish
+from drivable.contract.finish import request_id as new_request_id
+from drivable.contract.pipeline import run
 from drivable.contract.resources import (
     PromptArgumentSpec,
     PromptRenderer,
@@ -48,17 +46,21 @@ from drivable.contract.resources import (
     ResourceSpec,
     TemplateSpec,
 )
+from drivable.contract.stages.base import Attempt
+from drivable.contract.stages.handler import internal_error
 from drivable.contract.tool import (
     Deprecation,
     Effects,
-    Handler,
     Stability,
     ToolSpec,
     build_spec,
 )
-from drivable.contract.validation import issues_from, rejected_entries, repaired_arguments
-from drivable.effects import ConfirmTokens, EffectStore, StoreUnavailableError
+from drivable.effects import ConfirmTokens, EffectStore
 from drivable.kinds import validate
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = ["Call", "Contract", "Outcome", "Principal", "ProgressFn", "Summary"]
 
 log = logging.getLogger("drivable.contract")
 
@@ -67,15 +69,9 @@ log = logging.getLogger("drivable.contract")
 MAX_INLINE_BYTES = 256 * 1024
 NAMESPACE = "dev.drivable"
 
-ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
-
-@dataclass(frozen=True)
-class Principal:
-    """Who calls: an id and the scopes their credential grants (stdio: the local user, all scopes)."""
-
-    id: str = "local"
-    scopes: frozenset[str] | None = None  # None: every scope (a local, trusted transport)
+# A sentence of negative scope, as a reader (or the auditor) recognises one.
+_NEGATIVE = re.compile(r"\b(does not|doesn't|do not|cannot|can't|never|out of scope)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -86,6 +82,14 @@ class Summary:
     does: Sequence[str]
     does_not: Sequence[str]
     prerequisites: Mapping[str, Any] = field(default_factory=dict)
+
+    def instructions(self) -> str:
+        """`instructions` as served: the text, and what the server does not do when the text
+        does not say so itself ([2.negative-scope])."""
+        text = self.text.strip()
+        if not self.does_not or _NEGATIVE.search(text):
+            return text
+        return f"{text} It does not: {'; '.join(self.does_not)}."
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,52 +106,6 @@ class Summary:
         }
 
 
-@dataclass
-class Call:
-    """What a handler gets besides its arguments."""
-
-    tool: str
-    principal: Principal
-    request_id: str
-    contract: Contract
-    notes: list[str] = field(default_factory=list)
-    warnings: list[dict[str, str]] = field(default_factory=list)
-    progress: ProgressFn | None = None
-    rejected: list[dict[str, Any]] = field(default_factory=list)
-    # The effect store's transaction a mutating handler writes through, so its effect commits
-    # together with the receipt (and the spent confirm token); None for read-only tools.
-    transaction: Any = None
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
-    def warn(self, code: str, message: str, path: str | None = None) -> None:
-        if code not in self.contract.warning_codes:
-            raise ValueError(f"unregistered warning code {code!r}")
-        entry = {"code": code, "message": message}
-        if path:
-            entry["path"] = path
-        self.warnings.append(entry)
-
-    async def report_progress(
-        self, progress: float, total: float | None = None, message: str | None = None
-    ) -> None:
-        if self.progress is not None:
-            await self.progress(progress, total, message)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of one call: the structured result or the envelope, and whether it is an error."""
-
-    structured: dict[str, Any]
-    is_error: bool
-    meta: dict[str, Any] | None = None
-
-    def text(self) -> str:
-        return _WIRE_ENCODER.encode(self.structured)
-
-
 class Contract:
     """A server's agent-facing contract: tools, codes, warnings, summary, identity."""
 
@@ -162,8 +120,10 @@ class Contract:
         domain_codes: Sequence[Code] = (),
         warning_codes: Sequence[WarningCode] = (),
         max_inline_bytes: int = MAX_INLINE_BYTES,
+        strict: bool | None = None,
     ) -> None:
         self.name = name
+        self._strict = strict
         self.version = version
         self.title = title or name
         self.summary = summary
@@ -188,35 +148,81 @@ class Contract:
 
     # -- declaring -----------------------------------------------------------------------------
 
+    @overload
+    def tool(self, fn: F, /) -> F: ...
+
+    @overload
     def tool(
         self,
+        fn: None = None,
         *,
-        name: str,
-        title: str,
-        description: str,
-        effects: Effects,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        effects: Effects | None = None,
         errors: Sequence[str] = (),
+        examples: Sequence[Mapping[str, Any]] = (),
         stability: Stability = "stable",
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
         task: Any = None,
-    ) -> Callable[[Handler], Handler]:
-        """Register `async def handler(args: InputModel, call: Call) -> OutputModel`.
+    ) -> Callable[[F], F]: ...
 
-        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md).
-        """
+    def tool(
+        self,
+        fn: Any = None,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        effects: Effects | None = None,
+        errors: Sequence[str] = (),
+        examples: Sequence[Mapping[str, Any]] = (),
+        stability: Stability = "stable",
+        deprecation: Deprecation | None = None,
+        scopes: Sequence[str] = (),
+        task: Any = None,
+    ) -> Any:
+        """Register a tool: `@contract.tool(effects=READ_ONLY)` over
+        `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
+        or a plain function). The name defaults to the function's, the description to its
+        docstring, the title to the name in words; `examples` are argument objects, validated now
+        and published in the inputSchema. Effect presets (`CREATE`, `DELETE`) add their control
+        fields. Without `effects`, the tool is refused: annotations are decided, never defaulted.
+        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md)."""
         declaring_scope = _declaring_scope()
 
-        def decorate(handler: Handler) -> Handler:
-            if name in self.tools:
-                from drivable.contract.tool import ContractError
+        def decorate(handler: Any) -> Any:
+            from drivable.contract import declare
+            from drivable.contract.tool import ContractError
 
-                raise ContractError(f"tool {name!r} is declared twice")
-            self.tools[name] = build_spec(
-                handler,
-                name=name,
-                title=title,
-                description=description,
+            tool_name: str = name or str(getattr(handler, "__name__", ""))
+            if tool_name in self.tools:
+                raise ContractError(f"tool {tool_name!r} is declared twice; rename one of them")
+            text = description or inspect.getdoc(handler)
+            if not text:
+                raise ContractError(
+                    f"tool {tool_name!r} has no description: write a docstring (when to use it, "
+                    "its edge cases, an example call) or pass description="
+                )
+            if effects is None:
+                raise ContractError(
+                    f"tool {tool_name!r}: declare effects= (READ_ONLY, CREATE, UPDATE, DELETE from "
+                    "drivable.contract, or Effects(read_only=, destructive=, idempotent=, "
+                    "open_world=)); annotations are decided, never defaulted"
+                )
+            adapted, model = declare.adapt(tool_name, handler, effects, declaring_scope)
+            checked = []
+            if examples and model is not None:
+                intent: Literal["read", "write"] = "read" if effects.read_only else "write"
+                checked = declare.check_examples(tool_name, model, examples, intent)
+                if "example" not in text.lower():
+                    text = f"{text} {declare.example_sentence(checked)}"
+            spec = build_spec(
+                adapted,
+                name=tool_name,
+                title=title or declare.title_of(tool_name),
+                description=text,
                 effects=effects,
                 errors=errors,
                 known_codes=self.codes,
@@ -230,10 +236,13 @@ class Contract:
                 from drivable.tasks.errors import TASK_CODES
 
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
+            if checked:
+                spec.input_schema["examples"] = checked
+            self.tools[tool_name] = spec
             self._fingerprint = None
             return handler
 
-        return decorate
+        return decorate(fn) if fn is not None else decorate
 
     def use_effects(
         self,
@@ -254,28 +263,41 @@ class Contract:
         )
         self._fingerprint = None
 
-    def _durable(self) -> Durability:
-        """The attached store, or an embedded SQLite file for a server nobody configured."""
+    async def durable(self) -> Durability:
+        """The attached store, or the one the settings name (`store`, default a SQLite file in
+        the cache directory), with the settings' secret or one derived in and shared through the
+        store: every process that shares the store accepts the others' confirm tokens."""
         if self.durability is None:
-            import os
-            import secrets as _secrets
-            from pathlib import Path
-
+            from drivable import settings
             from drivable.effects import open_store
 
-            path = os.environ.get("DRIVABLE_EFFECTS_DB") or str(
-                Path.home() / ".cache" / "drivable" / f"{self.name}-effects.sqlite"
-            )
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            secret = os.environ.get("DRIVABLE_SECRET", "").encode() or _secrets.token_bytes(32)
-            self.use_effects(
-                open_store(path),
-                secret,
-                receipt_window_s=self.receipt_window_s,
-                confirm_ttl_s=self.confirm_ttl_s,
-            )
+            configured = settings.current()
+            url = configured.store_url(self.name)
+            if url.startswith("sqlite:///"):
+                Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+            store = open_store(url)
+            secret = configured.secret or await settings.shared_secret(store, "tokens")
+            if self.durability is None:  # another call may have attached one meanwhile
+                self.use_effects(
+                    store,
+                    secret,
+                    receipt_window_s=self.receipt_window_s,
+                    confirm_ttl_s=self.confirm_ttl_s,
+                )
+                settings.install_secret(secret)
         assert self.durability is not None
         return self.durability
+
+    async def prepare(self) -> None:
+        """Settle the store and the token secret before the first call (serve does this at
+        startup): when a tool keeps receipts, a store is configured, or several workers serve
+        the contract, so that cursors and confirm tokens hold across processes from the start."""
+        from drivable import settings
+
+        configured = settings.current()
+        durable = any(s.keyed or s.effects.destructive for s in self.tools.values())
+        if durable or configured.store or configured.workers > 1:
+            await self.durable()
 
     def resource(
         self,
@@ -405,6 +427,12 @@ class Contract:
             common += ["idempotency_mismatch", "in_progress", "unavailable"]
         if spec.effects.destructive:
             common += ["confirmation_required", "confirmation_invalid", "unavailable"]
+        if self.durability is not None:
+            # A store attached at declaration (the billing server's): any tool reading through
+            # it answers `unavailable` when it is down.
+            common.append("unavailable")
+        if "cursor" in spec.input_model.model_fields:
+            common += ["invalid_cursor", "cursor_expired"]
         if spec.task is not None:
             common += ["task_timeout", "task_expired", "worker_lost"]
         return sorted(set(common) | set(spec.errors))
@@ -504,355 +532,37 @@ class Contract:
         request_id: str | None = None,
         progress: ProgressFn | None = None,
     ) -> Outcome:
-        rid = request_id or os.urandom(8).hex()
+        rid = request_id or new_request_id()
         who = principal or Principal()
         raw: Mapping[str, Any] = arguments if arguments is not None else {}
         if not _tracing():
             # No tracer provider installed: a no-op span still costs about a third of a call.
-            outcome = await self._call(name, raw, who, rid, progress)
+            outcome = await run(Attempt(self, name, raw, who, rid, progress))
             _record(trace.INVALID_SPAN, name, outcome)
             return outcome
         with telemetry.call_span(name) as span:
-            outcome = await self._call(name, raw, who, rid, progress)
+            outcome = await run(Attempt(self, name, raw, who, rid, progress))
             _record(span, name, outcome)
             return outcome
 
-    async def _call(
-        self,
-        name: str,
-        raw: Mapping[str, Any],
-        principal: Principal,
-        rid: str,
-        progress: ProgressFn | None,
-    ) -> Outcome:
-        spec = self.tools.get(name)
-        if spec is None:
-            return self._unknown_tool(name, raw, rid)
-        if not isinstance(raw, Mapping):
-            return self._error(
-                Envelope(
-                    "invalid_arguments",
-                    f"The arguments of {name} must be a JSON object.",
-                    hint=f"Call {name} with an object of named arguments, as its inputSchema shows.",
-                ),
-                rid,
+    @property
+    def strict(self) -> bool:
+        """Whether slips against the contract raise `StrictError` (see `drivable.contract.strict`)."""
+        return strict_mode.enabled() if self._strict is None else self._strict
+
+    def finish(self, envelope: Envelope, rid: str, tool: ToolSpec | None = None) -> Outcome:
+        """The one finalizer of a tool call's envelope: its code registered (else internal_error),
+        temporary and retry_after_ms from the code, the request id, the fingerprint."""
+        if tool is not None and self.strict and envelope.code not in self.tool_codes(tool):
+            raise strict_mode.StrictError(
+                f"{tool.name} answered {envelope.code!r}, which it does not declare: add it to "
+                f"errors=[...] of {tool.name}, or raise a code it declares"
             )
-        size = _size(raw)
-        if size > self.max_inline_bytes:
-            return self._error(
-                Envelope(
-                    "payload_too_large",
-                    f"The arguments of {name} are {size} bytes; the inline limit is "
-                    f"{self.max_inline_bytes} bytes.",
-                    hint=(
-                        "Pass a reference instead of inline content: the id or URI of something "
-                        "already stored, as the tool's description says."
-                    ),
-                    details={"limit_bytes": self.max_inline_bytes, "received_bytes": size},
-                ),
-                rid,
-            )
-        missing = self._missing_scopes(spec, principal)
-        if missing:
-            where = f" A person can grant them at {self.settings_url}." if self.settings_url else ""
-            return self._error(
-                Envelope(
-                    "insufficient_scope",
-                    f"{name} needs the scopes {', '.join(missing)}, which this credential lacks.",
-                    hint=f"Ask the user for a credential with the scopes {', '.join(missing)}.{where}",
-                    details={"required_scopes": list(missing)},
-                ),
-                rid,
-            )
-        try:
-            validated = validate(spec.input_model, raw, intent=spec.intent)
-        except ValidationError as error:
-            return self._invalid(spec, raw, error, rid)
-        call = Call(
-            tool=name,
-            principal=principal,
-            request_id=rid,
-            contract=self,
-            notes=list(validated.notes),
-            warnings=list(validated.warnings),
-            progress=progress,
-        )
-        set_aside = validated.context.get(REJECTED_KEY, [])
-        if set_aside:
-            entries = rejected_entries(spec.input_schema, set_aside)
-            emptied = [f for f in spec.best_effort if not getattr(validated.value, f, None)]
-            if emptied:
-                issues = [i for entry in entries for i in entry["issue_objects"]]
-                return self._error(
-                    Envelope(
-                        "invalid_arguments",
-                        f"No entry of {', '.join(emptied)} in {name} validated; nothing was applied.",
-                        hint=f"Fix the entries named in `issues` and call {name} again.",
-                        issues=issues,
-                    ),
-                    rid,
-                )
-            call.rejected = [
-                {
-                    "path": e["path"],
-                    "index": e["index"],
-                    "issues": [i.to_dict() for i in e["issue_objects"]],
-                }
-                for e in entries
-            ]
-            call.warn(
-                "partial_success",
-                f"{len(entries)} entr{'y was' if len(entries) == 1 else 'ies were'} not applied; "
-                f"`rejected` lists them with their issues. Fix those and send only them to {name}.",
-            )
-        try:
-            if spec.keyed or spec.effects.destructive:
-                return await self._call_durable(spec, validated.value, call, rid)
-            result = await spec.handler(validated.value, call)
-        except ToolError as failure:
-            return self._domain_error(spec, failure, rid)
-        except StoreUnavailableError as down:
-            return self._error(unavailable_envelope(name, down.outcome), rid)
-        except Exception:
-            log.exception("tool %s failed (request_id=%s)", name, rid)
-            return self._internal(name, rid)
-        return self._success(spec, result, call, rid)
-
-    async def _call_durable(self, spec: ToolSpec, args: Any, call: Call, rid: str) -> Outcome:
-        """Dry run, keyed mutation, or confirmed destructive action (see `durable`)."""
-        durability = self._durable()
-        principal = call.principal.id
-        if spec.effects.destructive and args.dry_run:
-            # A preview changes nothing, so it records no receipt (a key reused for the real run
-            # must not replay the preview).
-            preview = self._success(spec, await spec.handler(args, call), call, rid)
-            if not preview.is_error:
-                preview.structured["confirm_token"] = issue_token(
-                    durability, tool=spec.name, principal=principal, args=args
-                )
-            return preview
-
-        async def effect(tx: Any) -> dict[str, Any]:
-            call.transaction = tx
-            if spec.effects.destructive:
-                await spend_token(
-                    durability, tool=spec.name, principal=principal, args=args, transaction=tx
-                )
-            shaped = self._success(spec, await spec.handler(args, call), call, rid)
-            if shaped.is_error:
-                raise Rejected(_envelope_of(shaped))
-            return shaped.structured
-
-        if spec.keyed:
-            result, envelope, receipt = await run_keyed(
-                durability,
-                tool=spec.name,
-                principal=principal,
-                key=args.idempotency_key,
-                args=args,
-                effect=effect,
-            )
-            if envelope is not None:
-                return self._error(envelope, rid)
-            assert result is not None
-            meta = {f"{NAMESPACE}/receipt": dict(receipt or {})}
-            if receipt and receipt.get("replayed"):
-                result = dict(result)
-                result["notes"] = [
-                    *result.get("notes", []),
-                    "Replayed the result of the first call with this idempotency_key; nothing ran again.",
-                ]
-            return Outcome(result, is_error=False, meta=meta)
-        try:
-            async with durability.store.transaction() as tx:
-                return Outcome(await effect(tx), is_error=False)
-        except Rejected as rejected:
-            return self._error(rejected.envelope, rid)
-
-    # -- shaping results -----------------------------------------------------------------------
-
-    def _success(self, spec: ToolSpec, result: Any, call: Call, rid: str) -> Outcome:
-        try:
-            if not isinstance(result, spec.output_model):
-                result = spec.output_model.model_validate(result)
-            structured = result.model_dump(mode="json", by_alias=True)
-        except Exception:
-            log.exception("tool %s returned a result outside its outputSchema (%s)", spec.name, rid)
-            return self._internal(spec.name, rid)
-        if call.notes:
-            structured["notes"] = call.notes
-        if call.warnings:
-            structured["warnings"] = call.warnings
-        if call.rejected:
-            structured["rejected"] = call.rejected
-        return Outcome(structured, is_error=False)
-
-    def _error(self, envelope: Envelope, rid: str) -> Outcome:
-        code = self.codes.get(envelope.code)
-        if code is None:
+        if envelope.code not in self.codes:
             log.error("unregistered error code %r (request_id=%s)", envelope.code, rid)
-            return self._internal("", rid)
-        envelope.temporary = code.temporary
-        if not code.temporary:
-            envelope.retry_after_ms = None
-        elif envelope.retry_after_ms is None:
-            envelope.retry_after_ms = 1000
-        envelope.request_id = rid
-        envelope.fingerprint = self.fingerprint
+            envelope = internal_error(tool.name if tool else "", rid)
+        finish(envelope, request_id=rid, codes=self.codes, fingerprint=self.fingerprint)
         return Outcome(envelope.to_dict(), is_error=True)
-
-    def _internal(self, name: str, rid: str) -> Outcome:
-        subject = f"{name} failed" if name else "The call failed"
-        return self._error(
-            Envelope(
-                "internal_error",
-                f"{subject} unexpectedly on the server.",
-                hint=(
-                    f"Call {name or 'the tool'} once more with the same arguments; if it fails "
-                    f"again, stop and tell the user, quoting request_id {rid} for the operator."
-                ),
-            ),
-            rid,
-        )
-
-    def _unknown_tool(self, name: str, raw: Mapping[str, Any], rid: str) -> Outcome:
-        names = sorted(self.tools)
-        near = nearest_tool(name, names)
-        repair = None
-        if near and isinstance(raw, Mapping):
-            try:
-                validate(self.tools[near[0]].input_model, raw, intent=self.tools[near[0]].intent)
-                repair = Repair(near[0], dict(raw), "call_nearest_tool")
-            except ValidationError:
-                repair = None
-        hint = (
-            f"Did you mean {near[0]}? Tools: {', '.join(names)}."
-            if near
-            else f"Call one of: {', '.join(names)} (tools/list describes them)."
-        )
-        envelope = Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
-        return self._error(envelope, rid)
-
-    def _invalid(
-        self, spec: ToolSpec, raw: Mapping[str, Any], error: ValidationError, rid: str
-    ) -> Outcome:
-        issues = issues_from(error, raw, spec.input_schema)
-        fixed = repaired_arguments(raw, issues, spec.input_schema)
-        repair = None
-        if fixed is not None:
-            try:
-                validate(spec.input_model, fixed, intent=spec.intent)
-                repair = Repair(spec.name, fixed, "resend_with_corrected_property_names")
-            except ValidationError:
-                repair = None
-        first = issues[0] if issues else None
-        count = len(issues)
-        if first is None:
-            hint = f"Check the arguments against {spec.name}'s inputSchema and call it again."
-        elif first.code == "placeholder_value":
-            hint = (
-                f"Omit {first.path} to leave it unset, or send its real value, and call "
-                f"{spec.name} again."
-            )
-        elif first.readings:
-            choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
-            hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
-        elif repair is not None:
-            hint = (
-                f"Call {spec.name} again with the corrected property names (the call in `repair`)."
-            )
-        else:
-            hint = f"Fix {first.path} ({first.message.rstrip('.')}) and call {spec.name} again."
-        envelope = Envelope(
-            "invalid_arguments",
-            f"{count} argument{'s' if count != 1 else ''} of {spec.name} did not validate.",
-            hint=hint,
-            issues=issues,
-            repair=repair,
-        )
-        return self._error(envelope, rid)
-
-    def _domain_error(self, spec: ToolSpec, failure: ToolError, rid: str) -> Outcome:
-        if failure.code not in self.codes:
-            log.error("tool %s raised unregistered code %r (%s)", spec.name, failure.code, rid)
-            return self._internal(spec.name, rid)
-        repair = failure.repair
-        if repair is not None and not self._callable(repair):
-            log.error("tool %s offered a repair that does not validate (%s)", spec.name, rid)
-            repair = None
-        hint = failure.hint
-        code = self.codes[failure.code]
-        if (
-            code.recovery is Recovery.ASK_USER
-            and self.settings_url
-            and self.settings_url not in hint
-        ):
-            hint = f"{hint} A person can change this at {self.settings_url}."
-        envelope = Envelope(
-            failure.code,
-            failure.message,
-            hint=hint,
-            issues=list(failure.issues),
-            repair=repair,
-            retry_after_ms=failure.retry_after_ms,
-            details=failure.details,
-        )
-        return self._error(envelope, rid)
-
-    def _callable(self, repair: Repair) -> bool:
-        """A repair is sent only when its arguments validate against the named tool."""
-        target = self.tools.get(repair.tool)
-        if target is None:
-            return False
-        try:
-            validate(target.input_model, repair.arguments, intent=target.intent)
-        except ValidationError:
-            return False
-        return True
-
-    def _missing_scopes(self, spec: ToolSpec, principal: Principal) -> list[str]:
-        if principal.scopes is None:
-            return []
-        return [s for s in spec.scopes if s not in principal.scopes]
-
-
-# Verbs models use for the fixed verbs of [3.verbs]; the first of each list is the likeliest.
-VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "find": ("search", "list", "get"),
-    "query": ("search", "list"),
-    "lookup": ("get", "search"),
-    "fetch": ("get", "read"),
-    "show": ("get", "list"),
-    "retrieve": ("get",),
-    "add": ("create",),
-    "new": ("create",),
-    "make": ("create",),
-    "remove": ("delete",),
-    "edit": ("update",),
-    "modify": ("update",),
-}
-
-
-def nearest_tool(name: str, names: Sequence[str]) -> list[str]:
-    """The tool an unknown name most likely meant: by spelling, and by verb synonyms
-    ("find_notes" -> search_notes), as a list of at most one name."""
-    spellings = [name]
-    head, _, rest = name.partition("_")
-    for verb in VERB_SYNONYMS.get(head.casefold(), ()):
-        spellings.append(f"{verb}_{rest}" if rest else verb)
-    best: tuple[float, str] | None = None
-    for rank, spelling in enumerate(spellings):
-        for candidate in names:
-            score = difflib.SequenceMatcher(None, spelling, candidate).ratio() - rank * 0.01
-            if score >= 0.5 and (best is None or score > best[0]):
-                best = (score, candidate)
-    return [best[1]] if best else []
-
-
-def _envelope_of(outcome: Outcome) -> Envelope:
-    """An error outcome back as an envelope (to roll an effect back and answer with it)."""
-    body = outcome.structured
-    return Envelope(body["code"], body["message"], hint=body["hint"])
 
 
 def _check_short(subject: str, description: str) -> None:
@@ -890,20 +600,3 @@ def _record(span: trace.Span, name: str, outcome: Outcome) -> None:
         telemetry.record_rejection(span, name, outcome.structured)
     else:
         telemetry.record_success(span, name)
-
-
-# Built once: `json.dumps` with options builds a new encoder on every call (a third of its cost).
-_SIZE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
-_WIRE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _size(raw: Mapping[str, Any]) -> int:
-    try:
-        return len(_SIZE_ENCODER.encode(raw).encode())
-    except (TypeError, ValueError):
-        return 0
-
-
-def issue(path: str, code: str, message: str, **kw: Any) -> Issue:
-    """A convenience for handlers building issues for a ToolError."""
-    return Issue(path, code, message, has_received="received" in kw, **kw)

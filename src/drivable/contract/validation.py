@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from drivable.contract.envelope import Issue
 from drivable.kinds import absence
@@ -236,10 +236,6 @@ def nearest_property(name: str, allowed: Sequence[str]) -> str | None:
     folded = name.casefold()
     stems = [a for a in allowed if a.startswith(folded) or folded.startswith(a + "_")]
     return stems[0] if len(stems) == 1 else None
-
-
-def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema()
 
 
 def rejected_entries(

@@ -80,6 +80,10 @@ class SqliteBackend(Backend):
     def begin_write(self, conn: Any) -> None:
         conn.execute("BEGIN IMMEDIATE")
 
+    def begin_read(self, conn: Any) -> None:
+        # Deferred: WAL readers see a snapshot and never wait for the writer.
+        conn.execute("BEGIN")
+
     def begin_claim(self, conn: Any) -> None:
         # In WAL mode NORMAL still orders commits; the next FULL commit syncs this one too.
         if self.synchronous in ("FULL", "EXTRA"):

@@ -31,6 +31,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager, suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -53,6 +54,10 @@ from drivable.effects.outcomes import (
 )
 
 log = logging.getLogger("drivable.effects")
+
+READING: ContextVar[bool] = ContextVar("drivable.effects.reading", default=False)
+"""True while a read-only tool runs: its transactions do not take SQLite's write lock up front, so
+reads never queue behind a long write (a refund). Set by the runtime around read-only handlers."""
 
 DEFAULT_WINDOW_S: Final = 86_400.0
 """How long receipts are kept (and replayed): 24 hours."""
@@ -123,6 +128,10 @@ class Backend(ABC):
     @abstractmethod
     def begin_write(self, conn: Any) -> None:
         """Open a transaction that may write (and, on SQLite, takes the write lock now)."""
+
+    def begin_read(self, conn: Any) -> None:
+        """Open a transaction for a read-only tool (on SQLite: without the write lock)."""
+        self.begin_write(conn)
 
     @abstractmethod
     def execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -894,8 +903,9 @@ class SqlEffectStore:
         :class:`StoreUnavailableError`."""
         conn = await self._acquire()
         broken = False
+        begin = self.backend.begin_read if READING.get() else self.backend.begin_write
         try:
-            await self._call(self.backend.begin_write, conn)
+            await self._call(begin, conn)
             try:
                 yield Transaction(self, conn)
             except BaseException:

@@ -3,6 +3,8 @@
 One module per kind owns its reading, its notes, its questions and its JSON Schema fragment.
 `read(kind, value, intent=..., **options)` returns a `Reading`; `Kind(...)` puts a kind on a
 pydantic field; `KindModel` binds kinds implied by property names; `validate()` keeps the notes.
+A server registers a kind of its own with the same `kind(...)` decorator (caselaw's case_number):
+one registry, one reader per kind, wherever it lives.
 """
 
 from drivable.kinds._pydantic import Kind, KindModel, Validated, validate
@@ -15,6 +17,7 @@ from drivable.kinds._registry import (
     KindSpec,
     Options,
     bound_kind,
+    kind,
     read,
     resolve,
 )
@@ -33,6 +36,7 @@ __all__ = [
     "Warning_",
     "bound_kind",
     "jsonable",
+    "kind",
     "read",
     "resolve",
     "validate",

@@ -182,7 +182,7 @@ def _bind_fields(model: type[BaseModel]) -> bool:
     return changed
 
 
-_BOUNDED = frozenset({"integer", "number", "date"})
+_BOUNDED = frozenset({"integer", "number", "date", "money"})
 
 
 def _kind_of_type(annotation: Any, *, required: bool) -> tuple[str, dict[str, Any]] | None:
@@ -258,6 +258,7 @@ def _flatten(annotation: Any) -> list[Any]:
 # runtime refuses it: ids are declared with the shared id kinds).
 _BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
+    "money": (int,),
     "number": (int, float),
     "boolean": (bool,),
     "date": (datetime.date,),

@@ -12,6 +12,14 @@ from typing import Any, Literal
 Outcome = Literal["value", "absent", "ask", "invalid"]
 
 
+class Deferred:
+    """A value a kind read as far as it can before data the handler holds settles it (an amount
+    before its invoice's currency is known). Its JSON form is what was received."""
+
+    __slots__ = ()
+    received: Any
+
+
 def jsonable(value: Any) -> Any:
     """The canonical JSON form of a read value (dates as ISO strings, uuids as strings)."""
     if isinstance(value, _dt.datetime):
@@ -26,6 +34,8 @@ def jsonable(value: Any) -> Any:
         return [jsonable(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, Deferred):
+        return jsonable(value.received)
     return value
 
 

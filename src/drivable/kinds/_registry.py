@@ -36,6 +36,11 @@ class Options:
     clamp: bool = False
     item_kind: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # True when minimum or maximum is set: one attribute for the fast paths to test.
+    bounded: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bounded", self.minimum is not None or self.maximum is not None)
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
@@ -70,6 +75,11 @@ class KindSpec:
     handles_placeholders: bool = False
     canonical: Canonical | None = None
 
+    @property
+    def owner(self) -> str:
+        """The module that reads this kind: one of drivable.kinds, or a server's own."""
+        return self.reader.__module__
+
 
 KINDS: dict[str, KindSpec] = {}
 
@@ -82,7 +92,10 @@ def kind(
     handles_placeholders: bool = False,
     canonical: Canonical | None = None,
 ) -> Callable[[Reader], Reader]:
-    """Register a module's reader as the one owner of `name` (and its fast path, if any)."""
+    """Register a module's reader as the one owner of `name` (and its fast path, if any).
+
+    Kinds of drivable.kinds and kinds a server owns register alike; a second owner is an error.
+    """
 
     def decorate(reader: Reader) -> Reader:
         if name in KINDS:
@@ -118,6 +131,10 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("eli", "eli", {}),
     ("*_eli", "eli", {}),
     ("*_id", "uuid", {}),
+    ("amount_minor_units", "money", {}),
+    ("*_minor_units", "money", {}),
+    ("*_cents", "money", {}),
+    ("*_minor", "money", {}),
     ("dry_run", "boolean", {}),
     ("is_*", "boolean", {}),
     ("include_*", "boolean", {}),
@@ -248,4 +265,5 @@ _KIND_MODULES = (
     "cursor",
     "text",
     "identifier",
+    "money",
 )

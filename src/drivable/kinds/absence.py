@@ -7,10 +7,10 @@ there an optional id left as a placeholder can turn an update into a create.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from drivable.kinds._reading import Reading, shown
+from drivable.kinds.text_folding import caseless
 
 # Spellings that carry no value. Compared after trimming, case folding and stripping brackets.
 PLACEHOLDERS: frozenset[str] = frozenset(
@@ -55,16 +55,11 @@ _TEMPLATE = re.compile(
 )
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).strip().casefold()
-    return re.sub(r"\s+", " ", text)
-
-
 def placeholder_of(value: Any) -> str | None:
     """The folded placeholder `value` spells, or None when it is a real value (or not a string)."""
     if not isinstance(value, str):
         return None
-    folded = _fold(value)
+    folded = caseless(value)
     if folded in PLACEHOLDERS:
         return folded or "empty string"
     if _TEMPLATE.match(value.strip()):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from drivable.kinds._reading import Reading
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import caseless
 
 TRUE: frozenset[str] = frozenset(
     {
@@ -47,10 +47,6 @@ def _schema(options: Options) -> dict[str, Any]:
     return {"type": "boolean"}
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFC", text.strip().strip(".!").casefold())
-
-
 def _canonical(value: Any, options: Options) -> Any:
     return value if type(value) is bool else NOT_CANONICAL
 
@@ -62,7 +58,7 @@ def read_boolean(value: Any, options: Options) -> Reading:
     if isinstance(value, int | float) and value in (0, 1):
         return Reading.repaired(value, bool(value))
     if isinstance(value, str):
-        folded = _fold(value)
+        folded = caseless(value).strip(".!").strip()
         if folded in TRUE:
             return Reading.repaired(value, True)
         if folded in FALSE:

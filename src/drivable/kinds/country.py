@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from functools import cache
 from typing import Annotated, Any
 
@@ -22,6 +21,7 @@ from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import words
 
 EXPECTED = "an ISO 3166-1 alpha-2 country code, e.g. CZ"
 # Languages whose country names we read (CLDR data, through babel).
@@ -51,7 +51,6 @@ ALIASES: dict[str, str] = {
     "north korea": "KP",
     "vatican": "VA",
 }
-_PUNCTUATION = re.compile(r"[^\w]+|_")
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -63,11 +62,11 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
+_QUALIFIED = re.compile(r"\s[-\u2013\u2014]\s|\s\(")
+
+
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    words = _PUNCTUATION.sub(" ", plain).split()
-    return " ".join(w for w in words if w != "the")
+    return " ".join(w for w in words(text).split() if w != "the")
 
 
 @cache
@@ -98,10 +97,20 @@ def _index() -> dict[str, frozenset[str]]:
                 if ", " in name:  # "Korea, Republic of" -> "Republic of Korea"
                     head, _, tail = name.partition(", ")
                     add(f"{tail} {head}", code)
+    shared: dict[str, set[str]] = {}
     for locale in NAME_LOCALES:
         for code, name in Locale.parse(locale).territories.items():
             if code in codes:
                 add(name, code)
+                head = _QUALIFIED.split(name)
+                if len(head) > 1:
+                    shared.setdefault(_fold(head[0]), set()).add(code)
+    # CLDR tells countries that share a name apart by a qualifier ("Congo - Brazzaville", "Congo -
+    # Kinshasa"): the bare shared name ("Congo", "Kongo") names all of them, never the one ISO
+    # happens to call so.
+    for name, sharing in shared.items():
+        if len(sharing) > 1:
+            index[name] = set(sharing)
     for alias, code in ALIASES.items():
         index[_fold(alias)] = {code}
     for code in codes:  # a code means its own country, whatever a name elsewhere folds to

@@ -20,8 +20,7 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-import unicodedata
-from functools import cache, lru_cache
+from functools import cache
 from typing import Annotated, Any
 
 from babel.dates import get_day_names, get_month_names
@@ -30,6 +29,7 @@ from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, read_note, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import bare, nfkc
 
 EXPECTED = "YYYY-MM-DD"
 _FIRST = _dt.date(1, 1, 1)
@@ -57,17 +57,6 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-@lru_cache(maxsize=4096)
-def _fold_word(word: str) -> str:
-    """One word as the month index keys it: folded case, no diacritics (words repeat: cached)."""
-    return _fold(word)
-
-
 @cache
 def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]]:
     """Folded month names (and unique prefixes of three letters or more) -> the months they name."""
@@ -76,7 +65,7 @@ def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]
         for width in ("wide", "abbreviated"):
             for context in ("format", "stand-alone"):
                 for number, name in get_month_names(width, context, locale).items():
-                    names.setdefault(_fold(name).strip("."), set()).add(number)
+                    names.setdefault(bare(name).strip("."), set()).add(number)
     prefixes: dict[str, set[int]] = {}
     for name, months in names.items():
         for end in range(3, len(name)):
@@ -92,7 +81,7 @@ def _weekdays() -> frozenset[str]:
     for locale in _MONTH_LOCALES:
         for width in ("wide", "abbreviated"):
             for name in get_day_names(width, "format", locale).values():
-                words.add(_fold(name).strip("."))
+                words.add(bare(name).strip("."))
     return frozenset(words)
 
 
@@ -111,28 +100,35 @@ _YMD = re.compile(r"^(\d{4})([./-])(\d{1,2})\2(\d{1,2})\.?$")
 _BASIC = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _DMY = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?$")
 _DMY_SHORT_YEAR = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{2})\.?$")
+_WEEK = re.compile(r"^(\d{4})-?[Ww](\d{2})(?:-?([1-7]))?$")
 _YEAR = re.compile(r"^(\d{4})\.?$")
 _YEAR_MONTH = re.compile(r"^(\d{4})[./-](\d{1,2})\.?$")
 _MONTH_YEAR = re.compile(r"^(\d{1,2})[./-](\d{4})\.?$")
 _TOKENS = re.compile(r"\d+|[^\W\d_]+")
 
 
+_fromisoformat = _dt.date.fromisoformat
+
+
 def _canonical(value: Any, options: Options) -> Any:
-    """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL."""
+    """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL.
+
+    The parse goes first and the shape is checked after it, because nearly every value that
+    reaches here is canonical: fromisoformat refuses non-strings itself, and the checks after it
+    only tell "2026-10-01" from the other forms it accepts ("20261001", "2026-W40-4").
+    """
+    try:
+        day = _fromisoformat(value)
+    except (TypeError, ValueError):
+        return NOT_CANONICAL
+    # Of the forms fromisoformat accepts, only YYYY-MM-DD has dashes at 4 and 7.
     if (
-        type(value) is str
-        and len(value) == 10
-        and value[4] == "-"
-        and value[7] == "-"
-        and options.minimum is None
-        and options.maximum is None
+        value[4] == "-" == value[7]
+        and not options.bounded
+        and value[0] != "0"  # 0001-01-01 means no bound
+        and value != "9999-12-31"
     ):
-        try:
-            day = _dt.date.fromisoformat(value)
-        except ValueError:
-            return NOT_CANONICAL
-        if value[0] != "0" and value[:4] != "9999":  # 0001-01-01 and 9999-12-31 mean no bound
-            return day
+        return day
     return NOT_CANONICAL
 
 
@@ -167,7 +163,7 @@ def read_date(value: Any, options: Options) -> Reading:
 
 def _read_text(received: Any, text: str, options: Options) -> Reading:
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
+        text = nfkc(text)
     text = text.strip()
     dropped = None
     timed = (_BASIC_TIME.match(text) if "T" in text else None) or (
@@ -189,12 +185,10 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
         if separator == ".":  # dots are day-first wherever they are written
             return _day(received, year, second, first, options, dropped)
         return _day_or_month_first(received, first, second, year, options, dropped)
-    if _DMY_SHORT_YEAR.match(compact):
-        return _invalid(
-            received,
-            f"{shown(received)} has a two-digit year, which could be either century. "
-            "Send the date as YYYY-MM-DD with the full year.",
-        )
+    if m := _DMY_SHORT_YEAR.match(compact):
+        return _short_year(received, int(m[1]), m[2], int(m[3]), int(m[4]), options, dropped)
+    if m := _WEEK.match(compact):
+        return _week(received, int(m[1]), int(m[2]), m[3], options, dropped)
     if dropped is None:
         if m := _YEAR.match(compact):
             return _period(received, int(m[1]), None, options)
@@ -202,7 +196,106 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
             return _period(received, int(m[1]), int(m[2]), options)
         if m := _MONTH_YEAR.match(compact):
             return _period(received, int(m[2]), int(m[1]), options)
-    return _written(received, text, options, dropped)
+    written = _written(received, text, options, dropped)
+    if written.outcome == "invalid" and dropped is None:  # relative days are rarer: tried last
+        offset = _relative(text)
+        if offset is not None:
+            return _relative_day(received, offset, options)
+    return written
+
+
+def _short_year(
+    received: Any,
+    first: int,
+    separator: str,
+    second: int,
+    short: int,
+    options: Options,
+    dropped: str | None,
+) -> Reading:
+    """ "1.10.26": 1926 or 2026, never guessed; with slashes, day or month first as well."""
+    orders = [(second, first)] if separator == "." else [(second, first), (first, second)]
+    days: list[_dt.date] = []
+    for century in (1900, 2000):
+        for month, day in orders:
+            made = _make(century + short, month, day)
+            if made is not None and made not in days:
+                days.append(made)
+    return _one_of(received, days, options, dropped, "the year has two digits")
+
+
+def _week(
+    received: Any, year: int, week: int, weekday: str | None, options: Options, dropped: str | None
+) -> Reading:
+    """ISO 8601 weeks: "2026-W40-4" is a day; "2026-W40" is a week, a day only as a range bound."""
+    try:
+        monday = _dt.date.fromisocalendar(year, week, 1)
+    except ValueError:
+        return _impossible(received)
+    if weekday is not None:
+        day = monday + _dt.timedelta(days=int(weekday) - 1)
+        note = f"Read {shown(received)} as {day.isoformat()} (ISO week {week} of {year}, day {weekday})."
+        return _checked(received, day, options, Reading.of(day, note))
+    if options.bound is None:
+        return _invalid(
+            received,
+            f"{shown(received)} names a week ({monday.isoformat()} to "
+            f"{(monday + _dt.timedelta(days=6)).isoformat()}), not a day. Send one day as "
+            "YYYY-MM-DD; to cover the week, use the range's from/to properties.",
+        )
+    day = monday if options.bound == "from" else monday + _dt.timedelta(days=6)
+    note = f"Read {shown(received)} as {day.isoformat()} (the {'first' if options.bound == 'from' else 'last'} day of ISO week {week} of {year})."
+    return _checked(received, day, options, Reading.of(day, note))
+
+
+@cache
+def _relative_words() -> tuple[dict[str, int], re.Pattern[str], re.Pattern[str]]:
+    """CLDR's words for days relative to today ("yesterday", "zítra") and its "in {0} days" and
+    "{0} days ago" forms, one pattern for each direction."""
+    from babel import Locale
+
+    words: dict[str, int] = {}
+    forms: dict[str, set[str]] = {"future": set(), "past": set()}
+    for locale in _MONTH_LOCALES:
+        fields = Locale.parse(locale)._data["date_fields"]["day"]
+        for offset, word in fields["relative"].items():
+            words[bare(word)] = int(offset)
+        for direction, found in forms.items():
+            for form in fields[direction].values():
+                found.add(re.escape(bare(form)).replace(r"\{0\}", r"(\d{1,4})", 1))
+
+    def one(direction: str) -> re.Pattern[str]:
+        return re.compile("|".join(f"^{f}$" for f in sorted(forms[direction])))
+
+    return words, one("future"), one("past")
+
+
+def _relative(text: str) -> int | None:
+    """The offset in days a relative spelling names ("yesterday" -1, "in 3 days" 3), or None."""
+    folded = bare(text)
+    words, future, past = _relative_words()
+    if folded in words:
+        return words[folded]
+    for pattern, sign in ((future, 1), (past, -1)):
+        if m := pattern.match(folded):
+            return sign * int(next(g for g in m.groups() if g is not None))
+    return None
+
+
+def _relative_day(received: Any, offset: int, options: Options) -> Reading:
+    """A relative date, only where the server passes its clock, with a note naming the day."""
+    clock = options.extra.get("clock")
+    if not callable(clock):
+        return _invalid(
+            received,
+            f"{shown(received)} is relative to today, and this property does not read relative "
+            "dates. Send the day as YYYY-MM-DD.",
+        )
+    now = clock()
+    today = now.date() if isinstance(now, _dt.datetime) else now
+    day = today + _dt.timedelta(days=offset)
+    note = f"Read {shown(received)} as {day.isoformat()} (today is {today.isoformat()} by the server's clock)."
+    return _checked(received, day, options, Reading.of(day, note))
 
 
 def _written(received: Any, text: str, options: Options, dropped: str | None) -> Reading:
@@ -214,7 +307,7 @@ def _written(received: Any, text: str, options: Options, dropped: str | None) ->
         if word.isdigit():
             numbers.append(word)
             continue
-        token = _fold_word(word)
+        token = bare(word)
         found = _month_of(token)
         if found:
             months.append(found)
@@ -253,21 +346,41 @@ def _day_or_month_first(
     """ "01/02/2026": day first in most of the world, month first in the US. Ask when both fit."""
     day_first = _make(year, second, first)
     month_first = _make(year, first, second)
-    if day_first is not None and month_first is not None and day_first != month_first:
-        return Reading.ask(
-            received,
-            expected=EXPECTED,
-            hint=(
-                f"{shown(received)} is {_long(day_first)} read day-first and "
-                f"{_long(month_first)} read month-first. Send the date as YYYY-MM-DD."
-            ),
-            readings=(day_first, month_first),
-            code="ambiguous_date",
-        )
-    day = day_first or month_first
-    if day is None:
+    days = [d for d in (day_first, month_first) if d is not None]
+    if len(days) == 2 and day_first != month_first:
+        return _one_of(received, days, options, dropped, "day-first and month-first differ")
+    if not days:
         return _impossible(received)
-    return _finish(received, day, options, dropped)
+    return _finish(received, days[0], options, dropped)
+
+
+def _one_of(
+    received: Any, days: list[_dt.date], options: Options, dropped: str | None, why: str
+) -> Reading:
+    """Several days a spelling can mean: only those the field accepts are offered; one is read."""
+    if not days:
+        return _impossible(received)
+    fitting = [d for d in days if _checked(received, d, options, _OK).outcome == "value"]
+    if not fitting:
+        return _checked(received, days[0], options, _OK)
+    if len(fitting) == 1:
+        (day,) = fitting
+        others = ", ".join(d.isoformat() for d in days if d != day)
+        reading = _finish(received, day, options, dropped)
+        if others and reading.outcome == "value":
+            return reading.with_notes(f"Its other reading, {others}, is outside the accepted days.")
+        return reading
+    named = " or ".join(_long(d) for d in fitting)
+    return Reading.ask(
+        received,
+        expected=EXPECTED,
+        hint=f"{shown(received)} could be {named} ({why}). Send the date as YYYY-MM-DD.",
+        readings=tuple(fitting),
+        code="ambiguous_date",
+    )
+
+
+_OK = Reading.of(None)
 
 
 def _day(

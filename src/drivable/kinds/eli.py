@@ -18,12 +18,12 @@ Read with a note: a missing or different scheme or host, "eli/cz/sb/2012/89", "8
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Annotated, Any
 
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import nfkc
 
 CZ_BASE = "https://eli.gov.cz/eli/cz/sb"
 EU_BASE = "http://data.europa.eu/eli"
@@ -122,7 +122,7 @@ def _schema(options: Options) -> dict[str, Any]:
 def read_eli(value: Any, options: Options) -> Reading:
     if not isinstance(value, str):
         return _invalid(value)
-    text = unicodedata.normalize("NFKC", value).strip().strip("\"'<>").strip()
+    text = nfkc(value).strip().strip("\"'<>").strip()
     if uri := _URI.match(text):
         return _from_path(value, uri.group("path"))
     if celex := _CELEX.match(text.replace(" ", "")):

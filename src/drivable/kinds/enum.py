@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Any
 
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import words
 
 _SEPARATORS = re.compile(r"[\s_\-./]+")
 
 
 def fold(text: str) -> str:
     """Case, diacritics, surrounding space and separators folded away: "Přehled-X " -> "prehled_x"."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _SEPARATORS.sub("_", bare.casefold()).strip("_")
+    return words(text, _SEPARATORS, "_")
 
 
 def _loose(folded: str) -> str:

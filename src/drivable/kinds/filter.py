@@ -9,12 +9,12 @@ string is the filter, trimmed. A filter does not resolve its value against store
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any
 
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import caseless
 
 EXPECTED = "a string to filter by; omit the property to not filter"
 
@@ -46,13 +46,9 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
-def _fold(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def means_everything(value: str) -> bool:
     """True for the spellings of "do not filter" ("all", "*", "vše", ...)."""
-    return _fold(value) in EVERYTHING
+    return caseless(value) in EVERYTHING
 
 
 @kind("filter", schema=_schema, expected=EXPECTED)

@@ -1,8 +1,10 @@
 """integer: a whole number in every spelling `number` reads, and page sizes that clamp into bounds.
 
 Spellings are read by `number`'s one parser ("4 000", "1.234.567", "1e3", "10.0"); the result must
-be integral ("10.5" is refused, never rounded). A bare "1,234" is asked about with both readings, as
-for any number: the field being an integer does not make the sender's meaning certain.
+be integral ("10.5" is refused, never rounded). A bare "1,234" has two readings, 1234 and 1.234; only
+the ones the field accepts (whole, within its bounds) are offered: here 1.234 is not whole, so it
+reads as 1234 with a note naming the other reading. "1,000" with a maximum of 500 is refused naming
+both; a number field with no bounds still asks.
 
 Bounds: by default a value outside [minimum, maximum] is refused naming the bounds. With
 `clamp=True` (bound by name for limit, page_size, per_page, ...) it is clamped into them with a
@@ -19,6 +21,7 @@ from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, Warning_, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.number import (
+    Wording,
     ambiguous,
     canonical,
     canonical_int,
@@ -29,6 +32,7 @@ from drivable.kinds.number import (
 )
 
 EXPECTED = "a JSON integer, such as 20"
+INTEGER = Wording("a JSON integer", "20", EXPECTED, "invalid_integer", "an integer")
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -48,11 +52,17 @@ def read_integer(value: Any, options: Options) -> Reading:
     if canonical_int(value):
         result = int(value)  # plain digits out of bounds, or with leading zeros
     else:
-        got = decimal_of(value)
+        got = decimal_of(value, INTEGER)
         if isinstance(got, Reading):
-            if got.outcome == "ask":
-                return ambiguous(value, got.readings, EXPECTED)
-            return _as_integer_refusal(got)
+            if got.outcome != "ask":
+                return got
+            # Only whole readings fit; a page size that clamps takes any whole one.
+            bounded = options if not options.clamp else options.with_(minimum=None, maximum=None)
+            asked = ambiguous(value, got.readings, bounded, INTEGER, fits=_whole)
+            if asked.outcome != "value" or not options.clamp:
+                return asked
+            clamped = _clamped(value, asked.value, options)
+            return clamped.with_notes() if not asked.notes else _renoted(clamped, asked.notes)
         if got != got.to_integral_value():
             return Reading.invalid(
                 value,
@@ -73,12 +83,17 @@ def _nearby(value: Decimal) -> int:
     return int(value.to_integral_value())
 
 
-def _as_integer_refusal(reading: Reading) -> Reading:
-    return Reading.invalid(
-        reading.received,
-        expected=EXPECTED,
-        hint=reading.hint.replace("a JSON number", "a JSON integer"),
-        code=reading.code.replace("number", "integer"),
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _renoted(reading: Reading, first: tuple[str, ...]) -> Reading:
+    """A clamped reading whose first note says how the ambiguous spelling was read."""
+    return Reading(
+        "value",
+        value=reading.value,
+        notes=(*first, *reading.notes[1:]),
+        warnings=reading.warnings,
     )
 
 

@@ -10,7 +10,6 @@ through langcodes; names come from CLDR through babel.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 from typing import Annotated, Any
 
@@ -22,6 +21,7 @@ from drivable.kinds import absence
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import nfkc, words
 
 EXPECTED = "a BCP 47 language tag, e.g. cs-CZ or en"
 PATTERN = (
@@ -48,12 +48,6 @@ def _schema(options: Options) -> dict[str, Any]:
     }
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w]+|_", " ", plain).split())
-
-
 @cache
 def _names() -> dict[str, frozenset[str]]:
     """Folded language name -> the tags it may name."""
@@ -64,7 +58,7 @@ def _names() -> dict[str, frozenset[str]]:
                 tag = langcodes.standardize_tag(code.replace("_", "-"))
             except (ValueError, langcodes.tag_parser.LanguageTagError):
                 continue
-            index.setdefault(_fold(name), set()).add(tag)
+            index.setdefault(words(name), set()).add(tag)
     return {k: frozenset(v) for k, v in index.items()}
 
 
@@ -93,7 +87,7 @@ def read_locale(value: Any, options: Options) -> Reading:
     # Fast path: the canonical spelling.
     if _standard(value) == value:
         return Reading.of(value)
-    text = unicodedata.normalize("NFKC", value).strip()
+    text = nfkc(value).strip()
     if text.casefold() in _NO_LANGUAGE:
         return absence.reading_for(value, options.intent, EXPECTED)
     notes: list[str] = []
@@ -109,7 +103,7 @@ def read_locale(value: Any, options: Options) -> Reading:
         standard = _standard(tag)
         if standard is not None:
             return Reading.repaired(value, standard, *notes)
-    found = _names().get(_fold(text))
+    found = _names().get(words(text))
     if found and len(found) == 1:
         return Reading.repaired(value, next(iter(found)))
     if found:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import re
 import sys
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
@@ -33,8 +32,23 @@ from typing import Annotated, Any
 from drivable.kinds._pydantic import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
+from drivable.kinds.text_folding import nfkc
 
 EXPECTED = "a JSON number, such as 4000 or 1234.5"
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How a refusal names the kind: the number kind and the integer kind share every message."""
+
+    noun: str  # "a JSON number"
+    example: str  # "4000 or 1234.5"
+    expected: str
+    code: str  # "invalid_number"
+    what: str  # "a number": what a value the field takes is
+
+
+NUMBER = Wording("a JSON number", "4000 or 1234.5", EXPECTED, "invalid_number", "a number")
 
 _FLOAT_MAX = Decimal(sys.float_info.max)
 _INT_MAX = int(sys.float_info.max)
@@ -46,6 +60,8 @@ _MINUS = frozenset("-−‒–")  # hyphen-minus, minus sign, figure dash, en da
 _SIGNED = re.compile(r"^([+\-−‒–]?)\s*(.*)$", re.DOTALL)
 _EXPONENT = re.compile(r"^(.*?)[eE]([+\-−]?\d{1,6})$", re.DOTALL)
 _TOKENS = re.compile(r"\d+|\s+|.", re.DOTALL)
+# Unsigned ASCII digits with at most one dot or comma and digits after it: the common case.
+_SIMPLE = re.compile(r"([0-9]+)(?:[.,]([0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -66,7 +82,15 @@ def parse_decimal(text: str) -> Parsed:
 
     The one parser of numbers from strings; `number` and `integer` both read through it.
     """
-    text = unicodedata.normalize("NFKC", text).strip()
+    text = nfkc(text).strip()
+    simple = _SIMPLE.fullmatch(text)
+    if simple is not None:  # "42", "42.50", "1,234": decided here as _decide would decide them
+        whole, fraction = simple.group(1), simple.group(2)
+        if fraction is None:
+            return Parsed(value=Decimal(whole))
+        if len(fraction) == 3 and whole != "0" and len(whole) <= 3:
+            return Parsed(readings=(Decimal(whole + fraction), Decimal(f"{whole}.{fraction}")))
+        return Parsed(value=Decimal(f"{whole}.{fraction}"))
     match = _SIGNED.match(text)
     if match is None:  # pragma: no cover - the pattern matches every string
         return _nothing("not a number")
@@ -262,42 +286,88 @@ def out_of_range(received: Any, value: Any, options: Options, what: str) -> Read
     return None
 
 
-def ambiguous(received: Any, readings: tuple[Any, ...], expected: str) -> Reading:
-    """The question for "1,234": thousands grouping or a decimal mark, both readings named."""
+def ambiguous(
+    received: Any,
+    readings: tuple[Any, ...],
+    options: Options,
+    wording: Wording = NUMBER,
+    fits: Any = None,
+) -> Reading:
+    """The question for "1,234": thousands grouping or a decimal mark, both readings named.
+
+    Only readings the field would accept are offered (`fits`, and the bounds): with one left, it
+    is the value with a note naming the other; with none left, the refusal names both.
+    """
     whole, part = readings[0], readings[1]
+    low, high = options.minimum, options.maximum
+
+    def accepted(r: Any) -> bool:
+        if fits is not None and not fits(r):
+            return False
+        return (low is None or r >= low) and (high is None or r <= high)
+
+    left = [r for r in (whole, part) if accepted(r)]
+    if len(left) == 1:
+        (chosen,) = left
+        other = part if chosen == whole else whole
+        return Reading.of(
+            chosen,
+            f"Read {shown(received)} as {chosen!r} ({other!r}, its other reading, is not "
+            f"{_what_fits(wording, low, high)}).",
+        )
+    if not left:
+        return Reading.invalid(
+            received,
+            expected=_what_fits(wording, low, high),
+            hint=(
+                f"{shown(received)} reads as {whole} or {part}, and neither is "
+                f"{_what_fits(wording, low, high)}; send {wording.noun} that is."
+            ),
+            code="out_of_range" if low is not None or high is not None else wording.code,
+        )
     return Reading.ask(
         received,
-        expected=expected,
+        expected=wording.expected,
         hint=(
             f"{shown(received)} could be {whole} (the mark groups thousands) or {part} (the mark "
-            f"is a decimal mark). Send the one you mean as a JSON number: {whole} or {part}."
+            f"is a decimal mark). Send the one you mean as {wording.noun}: {whole} or {part}."
         ),
-        readings=readings,
+        readings=(whole, part),
         code="ambiguous_number",
     )
 
 
-def decimal_of(value: Any) -> Decimal | Reading:
-    """A received value as an exact Decimal, or the Reading that refuses or asks about it."""
+def _what_fits(wording: Wording, low: Any, high: Any) -> str:
+    if low is None and high is None:
+        return wording.what
+    return f"{wording.what} {bounds_text(low, high)}"
+
+
+def decimal_of(value: Any, wording: Wording = NUMBER) -> Decimal | Reading:
+    """A received value as an exact Decimal, or the Reading that refuses it.
+
+    A spelling with two readings comes back as an ask naming both, unfiltered: the kind filters
+    them with `ambiguous` against its own constraints.
+    """
     if isinstance(value, bool):
         return Reading.invalid(
             value,
-            expected=EXPECTED,
-            hint="true and false are not numbers; send a JSON number.",
-            code="invalid_number",
+            expected=wording.expected,
+            hint=f"true and false are not numbers; send {wording.noun}.",
+            code=wording.code,
         )
     if isinstance(value, int):
-        return Decimal(value) if -_INT_MAX <= value <= _INT_MAX else _not_finite(value)
+        return Decimal(value) if -_INT_MAX <= value <= _INT_MAX else _not_finite(value, wording)
     if isinstance(value, float):
         if not math.isfinite(value):
-            return _not_finite(value)
+            return _not_finite(value, wording)
         return Decimal(value)  # the float's exact value, so the reading equals what was sent
     if not isinstance(value, str):
         return Reading.invalid(
             type(value).__name__,
-            expected=EXPECTED,
-            hint="Send a JSON number, such as 4000 or 1234.5.",
-            code="invalid_number",
+            expected=wording.expected,
+            hint=f"Send {wording.noun}, such as {wording.example}.",
+            code=wording.code,
         )
     try:
         parsed = parse_decimal(value)
@@ -305,30 +375,36 @@ def decimal_of(value: Any) -> Decimal | Reading:
         parsed = _nothing("not a number")
     if parsed.readings is not None:
         a, b = parsed.readings
-        return ambiguous(value, (to_python(a), to_python(b)), EXPECTED)
+        return Reading.ask(
+            value,
+            expected=wording.expected,
+            hint="",
+            readings=(to_python(a), to_python(b)),
+            code="ambiguous_number",
+        )
     if parsed.value is None:
         if value.strip().casefold().lstrip("+-") in ("nan", "inf", "infinity", "∞"):
-            return _not_finite(value)
+            return _not_finite(value, wording)
         return Reading.invalid(
             value,
-            expected=EXPECTED,
-            hint=f"{shown(value)} is not a number ({parsed.problem}); send a JSON number, such as 4000 or 1234.5.",
-            code="invalid_number",
+            expected=wording.expected,
+            hint=f"{shown(value)} is not a number ({parsed.problem}); send {wording.noun}, such as {wording.example}.",
+            code=wording.code,
         )
     if too_large(parsed.value):
-        return _not_finite(value)
+        return _not_finite(value, wording)
     return parsed.value
 
 
-def _not_finite(value: Any) -> Reading:
+def _not_finite(value: Any, wording: Wording = NUMBER) -> Reading:
     return Reading.invalid(
         value,
-        expected=EXPECTED,
+        expected=wording.expected,
         hint=(
-            "Send a finite JSON number within a double's range (NaN, infinities, and magnitudes "
-            "beyond 1.8e308 or below 5e-324 are not accepted)."
+            f"Send a finite {wording.noun[2:]} within a double's range (NaN, infinities, and "
+            "magnitudes beyond 1.8e308 or below 5e-324 are not accepted)."
         ),
-        code="invalid_number",
+        code=wording.code,
     )
 
 
@@ -361,6 +437,8 @@ def read_number(value: Any, options: Options) -> Reading:
     else:
         got = decimal_of(value)
         if isinstance(got, Reading):
+            if got.outcome == "ask":
+                return ambiguous(value, got.readings, options)
             return got
         exact = got
         result = to_python(exact)
@@ -375,4 +453,13 @@ def read_number(value: Any, options: Options) -> Reading:
 Number = Annotated[float, Kind("number")]
 """A number field: `int` when integral, else `float`; JSON Schema `{"type": "number"}`."""
 
-__all__ = ["EXPECTED", "Number", "Parsed", "canonical", "parse_decimal", "read_number"]
+__all__ = [
+    "EXPECTED",
+    "NUMBER",
+    "Number",
+    "Parsed",
+    "Wording",
+    "canonical",
+    "parse_decimal",
+    "read_number",
+]

@@ -12,8 +12,6 @@ never emptied. With `strict=True` (a required input), or on a write, it is refus
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -21,13 +19,13 @@ from typing import Any
 
 from drivable.kinds._reading import Reading, Warning_, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.text_folding import words
 
 EXPECTED = "one of the stored values"
 # Up to this many values the schema lists them as an enum; beyond it, the list tool does.
 ENUM_LIMIT = 100
 _SHOWN_VALUES = 20
 _STOPWORDS = frozenset({"the", "of", "a", "an", "and"})
-_PUNCTUATION = re.compile(r"[^\w]+|_")
 # Words sharing this many leading letters may be inflections of one another (soud, soudu, soudem).
 _STEM = 4
 
@@ -48,9 +46,7 @@ class Entry:
 
 def fold(text: str) -> tuple[str, ...]:
     """The words of a name, compared without case, diacritics, punctuation or filler words."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return tuple(w for w in _PUNCTUATION.sub(" ", plain).split() if w not in _STOPWORDS)
+    return tuple(w for w in words(text).split() if w not in _STOPWORDS)
 
 
 class Vocabulary:

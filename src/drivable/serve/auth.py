@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import json
 import logging
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -30,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from drivable.contract import ERROR_CODES, Contract, Envelope, Principal
+from drivable.contract.finish import finish, request_id
 from drivable.serve.mount import PRINCIPAL_KEY
 
 log = logging.getLogger("drivable.serve.auth")
@@ -112,16 +112,11 @@ def envelope_body(
     details: Mapping[str, Any] | None = None,
 ) -> tuple[bytes, str]:
     """The pinned envelope for a transport-level refusal (JSON bytes) and its request id."""
-    registered = ERROR_CODES[code]
-    rid = uuid.uuid4().hex[:16]
-    envelope = Envelope(
-        code,
-        message,
-        hint=hint,
-        temporary=registered.temporary,
-        retry_after_ms=1000 if registered.temporary else None,
+    rid = request_id()
+    envelope = finish(
+        Envelope(code, message, hint=hint, details=dict(details or {})),
         request_id=rid,
-        details=dict(details or {}),
+        codes=contract.codes if contract is not None else ERROR_CODES,
         fingerprint=contract.fingerprint if contract is not None else None,
     )
     body = json.dumps(envelope.to_dict(), ensure_ascii=False, separators=(",", ":"))

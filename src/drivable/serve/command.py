@@ -1,36 +1,66 @@
-"""`drivable serve MODULE:ATTR [--http --port N --workers N]`: serve a contract by its import path."""
+"""`drivable serve TARGET [--http ...]`: serve a contract by its import path or its file.
+
+Flags override the environment, which overrides `[tool.drivable]` (docs/settings.md). The store
+and the secret reach every worker through the environment (DRIVABLE_STORE, DRIVABLE_WORKERS), so
+a contract that brought no store of its own keeps its receipts where `--store` says, and several
+workers share the token secret derived in that store.
+"""
 
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from typing import Annotated
 
 import typer
 
 
+def _free_port(host: str) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
 def serve_command(
     target: Annotated[
         str,
         typer.Argument(
-            help="MODULE:ATTR naming a drivable Contract (or a function returning one), or a "
-            "reference server's name: caselaw, billing."
+            help="MODULE:ATTR or FILE.py:ATTR naming a drivable Contract (or a function returning "
+            "one), or a reference server's name: caselaw, billing."
         ),
     ],
     http: Annotated[
         bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")
     ] = False,
     host: Annotated[
-        str, typer.Option(help="HTTP bind address (loopback keeps DNS-rebinding protection).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port.")] = 8000,
-    workers: Annotated[int, typer.Option(min=1, help="HTTP worker processes.")] = 1,
+        str | None,
+        typer.Option(
+            help="HTTP bind address (loopback keeps DNS-rebinding protection).",
+            show_default="127.0.0.1",
+        ),
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(min=0, help="HTTP port (0: a free one).", show_default="8000")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="HTTP worker processes.", show_default="1")
+    ] = None,
     verifier: Annotated[
         str | None,
         typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
     ] = None,
     max_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="HTTP request body bound (default: inline + 64 KiB).")
+    ] = None,
+    worker_timeout: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Seconds a worker may go without answering the health check before a restart.",
+            show_default="60",
+        ),
     ] = None,
     sessions: Annotated[
         bool,
@@ -42,39 +72,65 @@ def serve_command(
     store: Annotated[
         str | None,
         typer.Option(
-            help="Where a server that keeps state keeps it: sqlite:///FILE or "
-            "postgresql://... (exported as DRIVABLE_STORE to every worker)."
+            help="Where receipts, confirm-token nonces and the derived secret live: "
+            "sqlite:///FILE or postgresql://... (every contract, every worker)."
         ),
     ] = None,
 ) -> None:
     """Serve the contract at MODULE:ATTR over stdio (default) or streamable HTTP at /mcp."""
+    from drivable import settings
+
     # The current directory is importable, as it is for `python -m`.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     from drivable.serve.http import load_contract
     from drivable.servers import import_path
 
-    target = import_path(target)  # a reference server by name: `drivable serve caselaw`
-    if store is not None:
-        os.environ["DRIVABLE_STORE"] = store  # read by the server's factory, in each worker
-    if not http:
-        if verifier is not None or workers != 1 or sessions:
-            typer.echo("--verifier, --workers and --sessions apply to --http only", err=True)
-            raise typer.Exit(2)
-        from drivable.serve.stdio import run_stdio
-
-        run_stdio(load_contract(target))
-        return
-    from drivable.serve.http import run_http
-
-    run_http(
-        target,
+    chosen = settings.current().with_flags(
         host=host,
         port=port,
         workers=workers,
         verifier=verifier,
         max_body_bytes=max_body_bytes,
+        worker_timeout=worker_timeout,
+        store=store,
+    )
+    target = import_path(target)  # a reference server by name: `drivable serve caselaw`
+    if not http:
+        if verifier is not None or (workers or 1) != 1 or sessions:
+            raise typer.BadParameter("--verifier, --workers and --sessions apply to --http only")
+        if chosen.store:
+            os.environ["DRIVABLE_STORE"] = chosen.store
+        from drivable.serve.stdio import run_stdio
+
+        run_stdio(load_contract(target))
+        return
+    # What every worker process reads back through `drivable.settings`.
+    if chosen.store:
+        os.environ["DRIVABLE_STORE"] = chosen.store
+    os.environ["DRIVABLE_WORKERS"] = str(chosen.workers)
+    contract = load_contract(target)  # here, in the parent: a bad target fails once, in one line
+    from drivable.serve.http import run_http
+    from drivable.serve.notices import log_config, startup_line
+
+    bound = chosen.port or _free_port(chosen.host)
+    shown = f"[{chosen.host}]" if ":" in chosen.host else chosen.host
+    startup_line(
+        contract.name,
+        f"http://{shown}:{bound}/mcp",
+        workers=chosen.workers,
+        store=chosen.store_url(contract.name) if contract.durability is None else None,
+    )
+    run_http(
+        target if chosen.workers > 1 else contract,
+        host=chosen.host,
+        port=bound,
+        workers=chosen.workers,
+        verifier=chosen.verifier,
+        max_body_bytes=chosen.max_body_bytes,
         sessions=sessions,
+        log_config=log_config(chosen.worker_timeout),
+        worker_timeout_s=chosen.worker_timeout,
     )
 
 
@@ -84,6 +140,6 @@ def register(app: typer.Typer) -> None:
 
 def main() -> None:
     """`python -c "from drivable.serve.command import main; main()" MODULE:ATTR ...` (no other CLI)."""
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    app.command()(serve_command)
-    app()
+    from drivable.cli import run
+
+    sys.exit(run(["serve", *sys.argv[1:]]))

@@ -172,6 +172,7 @@ class Fingerprinted:
         async def on_startup() -> Message:
             message = await receive()
             if message["type"] == "lifespan.startup" and self.contract.fingerprint is None:
+                await self.contract.prepare()
                 await compute_fingerprint(self.contract)
             return message
 
@@ -210,13 +211,35 @@ def build_app(
 
 def load(path: str) -> Any:
     """Import `module:attr` (attr may be dotted); call it when it is a function returning the object."""
-    module_name, sep, attr = path.partition(":")
+    module_name, sep, attr = path.rpartition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"expected MODULE:ATTR, got {path!r}")
-    found: Any = importlib.import_module(module_name)
+        raise ValueError(f"expected MODULE:ATTR (or FILE.py:ATTR), got {path!r}")
+    found: Any = _import(module_name)
     for part in attr.split("."):
         found = getattr(found, part)
     return found
+
+
+def _import(name: str) -> Any:
+    """A module by its dotted name, or a source file by its path (`examples/app.py`)."""
+    if not name.endswith(".py"):
+        return importlib.import_module(name)
+    import sys
+    from importlib.util import module_from_spec, spec_from_file_location
+    from pathlib import Path
+
+    file = Path(name).resolve()
+    if not file.is_file():
+        raise FileNotFoundError(f"no file {name}")
+    module_name = f"_drivable_target_{file.stem}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = spec_from_file_location(module_name, file)
+    assert spec is not None and spec.loader is not None
+    module = module_from_spec(spec)
+    sys.modules[module_name] = module  # before running it: pydantic resolves names through it
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_contract(path: str) -> Contract:
@@ -260,6 +283,8 @@ def run_http(
     max_body_bytes: int | None = None,
     log_level: str = "warning",
     sessions: bool = False,
+    log_config: dict[str, Any] | None = None,
+    worker_timeout_s: int = 60,
 ) -> None:
     """Serve `target` over streamable HTTP at http://host:port/mcp until interrupted.
 
@@ -269,6 +294,8 @@ def run_http(
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    # uvicorn's own logging set-up unless the caller brings one (`serve` does: worker notices).
+    logging_options: dict[str, Any] = {} if log_config is None else {"log_config": log_config}
     if sessions and workers != 1:
         raise ValueError("sessions live in one process: use one worker, or no sessions")
     if host not in LOOPBACK:
@@ -288,7 +315,9 @@ def run_http(
             max_body_bytes=max_body_bytes,
             sessions=sessions,
         )
-        config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+        config = uvicorn.Config(
+            app, host=host, port=port, log_level=log_level, lifespan="on", **logging_options
+        )
         uvicorn.Server(config).run()
         return
     if not isinstance(target, str):
@@ -310,4 +339,6 @@ def run_http(
         workers=workers,
         log_level=log_level,
         lifespan="on",
+        timeout_worker_healthcheck=worker_timeout_s,
+        **logging_options,
     )

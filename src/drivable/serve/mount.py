@@ -8,9 +8,7 @@ handler exception never becomes -32603.
 
 from __future__ import annotations
 
-import json
 import logging
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,7 +21,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
 from drivable.contract import NAMESPACE, Contract, Outcome, Principal
-from drivable.contract.envelope import ENVELOPE_META_KEY
+from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
+from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
 
 log = logging.getLogger("drivable.serve")
@@ -184,7 +183,7 @@ def build_server(contract: Contract) -> Server[Any]:
         contract.name,
         version=contract.version,
         title=contract.title,
-        instructions=contract.summary.text,
+        instructions=contract.summary.instructions(),
         cache_hints=hints,  # type: ignore[arg-type]
         **handlers,
     )
@@ -201,7 +200,7 @@ def build_server(contract: Contract) -> Server[Any]:
         return types.DiscoverResult(
             supported_versions=["2026-07-28"],
             capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
-            instructions=contract.summary.text,
+            instructions=contract.summary.instructions(),
             _meta=meta,
         )
 
@@ -249,26 +248,26 @@ def single_page(
 def resource_failure(
     contract: Contract, failure: ResourceError, uri: str | None, *, rpc: int | None = None
 ) -> MCPError:
-    """A JSON-RPC error carrying the envelope, renamed for the JSON-RPC side ([6.rename])."""
-    code = contract.codes.get(failure.code) or contract.codes["internal_error"]
+    """A JSON-RPC error carrying the finished envelope, renamed for the JSON-RPC side ([6.rename])."""
+    envelope = Envelope(failure.code, failure.message, hint=failure.hint, repair=failure.repair)
+    finish(
+        envelope, request_id=request_id(), codes=contract.codes, fingerprint=contract.fingerprint
+    )
+    body = envelope.to_dict()
     data: dict[str, Any] = {
-        "machine_code": code.id,
-        "human_message": failure.message,
-        "hint": failure.hint,
-        "issues": [],
-        "temporary": code.temporary,
-        "retry_after_ms": 1000 if code.temporary else None,
-        "request_id": uuid.uuid4().hex[:16],
+        "machine_code": body.pop("code"),
+        "human_message": body.pop("message"),
+        **body,
     }
     if uri is not None:
         data["resource_uri"] = uri
-    if failure.repair is not None:
-        data["repair"] = failure.repair.to_dict()
-    if contract.fingerprint:
-        data["fingerprint"] = contract.fingerprint
     if rpc is None:
-        rpc = INVALID_PARAMS if code.id in ("not_found", "invalid_arguments") else INTERNAL_ERROR
-    return MCPError(code=rpc, message=failure.message, data=data)
+        rpc = (
+            INVALID_PARAMS
+            if data["machine_code"] in ("not_found", "invalid_arguments")
+            else INTERNAL_ERROR
+        )
+    return MCPError(code=rpc, message=data["human_message"], data=data)
 
 
 def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
@@ -293,7 +292,3 @@ async def compute_fingerprint(contract: Contract) -> str:
     value = compute(canonical(surface)).value
     contract.set_fingerprint(value)
     return value
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

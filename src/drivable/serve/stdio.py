@@ -27,6 +27,7 @@ def _logs_to_stderr() -> None:
 
 async def serve_stdio(contract: Contract) -> None:
     _logs_to_stderr()
+    await contract.prepare()
     await compute_fingerprint(contract)
     server = build_server(contract)
     async with stdio_server() as (read_stream, write_stream):

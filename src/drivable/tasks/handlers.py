@@ -32,6 +32,8 @@ from pydantic import Field, ValidationError
 from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.resources import ResourceError
+from drivable.contract.stages.access import missing_scopes
+from drivable.contract.stages.handler import callable_repair
 from drivable.effects import StoreUnavailableError, arguments_digest
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.runner import TaskRunner, tool_result
@@ -133,15 +135,16 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         except (ValidationError, TypeError, ValueError):
             # Refusals that need no work are answered now, as a blocking call answers them.
             return await blocking_call(ctx, params)
-        if contract._missing_scopes(spec, principal):
+        if missing_scopes(spec.scopes, principal):
             return await blocking_call(ctx, params)
         value = validated.value
         key = getattr(value, "idempotency_key", None) if spec.keyed else None
         digest = arguments_digest(value.model_dump(mode="json"))
         try:
+            await runner.prepare()
             row = await _create(spec, policy, principal, raw, key, digest)
         except StoreUnavailableError as down:
-            return tool_result(contract._error(unavailable_envelope(spec.name, down.outcome), ""))
+            return tool_result(contract.finish(unavailable_envelope(spec.name, down.outcome), ""))
         if isinstance(row, dict):
             return row
         return {"resultType": "task", **task_wire(row, detailed=False)}
@@ -165,7 +168,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
                     found = None
                 if found is not None:
                     if found.digest != digest:
-                        outcome = contract._error(
+                        outcome = contract.finish(
                             Envelope(
                                 "idempotency_mismatch",
                                 f"This idempotency_key already started a {spec.name} task with "
@@ -193,7 +196,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         with anyio.move_on_after(policy.timeout_s) as timer:
             return await blocking_call(ctx, params)
         assert timer.cancelled_caught
-        outcome = contract._error(
+        outcome = contract.finish(
             Envelope(
                 "task_timeout",
                 f"{spec.name} ran longer than its declared timeout of {policy.timeout_s:g} s and "
@@ -258,8 +261,8 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         if row.terminal and row.expires_at < runner.tasks.clock():
             repair = None
             spec = contract.tools.get(row.tool)
-            if spec is not None and contract._callable(
-                Repair(row.tool, row.arguments, "run_again")
+            if spec is not None and callable_repair(
+                contract, Repair(row.tool, row.arguments, "run_again")
             ):
                 repair = Repair(row.tool, row.arguments, "run_again")
             raise resource_failure(
@@ -298,6 +301,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
     def guarded(handler: Any, method: str) -> Any:
         async def answer(ctx: ServerRequestContext[Any], params: Any) -> dict[str, Any]:
             try:
+                await runner.prepare()
                 result: dict[str, Any] = await handler(ctx, params)
             except StoreUnavailableError as down:
                 # The rows are out of reach for now: a temporary error, never a made-up state.

@@ -59,6 +59,7 @@ def install_listen(
         subscription_id = ctx.request_id
         if subscription_id is None:
             raise MCPError(INVALID_REQUEST, "subscriptions/listen requires a request id")
+        await runner.prepare()
         principal = caller(ctx)
         meta: dict[str, Any] = {SUBSCRIPTION_ID_META_KEY: subscription_id}
         ids = [i for i in (wanted or []) if isinstance(i, str)][:MAX_FOLLOWED]

@@ -24,6 +24,7 @@ import anyio
 from mcp_types import INTERNAL_ERROR
 
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
+from drivable.contract.stages.handler import internal_error
 from drivable.effects import SqlEffectStore
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.store import TaskRow, TaskStore
@@ -141,13 +142,19 @@ class TaskRunner:
     def task_tools(self) -> list[str]:
         return sorted(n for n, spec in self.contract.tools.items() if spec.task is not None)
 
-    @property
-    def tasks(self) -> TaskStore:
+    async def prepare(self) -> TaskStore:
+        """The contract's store, settled (every entry point awaits this before using `tasks`)."""
         if self._tasks is None:
-            store = self.contract._durable().store
+            store = (await self.contract.durable()).store
             if not isinstance(store, SqlEffectStore):
                 raise TypeError("tasks need the SQL effect store (SQLite or PostgreSQL)")
             self._tasks = TaskStore(store)
+        return self._tasks
+
+    @property
+    def tasks(self) -> TaskStore:
+        if self._tasks is None:
+            raise RuntimeError("TaskRunner.prepare() must run first")
         return self._tasks
 
     # -- starting -------------------------------------------------------------------------
@@ -314,7 +321,7 @@ class TaskRunner:
 
     def _envelope(self, code: str, message: str, hint: str, rid: str) -> dict[str, Any]:
         """The contract's error envelope for a code, as a JSON-RPC error's `data` carries it."""
-        shaped = self.contract._error(Envelope(code, message, hint=hint), rid).structured
+        shaped = self.contract.finish(Envelope(code, message, hint=hint), rid).structured
         data = dict(shaped)
         data["machine_code"] = data.pop("code")
         data["human_message"] = data["message"]
@@ -406,7 +413,9 @@ class TaskRunner:
                     group.cancel_scope.cancel()
         except Exception:
             log.exception("task runner failed (tool=%s)", row.tool)
-            outcome = self.contract._internal(row.tool, row.task_id[:16])
+            outcome = self.contract.finish(
+                internal_error(row.tool, row.task_id[:16]), row.task_id[:16]
+            )
         finally:
             _CURRENT.reset(token)
             self._running.pop(row.task_id, None)
@@ -450,7 +459,7 @@ class TaskRunner:
             )
             return
         if timed_out or outcome is None:
-            outcome = self.contract._error(
+            outcome = self.contract.finish(
                 Envelope(
                     "task_timeout",
                     f"{row.tool} ran longer than its declared timeout of {policy.timeout_s:g} s "

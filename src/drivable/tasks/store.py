@@ -318,8 +318,10 @@ class TaskStore:
             if row is None or row.terminal or row.lease_until >= now:
                 return None
             await tx.execute(
+                # The dead worker's questions die with it: a restart asks anew, with new keys.
                 "UPDATE drivable_tasks SET owner = ?, lease_until = ?, attempt = attempt + 1, "
-                "input_requests = '{}', input_responses = '{}', updated_at = ? WHERE task_id = ?",
+                "status = 'working', input_requests = '{}', input_responses = '{}', "
+                "updated_at = ? WHERE task_id = ?",
                 [owner, now + lease_s, now, task_id],
             )
             return await self._locked(tx, task_id)

@@ -189,7 +189,9 @@ BY_NAME = {t.name: t for t in TOOLS}
 def result(structured: dict[str, Any], *, error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(structured))],
-        structured_content=structured,
+        # Errors carry the envelope in text only: clients check structuredContent against the
+        # tool's outputSchema even on isError results.
+        structured_content=None if error else structured,
         is_error=error,
     )
 

@@ -197,14 +197,30 @@ async def test_amount_bounds_and_the_spellings_models_send(billing: Contract) ->
     assert spelled["amount_cents"] == 4000 and spelled["status"] == "would_refund"
     assert "amount_cents: Read '4 000' as 4000." in spelled["notes"]
     assert "dry_run: Read 'ano' as true." in spelled["notes"]
-    # "42,00" in a cents field reads as 42 cents (the integer kind's reading, with a note); the
-    # preview's summary writes it in major units, so the slip shows before money moves.
+    # A decimal in a minor-unit field has two magnitudes: both are asked about, in minor units.
     major = await call(billing, "refund_invoice", {**base, "amount_cents": "42,00"})
-    assert major["amount_cents"] == 42 and "amount_cents: Read '42,00' as 42." in major["notes"]
-    assert major["summary"].startswith("Would refund 0.42 ")
+    assert major["code"] == "invalid_arguments", major
+    (issue,) = major["issues"]
+    assert issue["path"] == "amount_cents" and issue["code"] == "ambiguous_amount"
+    assert issue["readings"] == [4200, 42] and "4200 or 42" in major["hint"]
+    assert "0.42" in issue["message"] and "42.00" in issue["message"]
+    # One meaning left (42.5 minor units is not a whole number): the value, with its note.
     fraction = await call(billing, "refund_invoice", {**base, "amount_cents": 42.5})
-    assert fraction["code"] == "invalid_arguments"
-    assert fraction["issues"][0]["path"] == "amount_cents"
+    assert not fraction["is_error"], fraction
+    assert fraction["amount_cents"] == 4250
+    assert any(
+        n.startswith("amount_cents: Read 42.5 as 4250 minor units") for n in fraction["notes"]
+    )
+    # The invoice's currency spelled out reads in major units; another currency is refused.
+    invoice = await call(billing, "get_invoice", {"invoice_id": inv})
+    currency = invoice["invoice"]["currency"]
+    coded = await call(billing, "refund_invoice", {**base, "amount_cents": f"42.00 {currency}"})
+    assert coded["amount_cents"] == 4200, coded
+    assert f"42.00 {currency} (4200 minor units)" in coded["summary"]
+    other = "JPY" if currency != "JPY" else "EUR"
+    wrong = await call(billing, "refund_invoice", {**base, "amount_cents": f"42 {other}"})
+    assert wrong["issues"][0]["code"] == "currency_mismatch"
+    assert other in wrong["message"] and currency in wrong["message"]
     # A copied placeholder id on a write is asked about, never read as some invoice.
     placeholder = await call(
         billing, "refund_invoice", {**base, "invoice_id": "inv_123", "amount_cents": 100}

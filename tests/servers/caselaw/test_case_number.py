@@ -1,4 +1,5 @@
-"""The case-number reader: every spelling of one number folds to one key; nothing else does."""
+"""The case_number kind caselaw owns: every spelling of one number folds to one key; nothing else
+does; it reads through the one registry like every other kind."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivable.servers.caselaw.case_number import case_key, loose_key
+from drivable.kinds import KINDS, read
+from drivable.servers.caselaw.case_number import CaseNumber
 from drivable.servers.caselaw.data import generate
 
 SAMPLE = [r.case_number for r in generate(400)] + [
@@ -20,6 +22,35 @@ SAMPLE = [r.case_number for r in generate(400)] + [
     "8 C 9.20",
     "1 Ob 45/21d",
 ]
+
+
+def case_key(text: str) -> str | None:
+    reading = read("case_number", text)
+    return reading.value.key if isinstance(reading.value, CaseNumber) else None
+
+
+def loose_key(text: str) -> str:
+    reading = read("case_number", text)
+    assert isinstance(reading.value, CaseNumber)
+    return reading.value.loose
+
+
+def test_the_kind_is_registered_by_its_server_module() -> None:
+    spec = KINDS["case_number"]
+    assert spec.owner == "drivable.servers.caselaw.case_number"
+    assert spec.schema(__import__("drivable.kinds").kinds.Options()) == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 80,
+    }
+    refused = read("case_number", "Cdo").to_dict()
+    assert refused["outcome"] == "invalid" and "search_decisions" in refused["hint"]
+    assert read("case_number", "n/a", intent="write").outcome == "ask"  # placeholders, as always
+    assert read("case_number", " 21 Cdo 1096/2021 ").to_dict() == {
+        "outcome": "value",
+        "value": "21 Cdo 1096/2021",
+        "notes": [],
+    }
 
 
 @pytest.mark.parametrize(
@@ -70,4 +101,4 @@ def test_the_reader_never_raises_and_keys_are_plain(text: str) -> None:
     key = case_key(text)
     if key is not None:
         assert key == key.strip() and any(c.isdigit() for c in key)
-        assert "-" not in loose_key(key)
+        assert "-" not in loose_key(text)

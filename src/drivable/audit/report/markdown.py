@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from drivable.audit.model import SECTION_TITLES, Report
+from drivable.audit.report.groups import group, subjects_line
 
 
 def _section_label(rule: str) -> str:
@@ -46,24 +47,29 @@ def render_markdown(report: Report) -> str:
             f"`{cold.get('first_call_tool')}` → {cold.get('first_call_outcome', 'n/a')}; "
             f"first repair: {repair.get('status')}"
         )
-    lines += ["", f"## Findings ({len(findings)})", ""]
+    groups = group(findings)
+    lines += ["", f"## Findings ({len(findings)} in {len(groups)} groups)", ""]
     if not findings:
         lines.append("No findings.")
-    for i, f in enumerate(findings, 1):
+    for i, g in enumerate(groups, 1):
+        f = g.first
+        many = len(g.subjects) > 1
         lines += [
-            f"### F{i} `{f.rule}` — {f.subject}",
+            f"### F{i} `{f.rule}` — " + (f"{len(g.subjects)} subjects" if many else f.subject),
             "",
             f"- **Severity:** {f.severity.capitalize()}",
             f"- **Section:** {_section_label(f.rule)}",
-            f"- **Summary:** {f.summary}",
+            f"- **Summary:** {f.summary}" + (f" (shown for {f.subject})" if many else ""),
             f"- **Evidence:** `{_evidence(f.evidence)}`",
             f"- **Remediation:** {f.remediation}",
-            "",
         ]
+        if many:
+            lines.append(f"- **Subjects:** {subjects_line(g)}")
+        lines.append("")
     numbers: dict[int, list[str]] = {}
-    for i, f in enumerate(findings, 1):
-        if f.section is not None:
-            numbers.setdefault(f.section, []).append(f"F{i}")
+    for i, g in enumerate(groups, 1):
+        if g.first.section is not None:
+            numbers.setdefault(g.first.section, []).append(f"F{i}")
     lines += ["## Coverage", "", "| Section | Status | Notes |", "|---|---|---|"]
     for row in report.coverage:
         status = {
@@ -86,7 +92,8 @@ def render_markdown(report: Report) -> str:
             + ". Re-run with `--allow-writes` against a disposable instance to probe them."
         )
     lines.append(
-        "- Rules marked (c) in the checklist need human judgement and are not reported here."
+        "- Rules that need human judgement are not reported here; the coverage rows count them "
+        "and `drivable rules ID` gives the question a reviewer answers for each."
     )
     if not severe:
         lines.append(

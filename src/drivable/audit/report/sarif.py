@@ -1,8 +1,17 @@
-"""SARIF 2.1.0 for code scanning: one run, the rule registry as the driver's rules."""
+"""SARIF 2.1.0 that GitHub code scanning accepts, for every kind of target.
+
+Code scanning drops results without a physical location, so every result points into a file: the
+`--from-file` dump, or the surface snapshot the audit writes beside the report (one line per tool
+name, so a result lands on its tool). `security-severity` sits on the rules, automation ids name the
+server and not a path on this machine, and fingerprints hash what identifies a finding (rule,
+subject, the summary with its numbers masked), never counts that change from run to run.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +22,7 @@ from drivable.audit.rules import REGISTRY
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"critical": "error", "major": "error", "minor": "warning", "nit": "note"}
 SECURITY = {"critical": "9.0", "major": "7.0", "minor": "4.0", "nit": "1.0"}
+NUMBER = re.compile(r"\d+")
 
 
 def _rule(rule_id: str) -> dict[str, Any]:
@@ -23,7 +33,11 @@ def _rule(rule_id: str) -> dict[str, Any]:
         return out
     out["shortDescription"] = {"text": rule.requirement[:200]}
     out["defaultConfiguration"] = {"level": LEVEL[rule.severity]}
-    out["properties"] = {"tags": ["mcp", "agent-friendly", f"check-{rule.check_key}"]}
+    out["properties"] = {
+        "tags": ["mcp", "agent-friendly", f"check-{rule.check_key}"],
+        "security-severity": SECURITY[rule.severity],
+        "precision": "high" if rule.how != "static" else "medium",
+    }
     if rule.doc:
         out["fullDescription"] = {"text": rule.doc.what}
         out["help"] = {
@@ -33,60 +47,84 @@ def _rule(rule_id: str) -> dict[str, Any]:
     return out
 
 
-def _artifact(target: dict[str, Any]) -> str | None:
-    """A file code scanning can pin results to: the server's script, or the audited dump."""
-    candidates = [*target.get("command", [])[1:], target.get("path")]
-    for arg in candidates:
-        if not isinstance(arg, str) or arg.startswith("-"):
-            continue
-        path = Path(arg)
-        if path.suffix in (".py", ".js", ".mjs", ".ts", ".json") and path.is_file():
-            try:
-                return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-            except ValueError:
-                return path.resolve().as_uri()
-    return None
+def write_snapshot(report: Report, path: Path) -> None:
+    """The surface as pretty JSON, so each tool's name sits on a line of its own."""
+    surface = {k: v for k, v in (report.surface or {}).items() if k != "list_results"}
+    path.write_text(json.dumps(surface, indent=2, ensure_ascii=False, default=str) + "\n")
+    report.artifact = str(path)
 
 
-def _location(subject: str, artifact: str | None) -> dict[str, Any]:
-    location: dict[str, Any] = {
-        "logicalLocations": [{"fullyQualifiedName": subject, "kind": subject.split(":", 1)[0]}]
-    }
-    if artifact is not None:
-        location["physicalLocation"] = {
+def _relative(path: str) -> str:
+    resolved = Path(path).resolve()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return resolved.name  # outside the checkout: the name alone, never this machine's path
+
+
+def _lines(artifact: str | None) -> dict[str, int]:
+    """subject -> line of its name in the artifact (tools, prompts, resources by uri)."""
+    if artifact is None:
+        return {}
+    try:
+        text = Path(artifact).read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = re.search(r'"(name|uri|uriTemplate)"\s*:\s*"([^"]+)"', line)
+        if m:
+            for kind in ("tool", "prompt", "resource"):
+                found.setdefault(f"{kind}:{m.group(2)}", number)
+    return found
+
+
+def _location(subject: str, artifact: str, lines: dict[str, int]) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
             "artifactLocation": {"uri": artifact},
-            "region": {"startLine": 1},
-        }
-    return location
+            "region": {"startLine": lines.get(subject, 1)},
+        },
+        "logicalLocations": [{"fullyQualifiedName": subject, "kind": subject.split(":", 1)[0]}],
+    }
+
+
+def fingerprint(rule: str, subject: str, summary: str) -> str:
+    return hashlib.sha256(f"{rule}|{subject}|{NUMBER.sub('#', summary)}".encode()).hexdigest()[:32]
+
+
+def _server_label(report: Report) -> str:
+    server = report.target.get("surface", {}).get("server") or {}
+    name = server.get("name") if isinstance(server, dict) else None
+    if isinstance(name, str) and name:
+        return re.sub(r"[^A-Za-z0-9._-]+", "-", name)
+    command = report.target.get("command") or []
+    if command:
+        return re.sub(r"[^A-Za-z0-9._-]+", "-", Path(str(command[-1])).name) or "mcp-server"
+    return "mcp-server"
 
 
 def render_sarif(report: Report) -> dict[str, Any]:
     findings = report.sorted_findings()
     rule_ids = sorted({f.rule for f in findings})
     index = {rid: i for i, rid in enumerate(rule_ids)}
-    target = report.target
-    label = (
-        " ".join(target.get("command", []))
-        or target.get("url")
-        or target.get("path")
-        or "mcp-server"
-    )
-    artifact = _artifact(target)
+    artifact = _relative(report.artifact) if report.artifact else "mcp-server.surface.json"
+    lines = _lines(report.artifact)
     results = []
     for f in findings:
-        digest = hashlib.sha256(f"{f.rule}|{f.subject}|{f.summary}".encode()).hexdigest()[:32]
         results.append(
             {
                 "ruleId": f.rule,
                 "ruleIndex": index[f.rule],
                 "level": LEVEL[f.severity],
                 "message": {"text": f"{f.summary} Fix: {f.remediation}"},
-                "locations": [_location(f.subject, artifact)],
-                "partialFingerprints": {"drivableFinding/v1": digest},
+                "locations": [_location(f.subject, artifact, lines)],
+                "partialFingerprints": {
+                    "drivableFinding/v2": fingerprint(f.rule, f.subject, f.summary)
+                },
                 "properties": {
                     "severity": f.severity,
                     "subject": f.subject,
-                    "security-severity": SECURITY[f.severity],
                     "evidence": f.evidence,
                 },
             }
@@ -104,10 +142,11 @@ def render_sarif(report: Report) -> dict[str, Any]:
                         "rules": [_rule(rid) for rid in rule_ids],
                     }
                 },
-                "automationDetails": {"id": f"drivable-audit/{label}"[:200]},
+                "automationDetails": {"id": f"drivable-audit/{_server_label(report)}/"},
+                "artifacts": [{"location": {"uri": artifact}}],
                 "results": results,
                 "properties": {
-                    "target": target,
+                    "target": report.target,
                     "coverage": [c.to_dict() for c in report.coverage],
                 },
             }

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import io
-import json
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from drivable.audit.model import SECTION_TITLES, Report
+from drivable.audit.report.groups import group, subjects_line
 
 STYLE = {"critical": "bold red", "major": "red", "minor": "yellow", "nit": "dim"}
 
@@ -41,18 +41,22 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
             f"first repair: {probes.get('first_repair', {}).get('status')}"
         )
     findings = report.sorted_findings()
-    table = Table(title=f"Findings ({len(findings)})", show_lines=False, expand=True)
+    groups = group(findings)
+    table = Table(
+        title=f"Findings ({len(findings)} in {len(groups)} groups)", show_lines=False, expand=True
+    )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("severity", no_wrap=True)
     table.add_column("rule", no_wrap=True)
-    table.add_column("subject", overflow="fold")
-    table.add_column("summary / remediation", ratio=3)
-    for i, f in enumerate(findings, 1):
+    table.add_column("subjects", overflow="fold")
+    table.add_column("summary / remediation (of the first)", ratio=3)
+    for i, g in enumerate(groups, 1):
+        f = g.first
         table.add_row(
-            f"F{i}",
+            f"G{i}",
             Text(f.severity, style=STYLE[f.severity]),
             f.rule,
-            f.subject,
+            f"{len(g.subjects)}: {subjects_line(g, 6)}" if len(g.subjects) > 1 else f.subject,
             f"{f.summary}\n[fix] {f.remediation}",
         )
     if findings:
@@ -67,5 +71,4 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         cov.add_row(f"§{row.section} {SECTION_TITLES[row.section]}", row.status, row.note)
     console.print(cov)
     console.print("evidence: --format json or markdown")
-    _ = json
     return buf.getvalue()

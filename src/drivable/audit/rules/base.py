@@ -13,7 +13,12 @@ How = Literal["static", "probe", "static+probe", "not-automated"]
 
 @dataclass(frozen=True)
 class RuleDoc:
-    """How drivable checks one rule, and what a server author should know about it."""
+    """How drivable checks one rule, and what a server author should know about it.
+
+    `severity` is the default; `levels` are the other severities the rule may report, each with
+    the condition that selects it. A check reports only these (a test reads every call site), so
+    the registry is the one owner of a rule's severities.
+    """
 
     severity: Severity
     how: How
@@ -21,6 +26,10 @@ class RuleDoc:
     why: str
     example: str
     fix: str
+    levels: tuple[tuple[Severity, str], ...] = ()
+
+    def allows(self, severity: str) -> bool:
+        return severity == self.severity or any(s == severity for s, _ in self.levels)
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,17 @@ class Rule:
     @property
     def severity(self) -> Severity:
         return self.doc.severity if self.doc else "minor"
+
+    @property
+    def question(self) -> str | None:
+        """For a rule drivable does not decide: what a reviewer answers instead."""
+        from drivable.audit.rules.questions import QUESTIONS
+
+        return None if self.doc else QUESTIONS.get(self.id)
+
+    @property
+    def levels(self) -> tuple[tuple[Severity, str], ...]:
+        return self.doc.levels if self.doc else ()
 
     @property
     def how(self) -> How:

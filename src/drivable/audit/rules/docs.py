@@ -16,7 +16,7 @@ def render_rules_markdown() -> str:
         "",
         f"{len(rules)} rules: the checklist's 173 ids (§1–§9) and drivable's own `dv.*` ids. "
         f"drivable decides {len(checked)} of them (statically, with probes, or both); the others "
-        "need human judgement and are listed with their requirement only.",
+        "need human judgement and are listed with the question a reviewer answers.",
         "",
     ]
     sections: list[tuple[str, list[str]]] = []
@@ -27,7 +27,10 @@ def render_rules_markdown() -> str:
         body: list[str] = []
         for rule in (r for r in rules if r.section == section):
             if rule.doc is None:
-                body.append(f"- `{rule.id}` ({rule.check_key}, not automated): {rule.requirement}")
+                body.append(
+                    f"- `{rule.id}` ({rule.check_key}, needs a reviewer): {rule.requirement} "
+                    f"*Reviewer's question:* {rule.question}"
+                )
                 continue
             body += [
                 "",
@@ -40,6 +43,7 @@ def render_rules_markdown() -> str:
                 f"- **Why it matters to a model:** {rule.doc.why}",
                 f"- **Example:** {rule.doc.example}",
                 f"- **Fix:** {rule.doc.fix}",
+                *[f"- **{sev.capitalize()} when** {why}." for sev, why in rule.doc.levels],
                 "",
             ]
         sections.append((title, body))

@@ -39,6 +39,7 @@ DOCS = {
         "changes on upgrade and says nothing about what the server is for.",
         "`billing-v2.py` or `MyServer`.",
         "Name the domain: `billing`, `caselaw`; carry the version in `serverInfo.version`.",
+        levels=(("minor", "the name holds a version number or a host-language style"),),
     ),
     "1.name-generic": RuleDoc(
         "minor",

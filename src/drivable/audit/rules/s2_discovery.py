@@ -29,6 +29,7 @@ DOCS = {
         "No `instructions`, no `*://summary` resource, no `describe_server` tool.",
         "Return `instructions` (or a summary resource) with: scope, does / does not, "
         "prerequisites, the first call to make.",
+        levels=(("minor", "the server has three tools or fewer: its list is most of the summary"),),
     ),
     "2.negative-scope": RuleDoc(
         "minor",
@@ -109,7 +110,8 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
     elif not _has_summary_surface(ctx):
         yield finding(
             "2.summary",
-            "major",
+            # With two or three tools the list itself is the summary a model needs.
+            "major" if len(tools) > 3 else "minor",
             "server",
             "No capability summary: no instructions, no summary resource or tool.",
             {"instructions": ctx.surface.get("instructions"), "tools": sorted(ctx.tool_names)[:20]},

@@ -9,7 +9,8 @@ DOCS = {
         "major",
         "probe",
         "A call with bad arguments comes back as a tool result with `isError: true`, not as a "
-        "JSON-RPC error.",
+        "JSON-RPC error; and a failed call is never answered as a success (error text with "
+        "`isError: false`).",
         "Many hosts show JSON-RPC errors to the user, not the model; the model never learns what "
         "to fix.",
         '`{"error": {"code": -32602, "message": "Invalid params"}}` for a missing field.',
@@ -18,12 +19,19 @@ DOCS = {
     "6.symbolic-codes": RuleDoc(
         "major",
         "probe",
-        "An error result carries `structuredContent` with a stable symbolic `code` and a "
-        "`message`.",
+        "An error result carries the envelope (a stable symbolic `code`, a `message`) as JSON in "
+        "its first text block, the carrier every client reads.",
         "A model branches on a code; prose error strings change wording and cannot be branched on.",
         '`content: [{text: "Error executing tool: 1 validation error ..."}]` only.',
-        'Return `structuredContent: {code: "invalid_argument", message, hint, issues, ...}` and '
-        "mirror it as JSON text in `content`.",
+        'Return `isError: true` with `content: [{type: "text", text: \'{"code": "invalid_argument", '
+        '"message": ..., "hint": ..., "issues": [...]}\'}]`; add `structuredContent` to an error '
+        "only if it validates against the tool's outputSchema (drivable's runtime sends none).",
+        levels=(
+            (
+                "minor",
+                "the error is prose that says what went wrong (20 characters or more): a model can recover, but cannot branch on it",
+            ),
+        ),
     ),
     "6.field-feedback": RuleDoc(
         "major",
@@ -52,6 +60,7 @@ DOCS = {
         "A repair the model cannot call is worse than none: it spends a turn on a dead end.",
         '`repair: {tool: "lookup_invoice"}` when the catalog has `get_invoice`.',
         "Name the real tool and literal, schema-valid arguments.",
+        levels=(("minor", "`repair` is there but not one object"),),
     ),
     "6.retryability": RuleDoc(
         "minor",
@@ -111,6 +120,30 @@ DOCS = {
         '`issues: [{path: "body.args.qty"}]` for a top-level `quantity`.',
         "Name the field by its inputSchema path (dotted).",
     ),
+    "6.degraded-carrier": RuleDoc(
+        "minor",
+        "probe",
+        "An error's envelope is in the first text block, not only in `structuredContent` or "
+        "`_meta`.",
+        "Clients that show a model only `content` (most of them) turn an envelope kept elsewhere "
+        "into an empty or prose error.",
+        '`{"isError": true, "content": [{"text": "failed"}], "structuredContent": {"code": ...}}`.',
+        "Serialise the envelope as JSON into `content[0].text`.",
+    ),
+    "dv.error-shape": RuleDoc(
+        "major",
+        "probe",
+        "An error result that carries `structuredContent` has it validate against the tool's "
+        "`outputSchema`.",
+        "TypeScript SDK 1.x clients validate structuredContent against the outputSchema even when "
+        "`isError` is true, and throw: the model sees a client failure instead of the error.",
+        "A search tool whose outputSchema requires `results` answering an error with "
+        '`structuredContent: {"code": "invalid_arguments", ...}`.',
+        "Send errors with no structuredContent and the envelope as JSON text (drivable's runtime "
+        "does; Python SDK/FastMCP: raise `ToolError` or return `CallToolResult(isError=True, "
+        "content=[...])`; TypeScript: return `{isError: true, content: [...]}` without "
+        "`structuredContent`).",
+    ),
     "dv.substrate-leak": RuleDoc(
         "critical",
         "probe",
@@ -122,6 +155,13 @@ DOCS = {
         '`sqlite3.OperationalError: near "x": syntax error` in an error text.',
         "Catch at the tool boundary and map to the closed envelope; log internals to stderr with "
         "a request id.",
+        levels=(
+            ("major", "an internal path (site-packages, node_modules) in an error"),
+            (
+                "minor",
+                "an exception class name, a file path or a framework validation dump that does not name the field",
+            ),
+        ),
     ),
     "dv.ambiguous-date": RuleDoc(
         "major",

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.model import Finding
 from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
@@ -28,6 +29,7 @@ DOCS = {
         "moves.",
         "`list_invoices()` returning every invoice.",
         "Add `cursor` (opaque, from `next_cursor`) and `limit` (integer, default 20, maximum 100).",
+        levels=(("nit", "the list pages by offset: it works, but a cursor is safer"),),
     ),
     "8.concise-default": RuleDoc(
         "nit",
@@ -134,7 +136,7 @@ def _lifecycle(item: dict[str, Any]) -> dict[str, Any] | None:
 def check(ctx: StaticContext) -> Iterator[Finding]:
     for tool in ctx.tools:
         name = str(tool.get("name", ""))
-        props = h.properties(h.input_schema(tool))
+        props = sch.properties(h.input_schema(tool))
         subject = tool_subject(tool)
         verb = h.verb_of(name)
         if verb in LIST_VERBS:

@@ -7,8 +7,10 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
 - filler: fills every property the schema shows (the default, an example, the first enum value,
   else "" / null / 0 / false / []);
 - resender: after an error, first resends the very same call once;
-- speller: spells values the way its training data did ("4 000", "ano", "1. 10. 2026", cs_CZ, a
-  fact's `spelled` form such as a court's English name);
+- speller: spells values the way its training data did (4 000, ano, 1. 10. 2026, cs_CZ, a
+  fact's `spelled` form such as a court's English name), written by `drivable.kinds.writing`, the
+  inverse of the kinds (it never reads a value itself: guesses after an error read through the
+  kinds too);
 - cursor_inventor: on a first page, fills a cursor property with an invented value ("0", "start");
 - literal: no habit beyond the one every persona shares.
 
@@ -35,6 +37,8 @@ from typing import Any
 
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import CallSpec, Step, Workflow
+from drivable.kinds import bound_kind, jsonable, read
+from drivable.kinds.writing import WRITERS, spell
 
 HABITS = ("copy", "fill", "resend", "spell", "invent_cursor")
 PERSONAS: dict[str, frozenset[str]] = {
@@ -97,55 +101,58 @@ def _is_cursor(name: str) -> bool:
     return "cursor" in name or name in ("page_token", "next_page_token")
 
 
+def kind_of(name: str, prop: dict[str, Any], value: Any) -> str | None:
+    """The kind a property reads, from what discovery shows: its name (the names that bind a
+    kind are documented) and its schema's type and format."""
+    if isinstance(value, bool):
+        return "boolean"
+    bound = bound_kind(name)
+    if bound is not None and bound[0] in WRITERS:
+        return bound[0]
+    types = _types(prop)
+    if _is_date(name, prop):
+        return "date"
+    if isinstance(value, int) and ("integer" in types or "number" in types or not types):
+        return "integer"
+    if "boolean" in types:
+        return "boolean"
+    return None
+
+
 def parse_date_guess(text: str) -> str | None:
-    """How a model guesses a date it was told is wrong: ISO, day-first dotted, US slashes."""
-    s = text.strip()
-    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", s)
-    if m:
-        y, mo, d = (int(g) for g in m.groups())
-    elif m := re.fullmatch(r"(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})", s):
-        d, mo, y = (int(g) for g in m.groups())
-    elif m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", s):
-        mo, d, y = (int(g) for g in m.groups())  # training data is mostly US
-    elif m := re.fullmatch(r"(\d{4})", s):
-        y, mo, d = int(m.group(1)), 1, 1
-    else:
-        return None
-    try:
-        return datetime.date(y, mo, d).isoformat()
-    except ValueError:
-        return None
+    """How a model guesses a date it was told is wrong, read through the date kind: one reading
+    is the date; of several, the month-first one (training data is mostly US); a bare year is
+    its first day."""
+    reading = read("date_from", text)
+    if reading.outcome == "value" and isinstance(reading.value, datetime.date):
+        return reading.value.isoformat()
+    if reading.outcome == "ask" and reading.readings:
+        return str(jsonable(reading.readings[-1]))
+    return None
 
 
 def respell(name: str, prop: dict[str, Any], value: Any, rng: random.Random) -> Any:
-    """A value as training data spells it."""
-    types = _types(prop)
-    if isinstance(value, bool):
-        return rng.choice(["ano", "yes"]) if value else rng.choice(["ne", "no"])
-    if isinstance(value, int) and ("integer" in types or "number" in types or not types):
-        return f"{value:,}".replace(",", " ") if value >= 1000 else str(value)
-    if isinstance(value, str):
-        iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value)
-        if iso and _is_date(name, prop):
-            y, mo, d = (int(g) for g in iso.groups())
-            return f"{d}. {mo}. {y}"
-        loc = re.fullmatch(r"([a-z]{2})-([A-Z]{2})", value)
-        if loc:
-            return f"{loc.group(1)}_{loc.group(2)}"
-    return value
+    """A value as training data spells it, written by the kinds' writer (which its kind reads
+    back to the same value)."""
+    kind = kind_of(name, prop, value)
+    return value if kind is None else spell(kind, value, rng)
 
 
 def coerce_guess(name: str, prop: dict[str, Any], value: Any) -> Any:
-    """A model's guess at the value the server wanted, from the schema's type alone."""
+    """A model's guess at the value the server wanted, from the schema's type alone: the value
+    its kind reads (the first reading of several), else the schema's default."""
     types = _types(prop)
     if "integer" in types or "number" in types:
-        digits = re.sub(r"[^\d.\-]", "", str(value))
-        try:
-            return int(digits) if "integer" in types else float(digits)
-        except ValueError:
-            return prop.get("default", 1)
+        kind = "integer" if "integer" in types else "number"
+        reading = read(kind, _digits(value))
+        if reading.outcome == "value":
+            return reading.value
+        if reading.outcome == "ask" and reading.readings:
+            return reading.readings[0]
+        return prop.get("default", 1)
     if "boolean" in types:
-        return str(value).strip().lower() in ("true", "yes", "ano", "1", "y")
+        reading = read("boolean", value)
+        return reading.value if reading.outcome == "value" else False
     if isinstance(value, str) and _is_date(name, prop):
         return parse_date_guess(value) or value
     enum = prop.get("enum")
@@ -153,6 +160,15 @@ def coerce_guess(name: str, prop: dict[str, Any], value: Any) -> Any:
         near = difflib.get_close_matches(str(value), [str(e) for e in enum], n=1, cutoff=0.0)
         return near[0] if near else enum[0]
     return value
+
+
+def _digits(value: Any) -> Any:
+    """What a model keeps of a number it was told is wrong: the run of digits, marks and sign
+    ("about 12 items" -> "12"); the number kind reads the rest."""
+    if not isinstance(value, str):
+        return value
+    kept = "".join(c for c in value if c.isdigit() or c in ".,- ").strip()
+    return kept or value
 
 
 def _get_path(data: Any, path: list[str]) -> Any:

@@ -12,11 +12,12 @@ import random
 import unicodedata
 from dataclasses import dataclass, field
 
+from drivable.kinds.money import major
+
 DATA_VERSION = "billing-1"
 SEED = 2026_002
 
 CURRENCIES = ("CZK", "EUR", "GBP", "USD")
-MINOR_DIGITS = {"CZK": 2, "EUR": 2, "GBP": 2, "USD": 2}
 
 INVOICE_STATES = ("open", "paid", "partially_refunded", "refunded", "void")
 REFUND_REASONS = ("requested_by_customer", "duplicate", "failed_delivery", "disputed")
@@ -143,11 +144,10 @@ def folded(text: str) -> str:
 
 
 def money(cents: int, currency: str) -> str:
-    """(4200, 'EUR') -> '42.00 EUR': ISO code after the amount, a dot, no grouping (locale-free)."""
-    digits = MINOR_DIGITS.get(currency, 2)
-    sign = "-" if cents < 0 else ""
-    whole, minor = divmod(abs(cents), 10**digits)
-    return f"{sign}{whole}.{minor:0{digits}d} {currency}" if digits else f"{sign}{whole} {currency}"
+    """(4200, 'EUR') -> '42.00 EUR': ISO code after the amount, a dot, no grouping (locale-free).
+
+    Written by the money kind, which takes each currency's exponent from CLDR."""
+    return major(cents, currency)
 
 
 def generate(customers: int = 120, invoices: int = 1200) -> Dataset:

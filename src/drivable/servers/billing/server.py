@@ -38,7 +38,8 @@ from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.effects import Transaction, Updated, VersionConflict
-from drivable.kinds import Kind, KindModel, read
+from drivable.kinds import Kind, KindModel, Reading, read
+from drivable.kinds.money import Pending, both_units, settle
 from drivable.servers.billing.data import CURRENCIES, DATA_VERSION, money
 from drivable.servers.billing.ledger import Filters, InvoiceRecord, Ledger
 
@@ -47,6 +48,12 @@ VERSION = "1.0.0"
 CURSOR_LIFETIME_S = 3600
 MAX_REFUND_CENTS = 500_000
 
+# An amount in the invoice's minor units: spellings that need its currency ("42.00", "42.00 GBP")
+# are settled by the handler once it has read the invoice (`money.settle`).
+RefundAmount = Annotated[
+    int | Pending,
+    Kind("money", currency_from="invoice", minimum=1, maximum=MAX_REFUND_CENTS),
+]
 InvoiceId = Annotated[str, Kind("identifier", prefix="inv_")]  # = IdOf("inv_"), as a type
 CustomerId = Annotated[str, Kind("identifier", prefix="cus_")]  # = IdOf("cus_")
 Currency = Literal["CZK", "EUR", "GBP", "USD"]
@@ -238,9 +245,7 @@ class UpdateInput(KindModel):
 
 class RefundInput(KindModel):
     invoice_id: InvoiceId = Field(description="The invoice to refund, e.g. 'inv_30001'.")
-    amount_cents: int = Field(
-        ge=1,
-        le=MAX_REFUND_CENTS,
+    amount_cents: RefundAmount = Field(
         description=(
             "Refund amount in minor units (cents) of the invoice's currency, 1 to 500000. Must not "
             "exceed the invoice's refundable_cents; overdrafts are refund_exceeds_balance."
@@ -648,20 +653,22 @@ def make_contract(ledger: Ledger) -> Contract:
                 raise _not_found(args.invoice_id)
             if record.state == "void":
                 raise _void_conflict(record, "refunded")
-            if args.amount_cents > record.refundable_cents:
-                raise _exceeds(record, args.amount_cents)
-            after = record.refunded_cents + args.amount_cents
+            cents = _amount_in(record, args.amount_cents, call)
+            if cents > record.refundable_cents:
+                raise _exceeds(record, cents)
+            after = record.refunded_cents + cents
             state = "refunded" if after == record.paid_cents else "partially_refunded"
-            amount = money(args.amount_cents, record.currency)
-            left = money(record.refundable_cents - args.amount_cents, record.currency)
+            amount = money(cents, record.currency)
+            left = money(record.refundable_cents - cents, record.currency)
             if args.dry_run:
+                # Both units, so a slip of a factor of a hundred shows before money moves.
                 return RefundOutput(
                     status="would_refund",
                     refund_id=None,
-                    amount_cents=args.amount_cents,
+                    amount_cents=cents,
                     invoice_state=state,
-                    summary=f"Would refund {amount} against invoice {record.invoice_id}; "
-                    f"{left} would remain refundable.",
+                    summary=f"Would refund {both_units(cents, record.currency)} against invoice "
+                    f"{record.invoice_id}; {left} would remain refundable.",
                 )
             # The balance is checked again by the UPDATE itself: two refunds under different
             # keys cannot both pass a check made before either wrote (PostgreSQL row lock).
@@ -671,7 +678,7 @@ def make_contract(ledger: Ledger) -> Contract:
                 "ELSE 'partially_refunded' END, version = version + 1 "
                 "WHERE invoice_id = ? AND state <> 'void' AND paid_cents - refunded_cents >= ? "
                 "RETURNING state",
-                (args.amount_cents, args.amount_cents, args.invoice_id, args.amount_cents),
+                (cents, cents, args.invoice_id, cents),
             )
             row = done.first()
             if row is None:
@@ -679,17 +686,17 @@ def make_contract(ledger: Ledger) -> Contract:
                 assert fresh is not None
                 if fresh.state == "void":
                     raise _void_conflict(fresh, "refunded")
-                raise _exceeds(fresh, args.amount_cents)
+                raise _exceeds(fresh, cents)
             refund_id = f"rf_{secrets.token_hex(6)}"
             await tx.execute(
                 "INSERT INTO billing_refunds (refund_id, invoice_id, amount_cents, reason, "
                 "refunded_on) VALUES (?, ?, ?, ?, ?)",
-                (refund_id, args.invoice_id, args.amount_cents, args.reason, _today().isoformat()),
+                (refund_id, args.invoice_id, cents, args.reason, _today().isoformat()),
             )
             return RefundOutput(
                 status="refunded",
                 refund_id=refund_id,
-                amount_cents=args.amount_cents,
+                amount_cents=cents,
                 invoice_state=str(row[0]),
                 summary=f"Refunded {amount} against invoice {record.invoice_id}; {left} remains "
                 "refundable.",
@@ -836,6 +843,39 @@ def make_contract(ledger: Ledger) -> Contract:
         )
 
     return contract
+
+
+def _amount_in(record: InvoiceRecord, amount: int | Pending, call: Call) -> int:
+    """The refund amount in the invoice's minor units, read through the money kind."""
+    reading = settle(amount, record.currency)
+    if reading.outcome != "value":
+        raise _unread_amount(reading, record)
+    call.notes.extend(f"amount_cents: {note}" for note in reading.notes)
+    return int(reading.value)
+
+
+def _unread_amount(reading: Reading, record: InvoiceRecord) -> ToolError:
+    """The money kind's question or refusal, as the envelope a validation issue would be."""
+    if reading.readings:
+        then = "with the one you mean: " + " or ".join(str(r) for r in reading.readings)
+    else:
+        then = f"with a JSON integer of {record.currency} minor units (get_invoice shows refundable_cents)"
+    return ToolError(
+        "invalid_arguments",
+        f"amount_cents: {reading.hint}",
+        hint=f"Call refund_invoice again {then}.",
+        issues=[
+            Issue(
+                "amount_cents",
+                reading.code,
+                reading.hint,
+                received=reading.received,
+                expected=f"{reading.expected} of {record.currency}",
+                readings=list(reading.readings) or None,
+                has_received=True,
+            )
+        ],
+    )
 
 
 def _exceeds(record: InvoiceRecord, amount_cents: int) -> ToolError:

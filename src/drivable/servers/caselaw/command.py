@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 
 from drivable.kinds import Kind, KindModel, validate
 from drivable.kinds.eli import Eli
-from drivable.servers.caselaw.case_number import MAX_CHARS, case_key
+from drivable.servers.caselaw.case_number import CaseNumberField
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY
 from drivable.servers.caselaw.data import Record, Subject, decision_id_for, ecli_for
 from drivable.servers.caselaw.store import create, default_path
@@ -34,7 +34,7 @@ class DecisionLine(KindModel):
 
     decision_id: Annotated[str, Kind("identifier", prefix="dec_")] | None = None
     court: Annotated[str, Kind("vocabulary", vocabulary=COURT_VOCABULARY, strict=True)]
-    case_number: str = Field(min_length=1, max_length=MAX_CHARS)
+    case_number: CaseNumberField
     ecli: str | None = Field(None, max_length=120)
     decided_on: datetime.date
     decision_type: Literal["judgment", "order"] = "judgment"
@@ -71,9 +71,6 @@ def read_lines(path: Path) -> Iterator[tuple[int, Record | None, str]]:
                     for e in error.errors()
                 )
                 yield number, None, problems
-                continue
-            if case_key(line_value.case_number) is None:
-                yield number, None, "case_number: not a case number (it has no digits)"
                 continue
             yield number, _record(line_value), ""
 

@@ -27,7 +27,7 @@ from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel, read
-from drivable.servers.caselaw.case_number import MAX_CHARS, case_key
+from drivable.servers.caselaw.case_number import CaseNumberField
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY, COURTS
 from drivable.servers.caselaw.data import DATA_VERSION, STATUTES, Subject
 from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
@@ -195,9 +195,8 @@ class GetInput(KindModel):
     decision_id: DecisionId | None = Field(
         None, description="The decision_id search_decisions returned, e.g. 'dec_3k9vq2m8xa'."
     )
-    case_number: str | None = Field(
+    case_number: CaseNumberField | None = Field(
         None,
-        max_length=MAX_CHARS,
         description="The court's case number in any spelling, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
     )
     detail: Detail = Field(
@@ -482,26 +481,6 @@ def make_contract(handle: Handle | None = None) -> Contract:
         store = db.store
         by_number: dict[str, str] | None = None
         if args.case_number is not None:
-            if case_key(args.case_number) is None:
-                raise ToolError(
-                    "invalid_arguments",
-                    f"{args.case_number!r} is not a case number.",
-                    hint=(
-                        "Send the case number as the court writes it (e.g. '21 Cdo 1096/2021'), "
-                        "or find the decision with search_decisions."
-                    ),
-                    issues=[
-                        Issue(
-                            "case_number",
-                            "invalid_value",
-                            "A case number has digits, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
-                            received=args.case_number,
-                            expected="a case number such as '21 Cdo 1096/2021'",
-                            has_received=True,
-                        )
-                    ],
-                    repair=Repair("search_decisions", {"query": args.case_number}, "search_first"),
-                )
             named = store.by_case_number(args.case_number)
             if len(named) > 1:
                 readings = [n["decision_id"] for n in named]

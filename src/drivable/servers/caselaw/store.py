@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from drivable.servers.caselaw.case_number import case_key, loose_key
+from drivable.kinds import read
+from drivable.servers.caselaw.case_number import CaseNumber
 from drivable.servers.caselaw.data import DATA_VERSION, Record, generate
 
 ENV = "DRIVABLE_CASELAW_DB"
@@ -325,15 +326,20 @@ class Store:
         self._attach_statutes(found)
         return found[0]
 
-    def by_case_number(self, text: str) -> list[dict[str, str]]:
-        """Every decision a case-number spelling names (court, case number, id), best tier first."""
-        key = case_key(text)
-        if key is None:
-            return []
+    def by_case_number(self, number: CaseNumber | str) -> list[dict[str, str]]:
+        """Every decision a case number names (court, case number, id), best tier first.
+
+        A plain string is read through the case_number kind first (a tool's argument already is).
+        """
+        if not isinstance(number, CaseNumber):
+            read_as = read("case_number", number).value
+            if not isinstance(read_as, CaseNumber):
+                return []
+            number = read_as
         tiers = (
-            ("case_key = ?", key),
-            ("case_loose = ?", loose_key(key)),
-            ("case_key LIKE ? || '-%'", key),
+            ("case_key = ?", number.key),
+            ("case_loose = ?", number.loose),
+            ("case_key LIKE ? || '-%'", number.key),
         )
         for clause, value in tiers:
             rows = self.db.execute(
@@ -374,7 +380,9 @@ def _insert(db: sqlite3.Connection, records: Iterable[Record], *, replace: bool)
     done = 0
     with db:
         for record in records:
-            key = case_key(record.case_number) or record.case_number.casefold()
+            # Stored numbers are read through the case_number kind like any the tool receives.
+            stored = read("case_number", record.case_number).value
+            key, loose = (stored.key, stored.loose) if isinstance(stored, CaseNumber) else ("", "")
             if replace:
                 db.execute("DELETE FROM decisions WHERE decision_id = ?", (record.decision_id,))
             cursor = db.execute(
@@ -385,8 +393,8 @@ def _insert(db: sqlite3.Connection, records: Iterable[Record], *, replace: bool)
                     record.decision_id,
                     record.court,
                     record.case_number,
-                    key,
-                    loose_key(key),
+                    key or record.case_number.casefold(),
+                    loose or record.case_number.casefold(),
                     record.ecli or None,
                     record.decided_on,
                     record.decision_type,

@@ -1,0 +1,382 @@
+"""Judging answers: what a good server says to each probe, and the finding when it does not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+
+from drivable import schema as sch
+from drivable.audit import heuristics as h
+from drivable.audit.probes.call import UNKNOWN_PROPERTY, ProbeCall, answer_text, text_blocks
+from drivable.audit.probes.envelope import (
+    envelope_of,
+    error_text_of_success,
+    mentions_field,
+    named_fields,
+)
+from drivable.audit.probes.leaks import leaks_in
+from drivable.audit.probes.state import ProbeState
+from drivable.audit.safety import judge
+
+
+def check_leaks(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:
+    for category, severity, snippet in leaks_in(call, tool, state.known):
+        state.add(
+            "dv.substrate-leak",
+            severity,
+            subject,
+            f"The answer to the `{call.probe}` probe leaks a {category}: `{snippet}`.",
+            call.evidence(),
+            "Catch the failure at the tool boundary and answer with the closed envelope "
+            "(code, message, hint); log the internals to stderr under a request id.",
+            key=f"{subject}:{category}",
+        )
+
+
+def check_error_as_success(call: ProbeCall, state: ProbeState, subject: str) -> bool:
+    """An error the client was told is a success: a finding, and never a success later on."""
+    text = error_text_of_success(call)
+    if text is None:
+        return False
+    call.error_as_success = True
+    state.add(
+        "6.tool-errors",
+        "major",
+        subject,
+        f"The `{call.probe}` probe got an error with `isError: false`: {text[:120]!r}.",
+        call.evidence(),
+        f"Return `isError: true` from `{call.tool}` when the call failed, with the error "
+        "envelope as JSON in the first text block, so clients and models do not take it for a "
+        "result.",
+        key=f"{subject}:error-as-success",
+    )
+    return True
+
+
+def _output_kind(call: ProbeCall) -> str:
+    result = call.result or {}
+    if result.get("structuredContent") is not None:
+        return "structured"
+    blocks = text_blocks(call)
+    if not blocks:
+        return "other"
+    try:
+        parsed = json.loads(blocks[0])
+    except ValueError:
+        return "prose"
+    return "json" if isinstance(parsed, (dict, list)) else "prose"
+
+
+def check_success(
+    call: ProbeCall,
+    tool: dict[str, Any],
+    state: ProbeState,
+    subject: str,
+    baseline: ProbeCall | None,
+) -> None:
+    name = str(tool.get("name"))
+    result = call.result or {}
+    if call.probe == "baseline":
+        state.observe(name, "output", _output_kind(call))
+    out_schema = tool.get("outputSchema")
+    if isinstance(out_schema, dict):
+        sc = result.get("structuredContent")
+        problem = None
+        if sc is None:
+            problem = "no structuredContent although an outputSchema is declared"
+        else:
+            try:
+                jsonschema.validate(sc, out_schema)
+            except jsonschema.ValidationError as exc:
+                problem = f"structuredContent violates the outputSchema at `/{'/'.join(map(str, exc.absolute_path))}`: {exc.message[:200]}"
+            except jsonschema.SchemaError as exc:
+                problem = f"the outputSchema itself is invalid: {exc.message[:200]}"
+        if problem:
+            state.add(
+                "3.output-schema",
+                "major",
+                subject,
+                f"Success answer breaks the advertised output: {problem}.",
+                call.evidence(schema=out_schema),
+                f"Make `{name}` return structuredContent that validates against its outputSchema "
+                "(or fix the schema).",
+            )
+    schema = h.input_schema(tool)
+    if call.probe == "unknown-property":
+        state.observe(name, "unknown-property", "accepted")
+    if call.probe == "unknown-property" and sch.is_closed(schema):
+        state.add(
+            "3.closed-schemas",
+            "major",
+            subject,
+            f"Schema says `additionalProperties: false`, yet `{UNKNOWN_PROPERTY}` was accepted.",
+            call.evidence(),
+            f"Reject unknown properties in `{name}` with the field named "
+            f'(`issues: [{{path: "{UNKNOWN_PROPERTY}", code: "unknown_property"}}]`).',
+        )
+    if call.probe == "placeholders" and call.field:
+        sc_text = json.dumps(result.get("structuredContent"), default=str)
+        if call.field not in sc_text:
+            state.add(
+                "3.strict-types",
+                "major",
+                subject,
+                f"Enum `{call.field}` accepted the placeholder "
+                f"{json.dumps(call.arguments.get(call.field))} silently.",
+                call.evidence(schema=sch.properties(schema).get(call.field)),
+                f"Enforce the advertised enum of `{call.field}` in `{name}`: reject other values "
+                f"with the field named and the allowed values in `expected`.",
+            )
+    if call.probe == "ambiguous-date":
+        sc_text = json.dumps(result.get("structuredContent"), default=str).lower()
+        noted = (
+            call.field
+            and call.field.lower() in sc_text
+            and ("note" in sc_text or "warning" in sc_text or "ambig" in sc_text)
+        )
+        if not noted:
+            state.add(
+                "dv.ambiguous-date",
+                "major",
+                subject,
+                f'`{call.field}: "01/02/2026"` was accepted with no note of how it was read.',
+                call.evidence(),
+                f"Ask on ambiguous dates in `{name}`: return `ambiguous_date` naming `{call.field}` "
+                'with `readings: ["2026-01-02", "2026-02-01"]`, or a note saying which was read.',
+            )
+    if call.probe in ("invented-cursor", "damaged-cursor") and not read_as_no_cursor(call, result):
+        state.add(
+            "dv.cursor-validation",
+            "minor",
+            subject,
+            f"An {call.probe.replace('-', ' ')} for `{call.field}` was accepted as if valid.",
+            call.evidence(),
+            f"Reject unknown cursors in `{name}` with `invalid_cursor` naming `{call.field}` and "
+            f"a repair that calls `{name}` again without it.",
+        )
+
+
+def read_as_no_cursor(call: ProbeCall, result: dict[str, Any]) -> bool:
+    """An invented cursor outside the token class may read as no cursor, if the answer says so.
+
+    The conventions (seed 000, rule 13) read a value the server could never have issued ("0",
+    "start", a made-up word) as "no cursor" with a note; only a damaged real token must be refused.
+    """
+    if call.probe != "invented-cursor" or not call.field:
+        return False
+    structured = result.get("structuredContent")
+    notes = structured.get("notes") if isinstance(structured, dict) else None
+    return isinstance(notes, list) and any(isinstance(n, str) and call.field in n for n in notes)
+
+
+def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:
+    name = str(tool.get("name"))
+    envelope, carrier = envelope_of(call)
+    text = answer_text(call)
+    if call.probe == "unknown-property":
+        # Refused only if the rejection is about the unknown property; a rejection for another
+        # reason (state a write changed, a bad baseline) shows nothing about the schema.
+        named = mentions_field(UNKNOWN_PROPERTY, envelope, text)
+        state.observe(name, "unknown-property", "refused" if named else "inconclusive")
+    _check_error_carrier(call, tool, state, subject)
+    if not envelope or not isinstance(envelope.get("code"), str):
+        prose = " ".join(text_blocks(call)).strip()
+        state.add(
+            "6.symbolic-codes",
+            # Prose that says what went wrong lets a model recover; only a bare "error" stops it.
+            "minor" if len(prose) >= 20 else "major",
+            subject,
+            f"Rejection of the `{call.probe}` probe is unstructured: no symbolic code in its "
+            "text content.",
+            call.evidence(),
+            f"Answer every failure of `{name}` with `isError: true` and the envelope "
+            '`{"code": ..., "message": ..., "hint": ..., "issues": [...]}` as JSON in the first '
+            "text block (every client reads that; add `structuredContent` on errors only if it "
+            "validates against the tool's outputSchema).",
+        )
+    # With every property a placeholder, naming any one of them is a fair first answer. A probe
+    # built on a baseline the server already refused is not attributable: its field is not checked.
+    derived = call.probe not in ("empty-call", "placeholders", "baseline")
+    # After a write succeeded, the server's state changed: a later rejection may be about that
+    # state ("already exists"), not about the field the probe varied.
+    attributable = not (
+        derived and (not state.baseline_ok.get(name, True) or name in state.mutated)
+    )
+    candidates = list(call.arguments) if call.probe == "placeholders" else [str(call.field)]
+    if (
+        call.field
+        and attributable
+        and not any(mentions_field(c, envelope, text) for c in candidates)
+    ):
+        state.add(
+            "6.field-feedback",
+            "major",
+            subject,
+            f"Rejection of the `{call.probe}` probe does not name the failing field `{call.field}`.",
+            call.evidence(),
+            f'Add `issues: [{{path: "{call.field}", code: ..., expected: ...}}]` to `{name}`\'s '
+            "error envelope.",
+        )
+    if envelope is None:
+        return
+    if carrier != "text":
+        state.add(
+            "6.degraded-carrier",
+            "minor",
+            subject,
+            f"The error envelope travels only in {carrier}; the text block a model and every "
+            "client read does not hold it.",
+            call.evidence(),
+            f"Put the envelope JSON in the first text block of `{name}`'s error results.",
+        )
+    hint = envelope.get("hint")
+    repair = envelope.get("repair")
+    if not (isinstance(hint, str) and hint.strip()) and not isinstance(repair, dict):
+        state.add(
+            "6.repair-hints",
+            "minor",
+            subject,
+            f"Rejection of the `{call.probe}` probe names no next step (no hint, no repair).",
+            call.evidence(),
+            f"Add `hint` naming the call to make next (e.g. `Call {name} with ...`) and a "
+            "`repair` object when the fix is known.",
+        )
+    if repair is not None and not isinstance(repair, dict):
+        state.add(
+            "6.repair-callable",
+            "minor",
+            subject,
+            "`repair` is not a single object.",
+            call.evidence(),
+            "Make `repair` one object `{next_step, tool, arguments}`, or omit it.",
+        )
+    if isinstance(repair, dict):
+        target = repair.get("tool")
+        if target is not None and target not in state.tools:
+            state.add(
+                "6.repair-callable",
+                "major",
+                subject,
+                f"`repair.tool` names `{target}`, which is not a tool of this server.",
+                call.evidence(),
+                f"Name a real tool in `repair.tool` (one of {', '.join(sorted(state.tools)[:5])}).",
+            )
+        elif isinstance(target, str):
+            args = repair.get("arguments")
+            target_schema = h.input_schema(state.tools[target])
+            try:
+                jsonschema.validate(args if args is not None else {}, target_schema)
+            except jsonschema.ValidationError as exc:
+                state.add(
+                    "6.repair-callable",
+                    "major",
+                    subject,
+                    f"`repair.arguments` do not validate against `{target}`'s inputSchema: "
+                    f"{exc.message[:160]}.",
+                    call.evidence(schema=target_schema),
+                    f"Give literal arguments that `{target}` accepts.",
+                )
+            except jsonschema.SchemaError:
+                pass
+            else:
+                if state.first_repair is None and (
+                    judge(
+                        state.tools[target],
+                        allow_writes=state.allow_writes,
+                        allow_network=state.allow_network,
+                    ).callable
+                ):
+                    state.first_repair = {"from": call, "tool": target, "arguments": args or {}}
+    if "recoverable" in envelope:
+        state.add(
+            "6.no-recoverable",
+            "minor",
+            subject,
+            "The envelope carries a `recoverable` flag.",
+            call.evidence(),
+            "Replace `recoverable` with `temporary` + `retry_after_ms` and a `repair`.",
+        )
+    if "temporary" not in envelope:
+        state.envelope_gaps.setdefault("temporary", []).append(name)
+    if "request_id" not in envelope:
+        state.envelope_gaps.setdefault("request_id", []).append(name)
+    nulls = [k for k, v in envelope.items() if k != "retry_after_ms" and v in (None, {}, "")]
+    if nulls:
+        state.envelope_gaps.setdefault("null optional fields", []).append(name)
+    paths = named_fields(envelope)
+    published = set(sch.properties(h.input_schema(tool))) | {UNKNOWN_PROPERTY, ""}
+    stray = sorted(p for p in paths if p.split(".")[0] not in published and not p.isdigit())
+    if stray:
+        state.add(
+            "6.details-field",
+            "minor",
+            subject,
+            f"The error names fields the inputSchema does not have: {', '.join(stray[:3])}.",
+            call.evidence(),
+            "Name fields by their published inputSchema path.",
+        )
+
+
+def _check_error_carrier(
+    call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str
+) -> None:
+    """structuredContent on an error must validate against the outputSchema: TypeScript SDK 1.x
+    clients validate it even when isError is true, and throw when it does not."""
+    sc = (call.result or {}).get("structuredContent")
+    out_schema = tool.get("outputSchema")
+    if sc is None or not isinstance(out_schema, dict):
+        return
+    try:
+        jsonschema.validate(sc, out_schema)
+    except jsonschema.ValidationError as exc:
+        state.add(
+            "dv.error-shape",
+            "major",
+            subject,
+            f"The error result of the `{call.probe}` probe carries structuredContent that breaks "
+            f"the tool's outputSchema ({exc.message[:120]}): TypeScript SDK 1.x clients throw "
+            "instead of showing the error.",
+            call.evidence(schema=out_schema),
+            f"Send `{call.tool}`'s errors with no structuredContent: the envelope as JSON in "
+            "the first text block (drivable does this; FastMCP/Python SDK: raise ToolError or "
+            "return CallToolResult(isError=True, content=[TextContent(...)]) without "
+            "structured_content).",
+        )
+    except jsonschema.SchemaError:
+        return
+
+
+def summarise_gaps(state: ProbeState) -> None:
+    gaps = state.envelope_gaps
+    if gaps.get("temporary"):
+        tools = sorted(set(gaps["temporary"]))
+        state.add(
+            "6.retryability",
+            "minor",
+            "server",
+            f"Error envelopes of {len(tools)} tools do not say whether retrying helps.",
+            {"tools": tools[:10]},
+            "Add `temporary` (bool) and `retry_after_ms` (int or null) to every envelope.",
+        )
+    if gaps.get("request_id"):
+        tools = sorted(set(gaps["request_id"]))
+        state.add(
+            "6.correlation",
+            "minor",
+            "server",
+            f"Error envelopes of {len(tools)} tools carry no `request_id`.",
+            {"tools": tools[:10]},
+            "Add `request_id` to every error envelope.",
+        )
+    if gaps.get("null optional fields"):
+        tools = sorted(set(gaps["null optional fields"]))
+        state.add(
+            "6.presence",
+            "nit",
+            "server",
+            "Error envelopes carry null or empty optional fields.",
+            {"tools": tools[:10]},
+            "Omit optional envelope fields that have no value.",
+        )

@@ -1,0 +1,278 @@
+"""Probing tools: decide which may be called (drivable.audit.safety), call them, judge answers.
+
+Listing and search tools go first, so the ids they return can fill the baseline calls of the
+tools that take ids. Every `tools/call` goes through `_send`, the one place that records what was
+called, so a test can prove nothing unsafe was.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+from mcp import Client
+
+from drivable import schema as sch
+from drivable.audit import heuristics as h
+from drivable.audit.probes import judge as j
+from drivable.audit.probes.call import ProbeCall, call_raw, text_blocks
+from drivable.audit.probes.plan import Knowledge, ProbePlan, plan_for
+from drivable.audit.probes.state import ProbeState
+from drivable.audit.safety import judge
+
+COLD_START_VERBS = ("search", "list", "find", "get")
+LISTING_VERBS = ("list", "search", "find", "query", "browse", "read")
+
+
+def first_safe_tool(state: ProbeState) -> str | None:
+    """The call a model most likely makes first: a search or list tool the audit may call."""
+    reads = [n for n, t in state.tools.items() if _verdict(state, t).callable]
+    for verb in COLD_START_VERBS:
+        for name in reads:
+            if h.verb_of(name) == verb:
+                return name
+    return reads[0] if reads else None
+
+
+def _verdict(state: ProbeState, tool: dict[str, Any]) -> Any:
+    return judge(tool, allow_writes=state.allow_writes, allow_network=state.allow_network)
+
+
+def _first_files(dirs: tuple[str, ...]) -> tuple[str, ...]:
+    """One regular file per configured directory (read-only listing of what the user gave)."""
+    found = []
+    for folder in dirs:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for entry in names:
+            path = os.path.join(folder, entry)
+            if not entry.startswith(".") and os.path.isfile(path):
+                found.append(path)
+                break
+    return tuple(found)
+
+
+def _listing_first(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def rank(tool: dict[str, Any]) -> int:
+        verb = h.verb_of(str(tool.get("name") or ""))
+        return LISTING_VERBS.index(verb) if verb in LISTING_VERBS else len(LISTING_VERBS)
+
+    return sorted(tools, key=rank)
+
+
+async def probe_tools(
+    client: Client,
+    tools: list[dict[str, Any]],
+    *,
+    allow_writes: bool,
+    timeout: float,
+    max_tools: int,
+    allow_network: bool = False,
+    progress: Callable[[str], None] | None = None,
+    known: tuple[str, ...] = (),
+) -> ProbeState:
+    """Probe each tool. `known`: the server's own command-line values (paths there are config)."""
+    state = ProbeState({str(t.get("name")): t for t in tools}, allow_writes, allow_network)
+    state.known = tuple(k for k in known if len(k) > 3)
+    dirs = tuple(k for k in state.known if os.path.isdir(k))
+    state.know = Knowledge(dirs=dirs, files=_first_files(dirs))
+    for tool in _listing_first(tools[:max_tools]):
+        name = str(tool.get("name"))
+        verdict = _verdict(state, tool)
+        if not verdict.callable:
+            flag = "--allow-writes" if verdict.needs == "writes" else "--allow-network"
+            state.skipped[name] = f"not called without {flag}: {verdict.reason}"
+            continue
+        if progress:
+            progress(name)
+        alive = await _probe_one(client, tool, state, timeout, repeat=verdict.mutating)
+        if not alive:
+            break
+    for name in [str(t.get("name")) for t in tools[max_tools:]]:
+        state.skipped[name] = f"beyond --max-probe-tools {max_tools}"
+    await _first_repair(client, state, timeout)
+    j.summarise_gaps(state)
+    return state
+
+
+async def _send(
+    client: Client, state: ProbeState, tool: str, arguments: dict[str, Any], timeout: float
+) -> ProbeCall:
+    state.called.append(tool)
+    call = await call_raw(client, tool, arguments, timeout)
+    state.calls.append(call)
+    return call
+
+
+async def _probe_one(
+    client: Client, tool: dict[str, Any], state: ProbeState, timeout: float, *, repeat: bool
+) -> bool:
+    name = str(tool.get("name"))
+    subject = f"tool:{name}"
+    baseline: ProbeCall | None = None
+    for plan in plan_for(tool, state.know):
+        call = await _send(client, state, name, plan.arguments, timeout)
+        call.probe, call.field = plan.probe, plan.field
+        if call.outcome == "crash":
+            state.add(
+                "dv.probe-crash",
+                "major",
+                subject,
+                f"The connection failed during the `{plan.probe}` probe.",
+                call.evidence(),
+                f"Make `{name}` reject bad input without failing the server process.",
+            )
+            return False
+        if call.outcome == "timeout":
+            # A call that never returns is a limit of the probe, not a verdict on the server:
+            # a bounded computation the model asked for may legitimately take longer.
+            state.observe(name, f"timeout:{plan.probe}", "timeout")
+            if plan.probe == "baseline":
+                state.baseline_ok[name] = False
+            continue
+        if call.outcome == "success":
+            j.check_error_as_success(call, state, subject)
+        if plan.probe == "baseline":
+            baseline = call
+            state.baseline_ok[name] = call.succeeded
+        j.check_leaks(call, tool, state, subject)
+        if call.succeeded:
+            j.check_success(call, tool, state, subject, baseline)
+        elif call.outcome == "jsonrpc-error" and plan.probe != "baseline":
+            state.add(
+                "6.tool-errors",
+                "major",
+                subject,
+                f"Bad arguments (`{plan.probe}`) come back as a JSON-RPC error, not isError.",
+                call.evidence(),
+                f"Return `isError: true` with a structured envelope from `{name}` for argument "
+                "problems; keep JSON-RPC errors for protocol-level failures.",
+            )
+        elif call.outcome == "error-result":
+            j.check_envelope(call, tool, state, subject)
+        if plan.probe == "baseline" and call.succeeded:
+            _learn(state, name, call)
+            if repeat:
+                state.mutated.add(name)
+                await _repeat(client, state, tool, plan, call, timeout)
+            await _damaged_cursor(client, state, tool, plan, call, baseline, timeout)
+    return True
+
+
+def _learn(state: ProbeState, name: str, call: ProbeCall) -> None:
+    """Ids in a listing's answer become arguments for the tools that take them."""
+    sc = (call.result or {}).get("structuredContent")
+    if sc is None:
+        import json
+
+        for text in text_blocks(call)[:1]:
+            try:
+                sc = json.loads(text)
+            except ValueError:
+                return
+    state.know.learn(name, sc)
+
+
+async def _repeat(
+    client: Client,
+    state: ProbeState,
+    tool: dict[str, Any],
+    plan: ProbePlan,
+    first: ProbeCall,
+    timeout: float,
+) -> None:
+    """The retry a model makes after a timeout: same call again (only with --allow-writes)."""
+    name = str(tool.get("name"))
+    again = await _send(client, state, name, plan.arguments, timeout)
+    again.probe = "repeat-baseline"
+    if again.outcome == "error-result" or not again.succeeded:
+        state.observe(name, "repeat", "refused")
+    elif _same(first, again) or _nothing_new(again):
+        state.observe(name, "repeat", "same")
+    else:
+        state.observe(name, "repeat", "different")
+        state.observed[name]["repeat_evidence"] = str(
+            {"first": first.evidence(), "again": again.evidence()}
+        )[:1500]
+
+
+def _same(first: ProbeCall, again: ProbeCall) -> bool:
+    a, b = first.result or {}, again.result or {}
+    return text_blocks(first) == text_blocks(again) and a.get("structuredContent") == b.get(
+        "structuredContent"
+    )
+
+
+EMPTY_ANSWERS = ("", "[]", "{}", "null")
+ALREADY = re.compile(r"already (exists?|present|created|there)|no changes?|nothing (to|was)", re.I)
+
+
+def _nothing_new(again: ProbeCall) -> bool:
+    """A retry that reports nothing created (an empty list, 'already exists') did not duplicate."""
+    sc = (again.result or {}).get("structuredContent")
+    if isinstance(sc, (list, dict)) and not any(sc.values() if isinstance(sc, dict) else sc):
+        return True
+    texts = [t.strip() for t in text_blocks(again)]
+    return all(t in EMPTY_ANSWERS for t in texts) or any(ALREADY.search(t) for t in texts)
+
+
+async def _damaged_cursor(
+    client: Client,
+    state: ProbeState,
+    tool: dict[str, Any],
+    plan: ProbePlan,
+    call: ProbeCall,
+    baseline: ProbeCall | None,
+    timeout: float,
+) -> None:
+    name = str(tool.get("name"))
+    subject = f"tool:{name}"
+    cursor = _next_cursor(call)
+    cursor_field = next(
+        (p for p, n in sch.properties(h.input_schema(tool)).items() if h.is_cursor_property(p, n)),
+        None,
+    )
+    if not (cursor and cursor_field):
+        return
+    damaged = cursor[:-4] + ("AAAA" if not cursor.endswith("AAAA") else "BBBB")
+    extra = await _send(client, state, name, {**plan.arguments, cursor_field: damaged}, timeout)
+    extra.probe, extra.field = "damaged-cursor", cursor_field
+    j.check_leaks(extra, tool, state, subject)
+    if extra.outcome == "success" and not j.check_error_as_success(extra, state, subject):
+        j.check_success(extra, tool, state, subject, baseline)
+    elif extra.outcome == "error-result":
+        j.check_envelope(extra, tool, state, subject)
+
+
+def _next_cursor(call: ProbeCall) -> str | None:
+    sc = (call.result or {}).get("structuredContent")
+    if isinstance(sc, dict):
+        for key in ("next_cursor", "nextCursor", "cursor"):
+            if isinstance(sc.get(key), str) and len(sc[key]) >= 6:
+                return str(sc[key])
+    return None
+
+
+async def _first_repair(client: Client, state: ProbeState, timeout: float) -> None:
+    plan = state.first_repair
+    if plan is None:
+        return
+    call = await _send(client, state, plan["tool"], plan["arguments"], timeout)
+    call.probe = "first-repair"
+    origin: ProbeCall = plan["from"]
+    j.check_error_as_success(call, state, f"tool:{plan['tool']}")
+    plan["outcome"] = "success" if call.succeeded else call.outcome
+    plan["evidence"] = {"rejected": origin.evidence(), "repair_call": call.evidence()}
+    if not call.succeeded:
+        state.add(
+            "6.repair-callable",
+            "major",
+            f"tool:{origin.tool}",
+            f"Following the first repair (`{plan['tool']}`) did not succeed ({plan['outcome']}).",
+            plan["evidence"],
+            f"Make the repair of `{origin.tool}` a call that succeeds as given.",
+        )

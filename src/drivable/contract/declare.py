@@ -1,0 +1,188 @@
+"""Declaring a tool the short way, as light as FastMCP's, keeping every import-time refusal.
+
+- the name is the function's, the description its docstring, the title the name in words;
+- the handler may take the input model alone (`async def f(args: In) -> Out`) or with the `Call`,
+  and may be a plain function (it then runs in a worker thread, off the event loop);
+- effect presets (`CREATE`, `DELETE`) add the control fields their effects need
+  (`idempotency_key`; `dry_run` and `confirm_token`) to the input model when it lacks them;
+- `examples` are data: each validates, canonically, against the input model at import, and they
+  are published in the inputSchema (`examples`) and the first in the description.
+
+Every refusal names the fix.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+from pydantic import BaseModel, ValidationError, create_model
+
+from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
+from drivable.contract.tool import ContractError, Effects, Handler
+from drivable.kinds import KindModel, validate
+
+
+@dataclass(frozen=True)
+class Preset(Effects):
+    """Effects that bring their control fields with them (added when the model lacks them)."""
+
+    adds: tuple[str, ...] = ()
+
+
+CREATE = Preset(
+    read_only=False,
+    destructive=False,
+    idempotent=False,
+    open_world=False,
+    adds=("idempotency_key",),
+)
+"""A mutation that would duplicate on a retry: the input gains a required `idempotency_key`."""
+UPDATE = Preset(read_only=False, destructive=False, idempotent=True, open_world=False)
+"""A mutation that sets state (the same call twice leaves the same state): no control fields."""
+DELETE = Preset(
+    read_only=False,
+    destructive=True,
+    idempotent=True,
+    open_world=False,
+    adds=("dry_run", "confirm_token"),
+)
+"""A destructive action in two steps: the input gains `dry_run` (default true) and `confirm_token`."""
+
+CONTROL_FIELDS: dict[str, tuple[Any, Any]] = {
+    "idempotency_key": (IdempotencyKey, IDEMPOTENCY_KEY),
+    "dry_run": (bool, DRY_RUN),
+    "confirm_token": (str | None, CONFIRM_TOKEN),
+}
+
+
+def title_of(name: str) -> str:
+    """`search_bookmarks` -> "Search bookmarks"."""
+    return name.replace("_", " ").strip().capitalize()
+
+
+def with_controls(model: type[KindModel], effects: Effects) -> type[KindModel]:
+    """`model` with the control fields of a preset it does not declare itself."""
+    adds = getattr(effects, "adds", ())
+    missing = {f: CONTROL_FIELDS[f] for f in adds if f not in model.model_fields}
+    if not missing:
+        return model
+    extended: type[KindModel] = create_model(  # type: ignore[call-overload]
+        model.__name__, __base__=model, __module__=model.__module__, **missing
+    )
+    extended.__doc__ = model.__doc__
+    return extended
+
+
+def signature_models(name: str, fn: Any, localns: Mapping[str, Any]) -> tuple[Any, Any, bool]:
+    """(input annotation, return annotation, takes_call) of a handler, or a refusal with the fix."""
+    if not callable(fn):
+        raise ContractError(
+            f"tool {name!r}: decorate a function (`async def {name}(args: In) -> Out`)"
+        )
+    params = [
+        p
+        for p in inspect.signature(fn).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    if not 1 <= len(params) <= 2:
+        raise ContractError(
+            f"tool {name!r}: the handler takes its input model, and optionally the Call: "
+            f"`async def {name}(args: {name.title().replace('_', '')}Input, call: Call) -> ...`"
+        )
+    try:
+        hints = typing.get_type_hints(fn, localns=dict(localns))
+    except Exception as exc:
+        raise ContractError(
+            f"tool {name!r}: cannot resolve the handler's annotations ({exc}); declare the models "
+            "at module level, or before the function"
+        ) from exc
+    return hints.get(params[0].name), hints.get("return"), len(params) == 2
+
+
+def adapt(
+    name: str, fn: Any, effects: Effects, localns: Mapping[str, Any]
+) -> tuple[Handler, type[KindModel] | None]:
+    """The handler as the pipeline calls it (`await handler(args, call)`), with annotations the
+    registration reads, and the input model it will receive (None: left for build_spec to refuse)."""
+    input_model, output_model, takes_call = signature_models(name, fn, localns)
+    declared = input_model
+    if isinstance(input_model, type) and issubclass(input_model, KindModel):
+        input_model = with_controls(input_model, effects)
+    if inspect.iscoroutinefunction(fn) and takes_call and input_model is declared:
+        return fn, (input_model if isinstance(input_model, type) else None)  # as it is: no wrapper
+    if inspect.iscoroutinefunction(fn):
+        if takes_call:
+
+            async def handler(args: Any, call: Any) -> Any:
+                return await fn(args, call)
+
+        else:
+
+            async def handler(args: Any, call: Any) -> Any:
+                return await fn(args)
+
+    elif inspect.isasyncgenfunction(fn) or inspect.isgeneratorfunction(fn):
+        raise ContractError(
+            f"tool {name!r}: a handler returns its result once (a model); report progress with "
+            "`await call.report_progress(...)` instead of yielding"
+        )
+    else:
+        # A plain function runs in a worker thread so it cannot stall every other call.
+        async def handler(args: Any, call: Any) -> Any:
+            bound = functools.partial(fn, args, call) if takes_call else functools.partial(fn, args)
+            result = await anyio.to_thread.run_sync(bound)
+            if inspect.isawaitable(result):
+                raise TypeError(f"{name} returned an awaitable from a plain function")
+            return result
+
+    handler.__name__ = getattr(fn, "__name__", name)
+    handler.__doc__ = getattr(fn, "__doc__", None)
+    handler.__annotations__ = {"args": input_model, "call": Any, "return": output_model}
+    model = (
+        input_model
+        if isinstance(input_model, type) and issubclass(input_model, KindModel)
+        else None
+    )
+    return handler, model
+
+
+def check_examples(
+    name: str,
+    model: type[BaseModel],
+    examples: Sequence[Mapping[str, Any]],
+    intent: typing.Literal["read", "write"],
+) -> list[dict[str, Any]]:
+    """Each example validates against the input model as a call would, and is canonical."""
+    out: list[dict[str, Any]] = []
+    for index, example in enumerate(examples):
+        if not isinstance(example, Mapping):
+            raise ContractError(f"tool {name!r}: example {index} is not an object of arguments")
+        try:
+            validated = validate(model, example, intent=intent)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}"
+                for e in error.errors()
+            )
+            raise ContractError(
+                f"tool {name!r}: example {index} does not validate ({problems}); fix the example "
+                "so that a model copying it makes a valid call"
+            ) from None
+        if validated.notes:
+            raise ContractError(
+                f"tool {name!r}: example {index} is read leniently ({' '.join(validated.notes)}); "
+                "write it in the canonical form a model should copy"
+            )
+        out.append(dict(example))
+    return out
+
+
+def example_sentence(examples: Sequence[Mapping[str, Any]]) -> str:
+    return f"Example: {json.dumps(dict(examples[0]), ensure_ascii=False)}."

@@ -1,0 +1,67 @@
+"""Stage: durable effects around the handler (see `drivable.contract.durable`).
+
+A destructive tool's dry run previews and issues a confirm token (no receipt: a key reused for the
+real run must not replay the preview); its real run spends the token in the effect's transaction.
+A keyed tool runs at most once per idempotency key and replays the first result after that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drivable.contract.call import Outcome
+from drivable.contract.durable import issue_token, run_keyed, spend_token
+from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.handler import invoke
+from drivable.contract.stages.shaping import shape
+
+RECEIPT_META = "dev.drivable/receipt"
+REPLAYED_NOTE = (
+    "Replayed the result of the first call with this idempotency_key; nothing ran again."
+)
+
+
+def is_durable(attempt: Attempt) -> bool:
+    spec = attempt.tool
+    return spec.keyed or spec.effects.destructive
+
+
+async def run_effects(attempt: Attempt) -> Outcome:
+    """Dry run, keyed mutation, or confirmed destructive action."""
+    spec, call, args = attempt.tool, attempt.context, attempt.args
+    durability = await attempt.contract.durable()
+    principal = call.principal.id
+    if spec.effects.destructive and args.dry_run:
+        preview = shape(attempt, await invoke(attempt))
+        preview["confirm_token"] = issue_token(
+            durability, tool=spec.name, principal=principal, args=args
+        )
+        return Outcome(preview, is_error=False)
+
+    async def effect(tx: Any) -> dict[str, Any]:
+        call.transaction = tx
+        if spec.effects.destructive:
+            await spend_token(
+                durability, tool=spec.name, principal=principal, args=args, transaction=tx
+            )
+        return shape(attempt, await invoke(attempt))
+
+    if spec.keyed:
+        result, envelope, receipt = await run_keyed(
+            durability,
+            tool=spec.name,
+            principal=principal,
+            key=args.idempotency_key,
+            args=args,
+            effect=effect,
+        )
+        if envelope is not None:
+            raise Refused(envelope)
+        assert result is not None
+        meta = {RECEIPT_META: dict(receipt or {})}
+        if receipt and receipt.get("replayed"):
+            result = dict(result)
+            result["notes"] = [*result.get("notes", []), REPLAYED_NOTE]
+        return Outcome(result, is_error=False, meta=meta)
+    async with durability.store.transaction() as tx:
+        return Outcome(await effect(tx), is_error=False)

@@ -1,0 +1,447 @@
+"""money: an amount in integer minor units of a currency (cents for EUR, yen for JPY, fils for KWD).
+
+The field knows its currency (`currency="GBP"`), only its minor-unit exponent (`exponent=2`), or
+learns the currency later from data (`currency_from="invoice"`: the reading is settled by the
+handler with `settle(value, currency)` once it has read the invoice). Exponents come from CLDR
+through babel (`get_currency_precision`), symbols from the CLDR locales of the territories that use
+each currency, never from a hand-written table.
+
+Read without asking (each with a note naming both units):
+  a JSON integer or plain digits: minor units, as the field says ("4200");
+  grouped digits: minor units ("4 200", "4,200" is the number kind's question, see below);
+  a currency code or symbol with an amount in major units: "12.50 EUR", "EUR 12.50", "$42",
+  "42 Kč", "€1.234,50", "42,- Kč" (a currency marker always means major units);
+  a decimal whose one meaning fits the field: "42.50" in a 2-decimal currency is 4250 (42.50 minor
+  units is not a whole number of minor units).
+Asked about, naming every reading left: a decimal that fits both as minor and as major units,
+  "42.00" -> 4200 (42.00 GBP) or 42 (0.42 GBP); readings the field's bounds refuse are dropped
+  first, and if one is left it is the value, with a note.
+Refused: a currency other than the field's (naming both), more decimals than the currency has
+  ("42.505 EUR"), amounts outside the bounds, and anything the number kind cannot read. No hint
+  suggests an amount of the wrong magnitude: every amount a hint names is in the field's minor units.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from typing import Annotated, Any
+
+from babel.core import get_global
+from babel.languages import get_official_languages
+from babel.localedata import locale_identifiers
+from babel.numbers import get_currency_precision, list_currencies
+
+from drivable.kinds._pydantic import Kind
+from drivable.kinds._reading import Deferred, Reading, shown
+from drivable.kinds._registry import KINDS, Options, kind, read_with
+from drivable.kinds.number import bounds_text, canonical, canonical_value, parse_decimal
+from drivable.kinds.text_folding import nfkc
+
+EXPECTED = "a JSON integer of minor units (cents), such as 4200 for 42.00"
+
+# The marks "42,-" and "42.–" write a whole amount of money; only prices are spelled so.
+_WHOLE_SUFFIX = re.compile(r"^[.,]\s*[-\u2012\u2013\u2014]")
+_HUGE = Decimal(10) ** 30  # no amount of money has more digits; bounds the integer built
+_SIGNS = "+-\u2212\u2012\u2013"
+# What comes before the first digit, the digits and marks up to the last digit, what follows.
+_SPLIT = re.compile(r"(\D*)(\d(?:.*\d)?)(\D*)", re.DOTALL)
+
+
+def _schema(options: Options) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer"}
+    if options.minimum is not None:
+        schema["minimum"] = options.minimum
+    if options.maximum is not None:
+        schema["maximum"] = options.maximum
+    return schema
+
+
+# -- currency data (CLDR through babel) -------------------------------------------------------
+
+
+@cache
+def codes() -> frozenset[str]:
+    """Every ISO 4217 code CLDR knows."""
+    return frozenset(list_currencies())
+
+
+@cache
+def exponent_of(currency: str) -> int:
+    """The minor-unit exponent of an ISO 4217 currency: 2 for EUR, 0 for JPY, 3 for KWD."""
+    return int(get_currency_precision(currency))
+
+
+@cache
+def symbols() -> dict[str, frozenset[str]]:
+    """Symbol (NFKC, casefolded) -> the currencies written with it where they are legal tender.
+
+    Built once, on the first amount spelled with a symbol: the symbol of each current currency in
+    each official-language locale of each territory that uses it, plus English ("$": USD, CAD,
+    AUD, ...; "Kč": CZK; "¥": JPY, CNY).
+    """
+    from babel import Locale
+
+    available = set(locale_identifiers())
+    index: dict[str, set[str]] = {}
+
+    def add(symbol: str, code: str) -> None:
+        folded = nfkc(symbol).strip().casefold()
+        if folded and folded.upper() != code.upper() and not any(c.isdigit() for c in folded):
+            index.setdefault(folded, set()).add(code)
+
+    for code, symbol in Locale.parse("en").currency_symbols.items():
+        add(symbol, code)
+    for territory, entries in get_global("territory_currencies").items():
+        current = [c for c, _start, end, tender in entries if end is None and tender]
+        if not current:
+            continue
+        for language in get_official_languages(territory, de_facto=True):
+            name = f"{language}_{territory}"
+            if name not in available:
+                continue
+            names = Locale.parse(name).currency_symbols
+            for code in current:
+                if code in names:
+                    add(names[code], code)
+    return {s: frozenset(c) for s, c in index.items()}
+
+
+def currencies_of(marker: str) -> frozenset[str]:
+    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$")."""
+    folded = nfkc(marker).strip().casefold()
+    if len(folded) == 3 and folded.upper() in codes():
+        return frozenset({folded.upper()})
+    found = symbols().get(folded)
+    if found is None and folded.endswith("."):
+        found = symbols().get(folded[:-1])
+    return found or frozenset()
+
+
+# -- writing (the inverse of the reader) ------------------------------------------------------
+
+
+def major(minor: int, currency: str) -> str:
+    """(4200, "GBP") -> "42.00 GBP": the amount in major units, a dot, the ISO code after it."""
+    digits = exponent_of(currency)
+    sign = "-" if minor < 0 else ""
+    whole, part = divmod(abs(minor), 10**digits)
+    amount = f"{whole}.{part:0{digits}d}" if digits else str(whole)
+    return f"{sign}{amount} {currency}"
+
+
+def both_units(minor: int, currency: str) -> str:
+    """(4200, "GBP") -> "42.00 GBP (4200 minor units)": what a preview shows."""
+    return f"{major(minor, currency)} ({minor} minor units)"
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spelled:
+    """What a money spelling says before its currency is known."""
+
+    numbers: tuple[Decimal, ...]  # one, or the two readings of "1,234"
+    currencies: frozenset[str] | None  # named by a code or symbol; None when none was written
+    marker: str = ""
+
+
+@dataclass(frozen=True)
+class Pending(Deferred):
+    """An amount read before its currency is known; `settle(value, currency)` finishes it."""
+
+    received: Any
+    options: Options
+
+
+def settle(value: int | Pending, currency: str) -> Reading:
+    """Finish an amount read with `currency_from`: the reading in `currency`'s minor units."""
+    if isinstance(value, Pending):
+        extra = {**value.options.extra, "currency": currency}
+        return read_with(KINDS["money"], value.received, value.options.with_(extra=extra))
+    return Reading.of(value)
+
+
+def _spelled(text: str) -> Spelled | str:
+    """Split a spelling into its number and its currency marker; a string says what is wrong."""
+    split = _SPLIT.fullmatch(nfkc(text).strip())
+    if split is None:
+        return "it has no digits"
+    head, body, tail = split.groups()
+    whole = False
+    spaced_tail = tail.strip()
+    if spaced_tail[:1] in ".," and spaced_tail and _WHOLE_SUFFIX.match(spaced_tail):
+        whole = True
+        spaced_tail = _WHOLE_SUFFIX.sub("", spaced_tail).strip()
+    head = head.strip()
+    negative = False
+    if head:
+        for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
+            if head[:1] in _SIGNS and head:
+                negative ^= head[0] != "+"
+                head = head[1:].strip()
+            if head[-1:] in _SIGNS and head:
+                negative ^= head[-1] != "+"
+                head = head[:-1].strip()
+        if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
+            body = head[-1] + body
+            head = head[:-1].strip()
+    markers = [m for m in (head, spaced_tail) if m]
+    named: frozenset[str] | None = None
+    for marker in markers:
+        found = currencies_of(marker)
+        if not found:
+            return f"{shown(marker)} names no currency"
+        named = found if named is None else named & found
+        if not named:
+            return "it names two different currencies"
+    parsed = parse_decimal("-" + body if negative else body)
+    if parsed.readings is not None:
+        numbers: tuple[Decimal, ...] = parsed.readings
+    elif parsed.value is not None:
+        numbers = (parsed.value,)
+    else:
+        return parsed.problem or "not a number"
+    if whole:
+        numbers = tuple(n for n in numbers if n == n.to_integral_value())
+        if not numbers:
+            return "a whole-amount mark after a fraction"
+    if whole and named is None:
+        named = frozenset()  # "42,-" is a price: major units, currency still the field's
+    return Spelled(numbers, named, " ".join(markers))
+
+
+def _field_currency(options: Options) -> tuple[str | None, int | None]:
+    currency = options.extra.get("currency")
+    exponent = options.extra.get("exponent")
+    if isinstance(currency, str):
+        currency = currency.upper()
+        return currency, exponent_of(currency)
+    return None, exponent if isinstance(exponent, int) else None
+
+
+def _where(options: Options) -> str:
+    source = options.extra.get("currency_from")
+    return f"the {source}'s currency" if source else "the field's currency"
+
+
+@kind("money", schema=_schema, expected=EXPECTED, canonical=canonical_value)
+def read_money(value: Any, options: Options) -> Reading:
+    fast = canonical(value, options)
+    if fast is not None:
+        return fast
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return Reading.invalid(
+            type(value).__name__ if not isinstance(value, bool) else value,
+            expected=EXPECTED,
+            hint="Send the amount as a JSON integer of minor units, such as 4200 for 42.00.",
+            code="invalid_money",
+        )
+    if isinstance(value, int):
+        return _decide(value, (Decimal(value),), None, options)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return _unreadable(value, "it is not a finite number")
+        if value == int(value):
+            return _decide(value, (Decimal(int(value)),), None, options)
+        return _decide(value, (Decimal(repr(value)),), None, options)
+    spelled = _spelled(value)
+    if isinstance(spelled, str):
+        return _unreadable(value, spelled)
+    return _decide(value, spelled.numbers, spelled.currencies, options, spelled.marker)
+
+
+def _decide(
+    received: Any,
+    numbers: tuple[Decimal, ...],
+    named: frozenset[str] | None,
+    options: Options,
+    marker: str = "",
+) -> Reading:
+    currency, exponent = _field_currency(options)
+    if named and currency is not None and currency not in named:
+        return _mismatch(received, named, currency, options, marker)
+    needs_exponent = named is not None or any(_has_fraction(n) for n in numbers)
+    if currency is None and needs_exponent and options.extra.get("currency_from"):
+        # The currency comes from data the handler reads (the invoice): checked there.
+        return Reading.of(Pending(received, options))
+    if exponent is None and named and len({exponent_of(c) for c in named}) == 1:
+        # A field that does not declare its currency takes the one the spelling names.
+        currency = next(iter(named)) if len(named) == 1 else None
+        exponent = exponent_of(next(iter(named)))
+    if exponent is None and needs_exponent:
+        return _needs_currency(received, options)
+    # Every meaning the spelling can have, in minor units: (minor, how it was read).
+    readings: list[tuple[int, str]] = []
+    for n in numbers:
+        if named is not None:  # a currency marker: major units
+            _add(readings, n.scaleb(exponent or 0), "major")
+        else:
+            if _has_fraction(n):
+                _add(readings, n.scaleb(exponent or 0), "major")
+                _add(readings, n, "minor")
+            else:
+                _add(readings, n, "digits")
+    if not readings:
+        return _too_precise(received, numbers, currency, exponent or 0)
+    low, high = options.minimum, options.maximum
+    fitting = [
+        r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)
+    ]
+    if not fitting:
+        bounds = bounds_text(low, high)
+        amounts = " or ".join(str(r[0]) for r in readings)
+        return Reading.invalid(
+            received,
+            expected=f"minor units {bounds}",
+            hint=f"{shown(received)} reads as {amounts} minor units, out of range; send an "
+            f"integer of minor units {bounds}.",
+            code="out_of_range",
+        )
+    if len(fitting) == 1:
+        minor, how = fitting[0]
+        if type(received) is int:
+            return Reading.of(minor)
+        return Reading.of(minor, _note(received, minor, how, currency, exponent or 0, marker))
+    hint = " or ".join(_meaning(m, how, currency, exponent or 0) for m, how in fitting)
+    return Reading.ask(
+        received,
+        expected=EXPECTED,
+        hint=f"{shown(received)} could be {hint}. Send the amount in minor units as a JSON "
+        f"integer: {' or '.join(str(m) for m, _ in fitting)}.",
+        readings=tuple(m for m, _ in fitting),
+        code="ambiguous_amount",
+    )
+
+
+def _has_fraction(n: Decimal) -> bool:
+    exp = n.as_tuple().exponent
+    return isinstance(exp, int) and exp < 0
+
+
+def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
+    if n == n.to_integral_value() and n.copy_abs() < _HUGE:
+        minor = int(n)
+        if all(minor != m for m, _ in readings):
+            readings.append((minor, how))
+
+
+def _in_major(minor: int, currency: str | None, exponent: int) -> str:
+    if currency is not None:
+        return major(minor, currency)
+    sign = "-" if minor < 0 else ""
+    whole, part = divmod(abs(minor), 10**exponent)
+    return f"{sign}{whole}.{part:0{exponent}d}" if exponent else f"{sign}{whole}"
+
+
+def _meaning(minor: int, how: str, currency: str | None, exponent: int) -> str:
+    amount = _in_major(minor, currency, exponent)
+    if how == "major":
+        return f"{minor} ({amount}, the amount in major units)"
+    return f"{minor} ({minor} minor units, {amount})"
+
+
+def _note(
+    received: Any, minor: int, how: str, currency: str | None, exponent: int, marker: str
+) -> str:
+    if how == "digits" and not marker:  # grouped digits: minor units as sent ("4 000")
+        return f"Read {shown(received)} as {minor}."
+    return (
+        f"Read {shown(received)} as {minor} minor units ({_in_major(minor, currency, exponent)})."
+    )
+
+
+@cache
+def _english() -> dict[str, str]:
+    from babel import Locale
+
+    return {
+        code: nfkc(symbol).casefold()
+        for code, symbol in Locale.parse("en").currency_symbols.items()
+    }
+
+
+def _named(named: frozenset[str], marker: str) -> str:
+    """The currencies a marker names, the one English writes so first: "USD, ARS, AUD and 20 more"."""
+    folded = nfkc(marker).strip().casefold()
+    order = sorted(named, key=lambda c: (_english().get(c) != folded, c))
+    if len(order) <= 4:
+        return ", ".join(order)
+    return f"{', '.join(order[:3])} and {len(order) - 3} more"
+
+
+def _mismatch(
+    received: Any, named: frozenset[str], currency: str, options: Options, marker: str
+) -> Reading:
+    them = _named(named, marker)
+    return Reading.invalid(
+        received,
+        expected=f"an amount in {currency}",
+        hint=(
+            f"{shown(received)} is in {them}, but {_where(options)} is {currency}. Send the "
+            f"amount in {currency} minor units as a JSON integer (no conversion is made)."
+        ),
+        code="currency_mismatch",
+    )
+
+
+def _needs_currency(received: Any, options: Options) -> Reading:
+    return Reading.invalid(
+        received,
+        expected=EXPECTED,
+        hint=(
+            f"{shown(received)} needs {_where(options)} to be read, and this field does not say "
+            "which it is. Send the amount as a JSON integer of minor units: for 42.00 in a "
+            "currency with cents, 4200."
+        ),
+        code="invalid_money",
+    )
+
+
+def _too_precise(
+    received: Any, numbers: tuple[Decimal, ...], currency: str | None, exponent: int
+) -> Reading:
+    which = currency or "this currency"
+    return Reading.invalid(
+        received,
+        expected=EXPECTED,
+        hint=(
+            f"{shown(received)} has more decimals than {which} has ({exponent}); send the amount "
+            "as a JSON integer of minor units."
+        ),
+        code="invalid_money",
+    )
+
+
+def _unreadable(received: Any, problem: str) -> Reading:
+    return Reading.invalid(
+        received,
+        expected=EXPECTED,
+        hint=(
+            f"{shown(received)} is not an amount ({problem}); send a JSON integer of minor units, "
+            "such as 4200 for 42.00."
+        ),
+        code="invalid_money",
+    )
+
+
+Money = Annotated[int, Kind("money")]
+"""Minor units; declare the currency with `Kind("money", currency="EUR")` or `exponent=2`."""
+
+__all__ = [
+    "EXPECTED",
+    "Money",
+    "Pending",
+    "both_units",
+    "codes",
+    "currencies_of",
+    "exponent_of",
+    "major",
+    "read_money",
+    "settle",
+    "symbols",
+]

@@ -1,0 +1,119 @@
+"""Settings: `[tool.drivable]`, the environment over it, flags over both; the documented registry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drivable import settings
+from drivable.effects import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(directory: Path, table: str) -> Path:
+    path = directory / "pyproject.toml"
+    path.write_text(f"[project]\nname = 'x'\n\n[tool.drivable]\n{table}\n", encoding="utf-8")
+    return path
+
+
+def test_the_nearest_pyproject_with_a_drivable_table_is_found_from_below(tmp_path: Path) -> None:
+    write(tmp_path, 'store = "sqlite:///state/effects.sqlite"\nport = 9100')
+    below = tmp_path / "src" / "pkg"
+    below.mkdir(parents=True)
+    # A pyproject.toml without the table in between does not stop the search.
+    (tmp_path / "src" / "pyproject.toml").write_text("[project]\nname = 'y'\n", encoding="utf-8")
+    loaded = settings.load(below, environ={})
+    assert loaded.port == 9100
+    # A relative SQLite path is relative to the pyproject.toml that names it.
+    assert loaded.store == f"sqlite:///{tmp_path / 'state' / 'effects.sqlite'}"
+    assert loaded.origin["port"] == str(tmp_path / "pyproject.toml")
+
+
+def test_environment_overrides_pyproject_and_flags_override_both(tmp_path: Path) -> None:
+    write(tmp_path, "workers = 2\nhost = '127.0.0.1'")
+    loaded = settings.load(tmp_path, environ={"DRIVABLE_WORKERS": "3"})
+    assert loaded.workers == 3 and loaded.origin["workers"] == "DRIVABLE_WORKERS"
+    flagged = loaded.with_flags(workers=4, port=None)
+    assert flagged.workers == 4 and flagged.origin["workers"] == "flag --workers"
+    assert flagged.port == 8000  # an absent flag changes nothing
+
+
+def test_a_secret_in_pyproject_is_refused_naming_the_fix(tmp_path: Path) -> None:
+    write(tmp_path, 'secret = "hunter2"')
+    with pytest.raises(settings.SettingsError, match="secret_file"):
+        settings.load(tmp_path, environ={})
+
+
+def test_an_unknown_key_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    write(tmp_path, "prot = 8000")
+    with pytest.raises(settings.SettingsError, match=r"unknown setting\(s\) prot; known: store"):
+        settings.load(tmp_path, environ={})
+
+
+def test_a_bad_integer_names_the_setting_and_where_it_came_from(tmp_path: Path) -> None:
+    with pytest.raises(settings.SettingsError, match=r"port \(DRIVABLE_PORT\) must be an integer"):
+        settings.load(tmp_path, environ={"DRIVABLE_PORT": "eighty"})
+
+
+def test_secret_file_and_the_environment_secret(tmp_path: Path) -> None:
+    (tmp_path / "token.key").write_text("from-a-file\n", encoding="utf-8")
+    write(tmp_path, 'secret_file = "token.key"')
+    assert settings.load(tmp_path, environ={}).secret == b"from-a-file"
+    assert settings.load(tmp_path, environ={"DRIVABLE_SECRET": "env"}).secret == b"env"
+    (tmp_path / "token.key").write_text("", encoding="utf-8")
+    with pytest.raises(settings.SettingsError, match="is empty"):
+        settings.load(tmp_path, environ={})
+
+
+def test_the_default_store_lives_in_the_cache_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    loaded = settings.load(tmp_path, environ={})
+    assert (
+        loaded.store_url("notes")
+        == f"sqlite:///{tmp_path / 'xdg' / 'drivable' / 'notes-effects.sqlite'}"
+    )
+    cached = settings.load(tmp_path, environ={"DRIVABLE_CACHE": str(tmp_path / "c")})
+    assert cached.store_url("notes") == f"sqlite:///{tmp_path / 'c' / 'notes-effects.sqlite'}"
+    legacy = settings.load(tmp_path, environ={"DRIVABLE_EFFECTS_DB": str(tmp_path / "old.db")})
+    assert legacy.store_url("notes") == str(tmp_path / "old.db")
+
+
+@given(st.integers(min_value=0, max_value=65535))
+def test_integers_read_from_the_environment_as_written(port: int) -> None:
+    assert settings.load(Path("/"), environ={"DRIVABLE_PORT": str(port)}).port == port
+
+
+async def test_the_derived_secret_is_one_for_every_store_on_the_same_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = open_store(url), open_store(url)
+    try:
+        a = await settings.shared_secret(first, "tokens")
+        b = await settings.shared_secret(second, "tokens")
+        other = await settings.shared_secret(second, "cursors")
+    finally:
+        await first.close()
+        await second.close()
+    assert a == b and len(a) == 32
+    assert other != a
+
+
+def test_every_setting_and_variable_is_documented() -> None:
+    page = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    for setting in settings.SETTINGS:
+        assert re.search(rf"`{setting.key}`", page), setting.key
+        assert setting.env in page, setting.env
+    for name in (settings.SECRET_ENV, settings.LEGACY_STORE_ENV, "XDG_CACHE_HOME"):
+        assert name in page, name
+    # Every DRIVABLE_* variable the package reads is on the page.
+    read = set()
+    for path in (ROOT / "src" / "drivable").rglob("*.py"):
+        read |= set(re.findall(r"\"(DRIVABLE_[A-Z_]+)\"", path.read_text(encoding="utf-8")))
+    missing = sorted(name for name in read if name not in page)
+    assert not missing, f"undocumented environment variables: {missing}"
