@@ -224,3 +224,26 @@ def test_after_its_result_expired_the_same_keyed_call_is_a_new_task_that_applies
         == done["result"]["structuredContent"]["entries"]
     )
     assert any("Replayed" in n for n in replayed["result"]["structuredContent"].get("notes", []))
+
+
+def test_two_questions_at_once_are_answered_one_at_a_time(
+    worker: Worker, client: httpx2.Client
+) -> None:
+    created = call(client, worker, "multi_input", {}, token=ALICE)
+    task_id = created["taskId"]
+    deadline = time.monotonic() + 10
+    task = get(client, worker, task_id, token=ALICE)
+    while len(task.get("inputRequests", {})) < 2 and time.monotonic() < deadline:
+        assert task["status"] in ("working", "input_required"), task
+        time.sleep(0.05)
+        task = get(client, worker, task_id, token=ALICE)
+    first, second = sorted(task["inputRequests"])
+    rpc(client, worker.url, "tasks/update",
+        {"taskId": task_id, "inputResponses": {first: {"action": "accept"}}}, token=ALICE)  # fmt: skip
+    middle = get(client, worker, task_id, token=ALICE)
+    assert middle["status"] == "input_required" and list(middle["inputRequests"]) == [second]
+    rpc(client, worker.url, "tasks/update",
+        {"taskId": task_id, "inputResponses": {second: {"action": "decline"}}}, token=ALICE)  # fmt: skip
+    done, _ = until_terminal(client, worker, task_id, ALICE)
+    assert done["result"]["isError"] is False
+    assert sorted(done["result"]["structuredContent"]["actions"]) == ["accept", "decline"]

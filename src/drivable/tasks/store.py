@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
 from drivable.effects import SqlEffectStore, Transaction
+from drivable.effects.store import READING
 
 log = logging.getLogger("drivable.tasks")
 
@@ -149,12 +151,24 @@ class TaskStore:
         # database write lock for the whole transaction.
         return " FOR UPDATE" if self.store.dialect == "postgresql" else ""
 
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Transaction]:
+        """A write transaction that takes SQLite's write lock up front, also when called from a
+        read-only tool's handler (the store reads those without it): a task row is read, then
+        written, in one transaction, and a deferred one could not upgrade while another writes."""
+        token = READING.set(False)
+        try:
+            async with self.store.transaction() as tx:
+                yield tx
+        finally:
+            READING.reset(token)
+
     async def ready(self) -> None:
         if self._ready:
             return
         for attempt in range(3):
             try:
-                async with self.store.transaction() as tx:
+                async with self._write() as tx:
                     for statement in SCHEMA:
                         await tx.execute(statement)
                 break
@@ -211,7 +225,7 @@ class TaskStore:
     async def create(self, row: TaskRow) -> bool:
         """Insert the task; False when a task with the same idempotency key exists already."""
         await self.ready()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             done = await tx.execute(
                 f"INSERT INTO drivable_tasks ({_COLUMNS}) VALUES "
                 f"({', '.join('?' for _ in range(24))}) ON CONFLICT DO NOTHING",
@@ -257,7 +271,7 @@ class TaskStore:
         """Renew the lease (and write a pending status message); None when the task is no longer
         this worker's (taken over after a stall, or finished elsewhere)."""
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             sets = "lease_until = ?"
             params: list[Any] = [now + lease_s]
             if status_message is not None:
@@ -286,7 +300,7 @@ class TaskStore:
     ) -> bool:
         """Record the terminal state, if this worker still owns the task."""
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             row = await self._locked(tx, task_id)
             if row is None or row.owner != owner or row.terminal:
                 return False
@@ -313,7 +327,7 @@ class TaskStore:
         """Claim an active task whose lease ran out; the row as claimed, or None if another
         worker got it first (or it is alive or finished)."""
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             row = await self._locked(tx, task_id)
             if row is None or row.terminal or row.lease_until >= now:
                 return None
@@ -328,7 +342,7 @@ class TaskStore:
 
     async def restart(self, task_id: str, owner: str, status_message: str) -> None:
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             await tx.execute(
                 "UPDATE drivable_tasks SET status = 'working', status_message = ?, updated_at = ? "
                 "WHERE task_id = ? AND owner = ?",
@@ -337,7 +351,7 @@ class TaskStore:
 
     async def request_cancel(self, task_id: str, principal: str) -> TaskRow | None:
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             row = await self._locked(tx, task_id)
             if row is None or row.principal != principal:
                 return None
@@ -352,7 +366,7 @@ class TaskStore:
     async def ask(self, task_id: str, owner: str, key: str, request: Mapping[str, Any]) -> bool:
         """Add one pending input request; the task shows input_required until all are answered."""
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             row = await self._locked(tx, task_id)
             if row is None or row.owner != owner or row.terminal:
                 return False
@@ -370,7 +384,7 @@ class TaskStore:
     ) -> TaskRow | None:
         """Deliver answers to pending requests (others are ignored, as the extension says)."""
         now = self.clock()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             row = await self._locked(tx, task_id)
             if row is None or row.principal != principal:
                 return None
@@ -400,7 +414,7 @@ class TaskStore:
         row = await self.get(task_id)
         if row is None or key not in row.input_responses:
             return False, None
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             locked = await self._locked(tx, task_id)
             if locked is None or locked.owner != owner or key not in locked.input_responses:
                 return False, None
@@ -414,7 +428,7 @@ class TaskStore:
 
     async def release_key(self, task_id: str) -> None:
         """Free an expired task's idempotency key, so the same call starts a new task."""
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             await tx.execute(
                 "UPDATE drivable_tasks SET idem_key = NULL WHERE task_id = ?", [task_id]
             )
@@ -422,7 +436,7 @@ class TaskStore:
     async def purge(self) -> int:
         """Forget tasks whose tombstone outlived its window."""
         await self.ready()
-        async with self.store.transaction() as tx:
+        async with self._write() as tx:
             done = await tx.execute(
                 "DELETE FROM drivable_tasks WHERE forget_at < ?", [self.clock()]
             )
