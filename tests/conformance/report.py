@@ -16,8 +16,8 @@ import json
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
+from tests.conformance.causes import LABEL, applies, curated, suite_wrong
 from tests.conformance.suite import (
     FIXTURE,
     REVISIONS,
@@ -33,14 +33,6 @@ from tests.interop.interop import ensure_node
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = Path(__file__).with_name("expected_pass.json")
-CAUSES: dict[str, dict[str, Any]] = json.loads(
-    (Path(__file__).with_name("causes.json")).read_text()
-)
-LABEL = {
-    "caselaw": "caselaw",
-    "billing": "billing",
-    "tests.conformance.fixture:contract": "fixture",
-}
 
 
 def load_runs(path: Path) -> list[SuiteRun]:
@@ -61,14 +53,6 @@ def load_runs(path: Path) -> list[SuiteRun]:
     return runs
 
 
-def curated(scenario: Scenario, target: str) -> dict[str, Any] | None:
-    label = LABEL[target]
-    keys = [f"{label}:{scenario.name}", scenario.name]
-    if label in ("caselaw", "billing"):
-        keys.insert(1, f"reference:{scenario.name}")
-    return next((CAUSES[k] for k in keys if k in CAUSES), None)
-
-
 def cause_of(scenario: Scenario, target: str) -> tuple[str, bool]:
     """(the cause in one paragraph, whether the suite gets it wrong)."""
     found = curated(scenario, target)
@@ -81,6 +65,11 @@ def cause_of(scenario: Scenario, target: str) -> tuple[str, bool]:
 def false_pass(scenario: Scenario, target: str) -> str | None:
     found = curated(scenario, target)
     return str(found["cause"]) if found and found.get("false_pass") else None
+
+
+def wrong_note(run: SuiteRun, scenarios: list[Scenario]) -> str:
+    wrong = sum(1 for s in scenarios if not s.passed and suite_wrong(s, run.target))
+    return f" ({wrong} the suite gets wrong)" if wrong else ""
 
 
 def escape(text: str) -> str:
@@ -115,14 +104,21 @@ def render(runs: list[SuiteRun], version: str) -> str:
             if any(r.target == FIXTURE for r in runs)
             else ["The fixture was not in the tree this page was generated from: not run.", ""]
         ),
-        "| Target | Revision | Scored passed | Not scored passed |",
-        "| --- | --- | --- | --- |",
+        "A scenario that does not apply to a target drives a fixture tool, prompt or resource by "
+        "name, or an optional feature the target does not offer; each is named below with its "
+        "cause. CI fails when a scored scenario that applies fails for a reason the suite does not "
+        "get wrong.",
+        "",
+        "| Target | Revision | Scored passed | Scored that apply: passed | Not scored passed |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for run in runs:
         passed, total = run.counts()
+        apply = [s for s in run.scored() if applies(s, run.target)]
         extra = [s for s in run.scenarios.values() if not s.scored]
         lines.append(
             f"| {LABEL[run.target]} | {run.revision} | {passed}/{total} | "
+            f"{sum(1 for s in apply if s.passed)}/{len(apply)}{wrong_note(run, apply)} | "
             f"{sum(1 for s in extra if s.passed)}/{len(extra)} |"
         )
     wrong = []
@@ -131,8 +127,8 @@ def render(runs: list[SuiteRun], version: str) -> str:
             "",
             f"## {LABEL[run.target]}, {run.revision}",
             "",
-            "| Scenario | Scored | Result | Cause (of a failure, or why a pass means nothing) |",
-            "| --- | --- | --- | --- |",
+            "| Scenario | Scored | Applies | Result | Cause (of a failure, or why a pass means nothing) |",
+            "| --- | --- | --- | --- | --- |",
         ]
         ordered = sorted(run.scenarios.values(), key=lambda s: (not s.scored, s.name))
         for s in ordered:
@@ -149,7 +145,8 @@ def render(runs: list[SuiteRun], version: str) -> str:
                     cause = f"**The suite is wrong here.** {cause}"
             scored = "yes" if s.scored else f"no ({s.note or 'not in the set'})"
             lines.append(
-                f"| `{s.name}` | {scored} | {'pass' if s.passed else 'FAIL'} | {escape(cause)} |"
+                f"| `{s.name}` | {scored} | {'yes' if applies(s, run.target) else 'no'} | "
+                f"{'pass' if s.passed else 'FAIL'} | {escape(cause)} |"
             )
     lines += ["", "## Verdicts the suite itself gets wrong", ""]
     lines += wrong or ["None found in this run."]
