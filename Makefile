@@ -24,8 +24,11 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
+# The tests mostly wait on the servers and clients they start, so four workers pay off even on two
+# cores; --dist loadscope keeps a module's tests (and the fixtures they share) on one worker.
+TEST_WORKERS ?= 4
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 test: lint types unit
 

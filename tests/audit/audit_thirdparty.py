@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.install_lock import install_lock
+
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DRIVABLE_THIRDPARTY_CACHE", ROOT / "var" / "thirdparty"))
 
@@ -49,12 +51,12 @@ def python_server(name: str) -> Path:
     requirement, _ = PYPI_SERVERS[name]
     venv = CACHE / f"py-{name}"
     stamp = venv / ".installed"
-    if stamp.exists() and stamp.read_text().strip() == requirement:
-        return venv
-    CACHE.mkdir(parents=True, exist_ok=True)
-    _run([sys.executable, "-m", "venv", "--clear", str(venv)])
-    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", requirement])
-    stamp.write_text(requirement + "\n")
+    with install_lock(venv):
+        if stamp.exists() and stamp.read_text().strip() == requirement:
+            return venv
+        _run([sys.executable, "-m", "venv", "--clear", str(venv)])
+        _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", requirement])
+        stamp.write_text(requirement + "\n")
     return venv
 
 
@@ -71,21 +73,22 @@ def npm_server_command(name: str) -> list[str]:
     prefix = CACHE / f"npm-{name}"
     stamp = prefix / ".installed"
     bare = package.rsplit("@", 1)[0]
-    if not (stamp.exists() and stamp.read_text().strip() == package):
-        prefix.mkdir(parents=True, exist_ok=True)
-        _run(
-            [
-                "npm",
-                "install",
-                "--prefix",
-                str(prefix),
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                package,
-            ]
-        )
-        stamp.write_text(package + "\n")
+    with install_lock(prefix):
+        if not (stamp.exists() and stamp.read_text().strip() == package):
+            prefix.mkdir(parents=True, exist_ok=True)
+            _run(
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    str(prefix),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    package,
+                ]
+            )
+            stamp.write_text(package + "\n")
     return ["node", str(prefix / "node_modules" / bare / entry), *args]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from drivable.contract.envelope import ENVELOPE_META_KEY, envelope_of
 from drivable.target import Target, connect, wire
+from tests.install_lock import install_lock
 from tests.interop.clients.refs import payload_of, resolve
 from tests.interop.plans import PLANS, Step
 from tests.interop.serving import serve_http
@@ -75,17 +76,17 @@ def ensure_mcp1() -> Path:
     venv = THIRDPARTY / "py-mcp1"
     stamp = venv / ".installed"
     python = venv / "bin" / "python"
-    if stamp.exists() and stamp.read_text().strip() == MCP1:
-        return python
-    THIRDPARTY.mkdir(parents=True, exist_ok=True)
-    for command in (
-        [sys.executable, "-m", "venv", "--clear", str(venv)],
-        [str(python), "-m", "pip", "install", "--quiet", MCP1],
-    ):
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
-        if proc.returncode != 0:
-            raise ToolMissing(f"{' '.join(command[:4])} failed: {proc.stderr[-2000:]}")
-    stamp.write_text(MCP1 + "\n")
+    with install_lock(venv):
+        if stamp.exists() and stamp.read_text().strip() == MCP1:
+            return python
+        for command in (
+            [sys.executable, "-m", "venv", "--clear", str(venv)],
+            [str(python), "-m", "pip", "install", "--quiet", MCP1],
+        ):
+            proc = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+            if proc.returncode != 0:
+                raise ToolMissing(f"{' '.join(command[:4])} failed: {proc.stderr[-2000:]}")
+        stamp.write_text(MCP1 + "\n")
     return python
 
 

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.install_lock import install_lock
+
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DRIVABLE_THIRDPARTY_CACHE", ROOT / "var" / "thirdparty"))
 
@@ -41,8 +43,12 @@ def _ready(name: str) -> bool:
 def ensure(*names: str) -> dict[str, list[str]]:
     """The command of each named tool, installing the missing ones in parallel first."""
     wanted = names or tuple(INSTALLS)
-    missing = [n for n in wanted if not _ready(n)]
-    CACHE.mkdir(parents=True, exist_ok=True)
+    with install_lock(CACHE / "surface"):
+        _install([n for n in wanted if not _ready(n)])
+    return {n: [str(_venv(n) / "bin" / INSTALLS[n][1])] for n in wanted}
+
+
+def _install(missing: list[str]) -> None:
     procs = []
     for name in missing:
         venv = _venv(name)
@@ -63,7 +69,6 @@ def ensure(*names: str) -> dict[str, list[str]]:
             (_venv(name) / ".installed").write_text(_stamp_text(name))
     if failures:
         raise RuntimeError("could not install: " + ", ".join(failures))
-    return {n: [str(_venv(n) / "bin" / INSTALLS[n][1])] for n in wanted}
 
 
 if __name__ == "__main__":
