@@ -101,10 +101,12 @@ async def connect(
     errlog: TextIO | None = None,
     read_timeout_seconds: float | None = 60.0,
     mode: Mode | None = None,
+    elicitation_callback: Any = None,
 ) -> AsyncIterator[Client]:
     """Open a client on the target; `mode` overrides the target's era choice for this connection.
 
-    A stdio server's stderr goes to `errlog` (default: this process's stderr).
+    A stdio server's stderr goes to `errlog` (default: this process's stderr). With an
+    `elicitation_callback` the client declares elicitation and answers the server's forms with it.
     """
     chosen: Mode = mode or target.mode
     server: Any
@@ -119,8 +121,9 @@ async def connect(
         server = _HttpTransport(target.url, target.bearer_token)
     else:
         server = target.server
+    callbacks = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
     async with Client(
-        server, mode=chosen, cache=None, read_timeout_seconds=read_timeout_seconds
+        server, mode=chosen, cache=None, read_timeout_seconds=read_timeout_seconds, **callbacks
     ) as client:
         yield client
 

@@ -400,7 +400,8 @@ class Contract:
         if spec.keyed:
             common += ["idempotency_mismatch", "in_progress", "unavailable"]
         if spec.effects.destructive:
-            common += ["confirmation_required", "confirmation_invalid", "unavailable"]
+            common += ["confirmation_required", "confirmation_invalid", "confirmation_declined"]
+            common.append("unavailable")
         if self.durability is not None:
             # A store attached at declaration (the billing server's): any tool reading through
             # it answers `unavailable` when it is down.

@@ -2,6 +2,7 @@
 
 A destructive tool's dry run previews and issues a confirm token (no receipt: a key reused for the
 real run must not replay the preview); its real run spends the token in the effect's transaction.
+A client that can ask its user confirms a tokenless real run that way instead (`consent`).
 A keyed tool runs at most once per idempotency key and replays the first result after that.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 from drivable.contract.call import Outcome
 from drivable.contract.durable import issue_token, run_keyed, spend_token
 from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.consent import can_ask, confirm_with_user
 from drivable.contract.stages.handler import invoke
 from drivable.contract.stages.shaping import shape
 
@@ -37,10 +39,14 @@ async def run_effects(attempt: Attempt) -> Outcome:
             durability, tool=spec.name, principal=principal, args=args
         )
         return Outcome(preview, is_error=False)
+    # Confirmed by the user through the client instead of by a token (`stages.consent`).
+    by_user = can_ask(attempt)
+    if by_user:
+        await confirm_with_user(attempt)
 
     async def effect(tx: Any) -> dict[str, Any]:
         call.transaction = tx
-        if spec.effects.destructive:
+        if spec.effects.destructive and not by_user:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )

@@ -1,0 +1,78 @@
+"""A destructive call confirmed by the user, where the client can ask them (elicitation).
+
+The two-step form (dry run, then the confirm token) works with every client, but it leaves the
+"is this what you meant?" to the model. A client that declared `elicitation` can put the question
+to the person instead: a destructive call sent with `dry_run=false` and no `confirm_token` then
+shows the user the dry run's summary and goes ahead only on their explicit yes. The token path is
+unchanged and still works with such a client; without elicitation a tokenless call is refused with
+`confirmation_required` as before. A no, a dismissed form or a cancel is `confirmation_declined`:
+nothing ran, and the model is told to stop rather than retry.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from drivable.contract.client import Elicit, Elicited
+from drivable.contract.durable import dry_run_repair
+from drivable.contract.envelope import Envelope
+from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.handler import invoke
+from drivable.contract.stages.shaping import shape
+
+ASK_KEY = "confirm"
+FORM = {
+    "type": "object",
+    "properties": {
+        "confirm": {
+            "type": "boolean",
+            "title": "Go ahead",
+            "description": "true performs the action described above; false cancels it.",
+            "default": False,
+        }
+    },
+    "required": ["confirm"],
+}
+
+
+def can_ask(attempt: Attempt) -> bool:
+    """A tokenless real run of a destructive tool, from a client that can ask its user."""
+    args = attempt.args
+    return (
+        attempt.tool.effects.destructive
+        and not args.dry_run
+        and getattr(args, "confirm_token", None) is None
+        and attempt.context.client.supports("elicitation")
+    )
+
+
+async def confirm_with_user(attempt: Attempt) -> None:
+    """Show the user the dry run of this call; return on their yes, raise Refused otherwise."""
+    preview_attempt = replace(attempt, args=attempt.args.model_copy(update={"dry_run": True}))
+    preview = shape(preview_attempt, await invoke(preview_attempt))
+    answer = await attempt.context.client.ask(ASK_KEY, Elicit(question(attempt, preview), FORM))
+    if isinstance(answer, Elicited) and answer.accepted and answer.content.get("confirm") is True:
+        return
+    raise Refused(declined(attempt))
+
+
+def question(attempt: Attempt, preview: dict[str, Any]) -> str:
+    spec = attempt.tool
+    summary = preview.get("summary")
+    what = summary if isinstance(summary, str) and summary else json.dumps(preview)
+    return f"{spec.title or spec.name}: {what} Go ahead?"
+
+
+def declined(attempt: Attempt) -> Envelope:
+    name = attempt.tool.name
+    return Envelope(
+        "confirmation_declined",
+        f"The user was asked to confirm {name} and did not; nothing was done.",
+        hint=(
+            "Do not repeat the call unless the user asks for it again. The dry run in `repair` "
+            "shows what it would do."
+        ),
+        repair=dry_run_repair(name, attempt.args),
+    )

@@ -1,0 +1,84 @@
+"""A refund confirmed by the person, over `drivable serve billing` on stdio, in both eras: a client
+that declares elicitation is asked with the dry run's summary (both units) and the money moves only
+on a yes; a no moves nothing and answers `confirmation_declined`; a client without elicitation
+still gets `confirmation_required` with the dry run as the next call."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+
+from drivable.target import Target, connect
+from tests.servers.billing.test_billing_money_wire import CLI, _call
+
+ERAS = pytest.mark.parametrize("mode", ["legacy", "auto"])
+
+
+class Person:
+    """Answers every form with one choice and keeps what it was asked."""
+
+    def __init__(self, action: str, confirm: bool) -> None:
+        self.action, self.confirm = action, confirm
+        self.asked: list[str] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.asked.append(params.message)
+        content = {"confirm": self.confirm} if self.action == "accept" else None
+        return types.ElicitResult(action=self.action, content=content)  # type: ignore[arg-type]
+
+
+async def _refund(tmp_path: Path, mode: str, person: Person | None) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    url = f"sqlite:///{tmp_path / 'consent.sqlite'}"
+    target = Target(command=(*CLI, "serve", "billing", "--store", url))
+    with open(os.devnull, "w") as errlog:
+        async with connect(
+            target, mode=mode, errlog=errlog, read_timeout_seconds=60, elicitation_callback=person
+        ) as client:
+            page = await _call(client, "find_invoices", {"state": "paid", "currency": "GBP"})
+            inv = next(r for r in page["results"] if r["refundable_cents"] >= 10_000)
+            arguments = {
+                "invoice_id": inv["invoice_id"],
+                "idempotency_key": f"consent-{mode}-0001",
+                "amount_cents": "42.00 GBP",
+                "dry_run": False,
+            }
+            answer = await _call(client, "refund_invoice", arguments)
+            after = await _call(client, "get_invoice", {"invoice_id": inv["invoice_id"]})
+    return inv, answer, after["invoice"]
+
+
+@ERAS
+async def test_a_yes_from_the_person_refunds_once(tmp_path: Path, mode: str) -> None:
+    person = Person("accept", True)
+    before, answer, after = await _refund(tmp_path, mode, person)
+    assert answer["status"] == "refunded" and answer["amount_cents"] == 4200, answer
+    assert after["refundable_cents"] == before["refundable_cents"] - 4200
+    (question,) = person.asked
+    assert "42.00 GBP (4200 minor units)" in question and before["invoice_id"] in question
+
+
+@ERAS
+@pytest.mark.parametrize(
+    ("action", "confirm"), [("accept", False), ("decline", False), ("cancel", False)]
+)
+async def test_anything_but_a_yes_moves_nothing(
+    tmp_path: Path, mode: str, action: str, confirm: bool
+) -> None:
+    person = Person(action, confirm)
+    before, answer, after = await _refund(tmp_path, mode, person)
+    assert answer["is_error"] and answer["code"] == "confirmation_declined", answer
+    assert answer["repair"]["tool"] == "refund_invoice"
+    assert answer["repair"]["arguments"]["dry_run"] is True
+    assert after["refundable_cents"] == before["refundable_cents"]
+    assert len(person.asked) == 1
+
+
+async def test_without_elicitation_the_token_is_still_required(tmp_path: Path) -> None:
+    before, answer, after = await _refund(tmp_path, "auto", None)
+    assert answer["is_error"] and answer["code"] == "confirmation_required", answer
+    assert answer["repair"]["arguments"]["dry_run"] is True
+    assert after["refundable_cents"] == before["refundable_cents"]
