@@ -162,7 +162,10 @@ def settle(value: int | Pending, currency: str) -> Reading:
     """Finish an amount read with `currency_from`: the reading in `currency`'s minor units."""
     if isinstance(value, Pending):
         extra = {**value.options.extra, "currency": currency}
-        return read_with(KINDS["money"], value.received, value.options.with_(extra=extra))
+        reading = read_with(KINDS["money"], value.received, value.options.with_(extra=extra))
+        if reading.outcome == "value":
+            value.settle_as(reading.value)
+        return reading
     return Reading.of(value)
 
 
