@@ -65,6 +65,24 @@ async def test_a_refund_spelled_in_money_over_stdio(tmp_path: Path) -> None:
             assert euros["issues"][0]["code"] == "currency_mismatch"
             assert "EUR" in euros["issues"][0]["message"] and "GBP" in euros["issues"][0]["message"]
 
+            # A line's price is read in the invoice's currency too: the call's, else the customer's.
+            people = await _call(client, "list_customers", {"limit": 50})
+            gbp = next(c for c in people["results"] if c["currency"] == "GBP")
+            draft = {"customer_id": gbp["customer_id"], "idempotency_key": "money-wire-0003"}
+
+            def line(price: Any) -> list[dict[str, Any]]:
+                return [{"description": "Consulting", "quantity": 2, "unit_cents": price}]
+
+            asked = await _call(client, "create_invoice", {**draft, "lines": line("120.00")})
+            (issue,) = asked["issues"]
+            assert issue["path"] == "lines.0.unit_cents" and issue["readings"] == [12000, 120]
+            made = await _call(client, "create_invoice", {**draft, "lines": line("£120")})
+            assert made["invoice"]["total_cents"] == 24000, made
+            assert made["invoice"]["currency"] == "GBP"
+            euro = {**draft, "currency": "EUR", "idempotency_key": "money-wire-0004"}
+            made = await _call(client, "create_invoice", {**euro, "lines": line("120,50 €")})
+            assert made["invoice"]["total_cents"] == 24100, made
+
 
 async def test_a_confirm_token_binds_to_the_amount_read_not_its_spelling(tmp_path: Path) -> None:
     """ "42.00 GBP" and 4200 are one refund: either spelling confirms the other's dry run; another
