@@ -252,14 +252,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{full_info['findings']} findings; = {full_s / session_s:.1f}x a bare SDK session that "
         f"lists and calls each tool once ({session_s:.2f} s)"
     )
-    if peer is not None:
-        cli_full = bench_cli_full()
-        print(
-            f"full audit as a fresh CLI process: {cli_full[0]:.2f} s wall / {cli_full[1]:.2f} s "
-            f"CPU (server included); vs `mcp-quality run` on the same server: "
-            f"{_ratio(cli_full, bench_peer_run(peer))}"
-        )
-    passed = cli[1] < STATIC_TARGET_S and full_s < FULL_TARGET_S
+    cli_full = bench_cli_full()
+    versus = f"; vs `mcp-quality run` on the same server: {_ratio(cli_full, bench_peer_run(peer))}"
+    print(
+        f"full audit as a fresh CLI process: {cli_full[0]:.2f} s wall / {cli_full[1]:.2f} s CPU "
+        f"(target < {FULL_TARGET_S:.0f} s; the servers' CPU included)"
+        f"{versus if peer is not None else ''}"
+    )
+    # The targets hold for the work done, CPU time, which the other jobs on a shared machine do
+    # not inflate as they inflate wall time; both are printed.
+    passed = cli[1] < STATIC_TARGET_S and cli_full[1] < FULL_TARGET_S
     return 0 if passed else 1
 
 
