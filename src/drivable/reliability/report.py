@@ -36,6 +36,7 @@ def render(results: dict[str, Any]) -> str:
             f"load averages (1, 5, 15 min) {_loads(env.get('load_at_start'))} at the start and "
             f"{_loads(env.get('load_at_end'))} at the end, on "
             f"{env.get('cpus')} cores; the campaign ran at nice 10."
+            + (f" Code: {env['code']}." if env.get("code") else "")
         )
     add("")
     add(f"**Overall: {'pass' if results.get('passed') else 'FAIL'}.**")
@@ -280,9 +281,11 @@ def render(results: dict[str, Any]) -> str:
     add("## Limits")
     add("")
     add(
-        "- The fault and access campaigns run against the probe server "
-        "(`drivable.reliability.probe`), whose one-row-per-effect table makes duplicates "
-        "countable; billing's refunds are fuzzed and loaded but not yet faulted.\n"
+        "- The fault campaigns run against the probe server (`drivable.reliability.probe`), "
+        "whose one-row-per-effect table makes duplicates countable; billing's refunds are "
+        "fuzzed, loaded and access-checked but not yet faulted.\n"
+        "- stdio runs on SQLite only: the PostgreSQL store is exercised over HTTP in both eras "
+        "(the store code below the transport is the same for both transports).\n"
         "- Raw tool-call bodies go over HTTP only; over stdio the SDK client sends the tool "
         "calls it can encode, and the raw wire above sends the rest of the classes as raw lines "
         "(every method's values, whole-message damage).\n"
