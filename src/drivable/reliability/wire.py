@@ -333,7 +333,9 @@ def wire_stdio(
         last = _request("tools/list", b"{}", modern, 1)
         report.liveness_checks += 1
         answer = wire.exchange(last)
-        if answer is None or "result" not in answer:
+        # Alive is answering: a result, or a structured refusal (a connection whose era the
+        # first well-formed request fixed refuses the other era's envelope, by design).
+        if answer is None or ("result" not in answer and check_answer("stdio", last, answer)):
             report.liveness_failures += 1
             report.findings.append(Finding("dead", "stdio", "no tools/list after the raw lines"))
     finally:
