@@ -31,7 +31,9 @@ class Person:
         return types.ElicitResult(action=self.action, content=content)  # type: ignore[arg-type]
 
 
-async def _refund(tmp_path: Path, mode: str, person: Person | None) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+async def _refund(
+    tmp_path: Path, mode: str, person: Person | None
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     url = f"sqlite:///{tmp_path / 'consent.sqlite'}"
     target = Target(command=(*CLI, "serve", "billing", "--store", url))
     with open(os.devnull, "w") as errlog:

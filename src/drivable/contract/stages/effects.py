@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from drivable.contract.call import Outcome
-from drivable.contract.durable import issue_token, run_keyed, spend_token
+from drivable.contract.durable import (
+    check_token,
+    issue_token,
+    run_keyed,
+    spend_token,
+    unsettled,
+)
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.consent import can_ask, confirm_with_user
 from drivable.contract.stages.handler import invoke
@@ -44,13 +50,26 @@ async def run_effects(attempt: Attempt) -> Outcome:
     if by_user:
         await confirm_with_user(attempt)
 
+    # A value the handler settles ("42.00 GBP" once the invoice's currency is read) is known only
+    # after it ran: the token is checked as far as it can be first, and bound to the settled
+    # arguments after the handler, inside the transaction, so a refusal rolls the effect back.
+    tokens = spec.effects.destructive and not by_user
+    settles = tokens and unsettled(args)
+    if settles:
+        check_token(durability, tool=spec.name, principal=principal, args=args)
+
     async def effect(tx: Any) -> dict[str, Any]:
         call.transaction = tx
-        if spec.effects.destructive and not by_user:
+        if tokens and not settles:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )
-        return shape(attempt, await invoke(attempt))
+        result = shape(attempt, await invoke(attempt))
+        if settles:
+            await spend_token(
+                durability, tool=spec.name, principal=principal, args=args, transaction=tx
+            )
+        return result
 
     if spec.keyed:
         result, envelope, receipt = await run_keyed(

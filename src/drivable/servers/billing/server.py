@@ -54,6 +54,11 @@ RefundAmount = Annotated[
     int | Pending,
     Kind("money", currency_from="invoice", minimum=1, maximum=MAX_REFUND_CENTS),
 ]
+# A line's price, settled the same way once the invoice's currency is known (the call's or the
+# customer's).
+UnitPrice = Annotated[
+    int | Pending, Kind("money", currency_from="invoice", minimum=0, maximum=100_000_000)
+]
 InvoiceId = Annotated[str, Kind("identifier", prefix="inv_")]  # = IdOf("inv_"), as a type
 CustomerId = Annotated[str, Kind("identifier", prefix="cus_")]  # = IdOf("cus_")
 Currency = Literal["CZK", "EUR", "GBP", "USD"]
@@ -206,8 +211,8 @@ class GetInput(KindModel):
 class LineDraft(KindModel):
     description: str = Field(min_length=1, max_length=200, description="What was sold.")
     quantity: int = Field(1, ge=1, le=10_000, description="How many, a whole number.")
-    unit_cents: int = Field(
-        ge=0, le=100_000_000, description="Price of one, in minor units (cents) of the currency."
+    unit_cents: UnitPrice = Field(
+        description="Price of one, in minor units (cents) of the invoice's currency, 0 to 100000000."
     )
 
 
@@ -535,8 +540,13 @@ def make_contract(ledger: Ledger) -> Contract:
             due = args.due_on or issued + datetime.timedelta(days=14)
             if due < issued:
                 raise _due_issue("create_invoice", due, issued.isoformat())
+            currency = args.currency or customer[4]
+            prices = [
+                _amount_in(currency, li.unit_cents, call, f"lines.{i}.unit_cents", "create_invoice")
+                for i, li in enumerate(args.lines)
+            ]
             invoice_id = f"inv_{secrets.token_hex(5)}"
-            total = sum(li.quantity * li.unit_cents for li in args.lines)
+            total = sum(li.quantity * price for li, price in zip(args.lines, prices, strict=True))
             await tx.execute(
                 "INSERT INTO billing_invoices (invoice_id, customer_id, currency, state, "
                 "issued_on, due_on, memo, total_cents, paid_cents, refunded_cents, version) "
@@ -544,25 +554,18 @@ def make_contract(ledger: Ledger) -> Contract:
                 (
                     invoice_id,
                     args.customer_id,
-                    args.currency or customer[4],
+                    currency,
                     issued.isoformat(),
                     due.isoformat(),
                     args.memo,
                     total,
                 ),
             )
-            for position, li in enumerate(args.lines, 1):
+            for position, (li, price) in enumerate(zip(args.lines, prices, strict=True), 1):
                 await tx.execute(
                     "INSERT INTO billing_lines (invoice_id, position, description, quantity, "
                     "unit_cents, amount_cents) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        invoice_id,
-                        position,
-                        li.description,
-                        li.quantity,
-                        li.unit_cents,
-                        li.quantity * li.unit_cents,
-                    ),
+                    (invoice_id, position, li.description, li.quantity, price, li.quantity * price),
                 )
             record = await ledger.invoice(tx, invoice_id)
             assert record is not None
@@ -667,7 +670,9 @@ def make_contract(ledger: Ledger) -> Contract:
                 raise _not_found(args.invoice_id)
             if record.state == "void":
                 raise _void_conflict(record, "refunded")
-            cents = _amount_in(record, args.amount_cents, call)
+            cents = _amount_in(
+                record.currency, args.amount_cents, call, "amount_cents", "refund_invoice"
+            )
             if cents > record.refundable_cents:
                 raise _exceeds(record, cents)
             after = record.refunded_cents + cents
@@ -860,32 +865,34 @@ def make_contract(ledger: Ledger) -> Contract:
     return contract
 
 
-def _amount_in(record: InvoiceRecord, amount: int | Pending, call: Call) -> int:
-    """The refund amount in the invoice's minor units, read through the money kind."""
-    reading = settle(amount, record.currency)
+def _amount_in(currency: str, amount: int | Pending, call: Call, path: str, tool: str) -> int:
+    """An amount in `currency`'s minor units, read through the money kind."""
+    reading = settle(amount, currency)
     if reading.outcome != "value":
-        raise _unread_amount(reading, record)
-    call.notes.extend(f"amount_cents: {note}" for note in reading.notes)
+        raise _unread_amount(reading, currency, path, tool)
+    call.notes.extend(f"{path}: {note}" for note in reading.notes)
     return int(reading.value)
 
 
-def _unread_amount(reading: Reading, record: InvoiceRecord) -> ToolError:
+def _unread_amount(reading: Reading, currency: str, path: str, tool: str) -> ToolError:
     """The money kind's question or refusal, as the envelope a validation issue would be."""
     if reading.readings:
         then = "with the one you mean: " + " or ".join(str(r) for r in reading.readings)
     else:
-        then = f"with a JSON integer of {record.currency} minor units (get_invoice shows refundable_cents)"
+        then = f"with a JSON integer of {currency} minor units"
+        if tool == "refund_invoice":
+            then += " (get_invoice shows refundable_cents)"
     return ToolError(
         "invalid_arguments",
-        f"amount_cents: {reading.hint}",
-        hint=f"Call refund_invoice again {then}.",
+        f"{path}: {reading.hint}",
+        hint=f"Call {tool} again {then}.",
         issues=[
             Issue(
-                "amount_cents",
+                path,
                 reading.code,
                 reading.hint,
                 received=reading.received,
-                expected=f"{reading.expected} of {record.currency}",
+                expected=f"{reading.expected} of {currency}",
                 readings=list(reading.readings) or None,
                 has_received=True,
             )
