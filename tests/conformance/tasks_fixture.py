@@ -3,19 +3,20 @@
 `register(contract)` adds them to a contract (the conformance fixture's, or `tasks_server`'s own).
 They are real long-running tools of the runtime: slow_compute sleeps in steps and reports them,
 confirm_delete and multi_input ask the client through the task's input requests, failing_job ends
-with a tool error, protocol_error_job with a protocol error (status failed).
+with a tool error, protocol_error_job with a protocol error (status failed), test_tool_with_task
+asks the user's name in input-required rounds and only then starts its task.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
 
 from drivable.contract import READ_ONLY, Call, Contract, Output, ToolError
+from drivable.contract.client import Elicit
 from drivable.kinds import KindModel
 from drivable.tasks import LongRunning, current_task
 
@@ -23,6 +24,10 @@ SUITE = "The MCP conformance suite's tasks scenarios call this tool by this exac
 
 SLOW = LongRunning(duration="seconds", timeout_s=90, keep_s=600, on_worker_lost="restart")
 REQUIRED = LongRunning(duration="seconds", timeout_s=60, keep_s=600, support="required")
+NAME_FORM = Elicit(
+    "What is your name?",
+    {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+)
 
 
 class GreetArguments(KindModel):
@@ -63,31 +68,13 @@ class Answered(Output):
     actions: list[str]
 
 
-def _declare(contract: Contract, **options: Any) -> Callable[[Any], Any]:
-    """`contract.tool` with the suite's fixed names exempted from verb_noun."""
-    if "allow_name" in inspect.signature(contract.tool).parameters:
-        return contract.tool(allow_name=SUITE, **options)
-    # Runtimes without naming exemptions: declare with the check relaxed for this one tool.
-    from drivable.contract import tool as tool_module
-
-    def decorate(handler: Any) -> Any:
-        original = tool_module.check_name
-        tool_module.check_name = lambda name: None
-        try:
-            return contract.tool(**options)(handler)
-        finally:
-            tool_module.check_name = original
-
-    return decorate
-
-
 def register(contract: Contract) -> None:
     """Add the tasks scenarios' tools (skipping any the contract already has)."""
 
     def tool(name: str, **options: Any) -> Callable[[Any], Any]:
         if name in contract.tools:
             return lambda handler: handler
-        return _declare(contract, name=name, effects=READ_ONLY, **options)
+        return contract.tool(name=name, effects=READ_ONLY, allow_name=SUITE, **options)
 
     @tool(
         "greet",
@@ -197,3 +184,23 @@ def register(contract: Contract) -> None:
         )
         actions = [str(first.get("action")), str(second.get("action"))]
         return Answered(text=f"Both answers received ({', '.join(actions)}).", actions=actions)
+
+    @tool(
+        "test_tool_with_task",
+        title="Greet after asking, as a task",
+        description="Asks the user's name (input-required rounds before the task starts), then "
+        "greets them from a task; runs only as a task. Example: {}.",
+        task=LongRunning(
+            duration="seconds",
+            timeout_s=60,
+            keep_s=600,
+            support="required",
+            on_worker_lost="restart",
+            asks_first={"user_name": NAME_FORM},
+        ),
+    )
+    async def tool_with_task(args: NoArguments, call: Call) -> Said:
+        answer = await call.client.ask("user_name", NAME_FORM)  # answered before the task began
+        await asyncio.sleep(0.2)
+        name = answer.content.get("name") if answer.accepted else None
+        return Said(text=f"Hello, {name or 'stranger'}!")

@@ -17,6 +17,7 @@ from typing import Any
 import httpx2
 import pytest
 
+from drivable.contract.envelope import envelope_of
 from tests.tasks.wire import RpcError, rpc
 
 HERE = Path(__file__).resolve().parent
@@ -95,6 +96,18 @@ def call(
     return rpc(client, worker.url, "tools/call", {"name": tool, "arguments": arguments}, **kw)
 
 
+def start_task(
+    client: httpx2.Client, worker: Worker, tool: str, arguments: dict[str, Any], token: str
+) -> dict[str, Any]:
+    """A `tools/call` expected to start a task: the handle, or a failure quoting what came back
+    (a refusal is an error result with the envelope, never a handle)."""
+    created = call(client, worker, tool, arguments, token=token)
+    assert created.get("resultType") == "task" and "taskId" in created, (
+        f"{tool} did not start a task: {envelope_of(created) or created}"
+    )
+    return created
+
+
 def get(client: httpx2.Client, worker: Worker, task_id: str, **kw: Any) -> dict[str, Any]:
     return rpc(client, worker.url, "tasks/get", {"taskId": task_id}, **kw)
 
@@ -114,4 +127,4 @@ def until_terminal(
     raise AssertionError(f"task {task_id} did not end in {timeout} s; last: {seen[-1:]}")
 
 
-__all__ = ["RpcError", "Worker", "call", "get", "start_worker", "until_terminal"]
+__all__ = ["RpcError", "Worker", "call", "get", "start_task", "start_worker", "until_terminal"]

@@ -12,6 +12,7 @@ import os
 from pydantic import Field
 
 from drivable.contract import READ_ONLY, Call, Contract, Effects, Output, Summary
+from drivable.contract.client import Elicit
 from drivable.contract.durable import IDEMPOTENCY_KEY, IdempotencyKey
 from drivable.effects import open_store
 from drivable.kinds import KindModel
@@ -19,9 +20,18 @@ from drivable.serve.auth import StaticToken, StaticTokenVerifier
 from drivable.tasks import LongRunning
 from tests.conformance.tasks_fixture import register
 
+NAME = "drivable-tasks-tests"
+WRITE = frozenset({f"{NAME}:write"})  # the contract's write scope: the tools that change data
 ALICE = "alice-token-0123456789"
 BOB = "bob-token-0123456789ab"
-verifier = StaticTokenVerifier({ALICE: StaticToken("alice"), BOB: StaticToken("bob")})
+READER = "reader-token-0123456789"  # may read, may not change data
+verifier = StaticTokenVerifier(
+    {
+        ALICE: StaticToken("alice", WRITE),
+        BOB: StaticToken("bob", WRITE),
+        READER: StaticToken("reader"),
+    }
+)
 
 
 class CountInput(KindModel):
@@ -44,7 +54,7 @@ class Added(Output):
 
 def make_contract() -> Contract:
     contract = Contract(
-        "drivable-tasks-tests",
+        NAME,
         version="1.0.0",
         summary=Summary(
             text="Long-running tools for the tasks tests.",
@@ -120,6 +130,24 @@ def make_contract() -> Contract:
     )
     async def add_memo(args: EntryInput, call: Call) -> Added:
         return await add_entry(args, call)
+
+    go_on = Elicit(
+        "Carry on counting?",
+        {"type": "object", "properties": {"go": {"type": "boolean"}}, "required": ["go"]},
+    )
+
+    @contract.tool(
+        name="count_after_asking",
+        title="Count after asking",
+        description="Asks the client whether to carry on (through the task), then counts for "
+        '`seconds` seconds if told to. Example: {"seconds": 1}.',
+        effects=READ_ONLY,
+        task=LongRunning(duration="seconds", timeout_s=60, keep_s=600, support="required"),
+    )
+    async def count_after_asking(args: CountInput, call: Call) -> Counted:
+        answer = await call.client.ask("go_on", go_on)  # the handler's usual API, inside a task
+        go = answer.accepted and bool(answer.content.get("go"))
+        return Counted(counted=await count(args.seconds, call) if go else 0)
 
     store = os.environ["DRIVABLE_TASKS_STORE"]
     contract.use_effects(open_store(store), b"tasks-tests-secret-0123456789")

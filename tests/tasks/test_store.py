@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.effects import SqliteStore
-from drivable.tasks.store import TaskRow, TaskStore
+from drivable.tasks.store import BEFORE_TASK_KEY, TaskRow, TaskStore
 
 OWNER = "worker-1"
 
@@ -142,6 +142,35 @@ def test_a_terminal_state_is_final_and_input_required_means_a_question_is_pendin
                 assert after.input_requests
             else:
                 assert after.status == "working" and not after.input_requests
+        await store.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(scenario(Path(tmp) / "t.sqlite"))
+
+
+@settings(max_examples=20, deadline=None)
+@given(keys=st.lists(st.text(min_size=1, max_size=12), max_size=4), name=st.text(max_size=20))
+def test_what_was_answered_before_the_task_survives_a_takeover_and_cannot_be_overwritten(
+    keys: list[str], name: str
+) -> None:
+    before = {BEFORE_TASK_KEY: {"capabilities": {"elicitation": {}}, "answers": {"n": name}}}
+
+    async def scenario(path: Path) -> None:
+        store = SqliteStore(path)
+        tasks = TaskStore(store)
+        await tasks.create(
+            TaskRow(**{**{f: getattr(row("t"), f) for f in TaskRow.__slots__},
+                       "input_responses": dict(before), "lease_until": 0.0})
+        )  # fmt: skip
+        for key in keys:
+            await tasks.ask("t", OWNER, key, {"method": "elicitation/create", "params": {}})
+        # A client may answer only what is pending: never the reserved record.
+        await tasks.answer("t", "alice", {BEFORE_TASK_KEY: {"answers": {"n": "forged"}}})
+        await tasks.answer("t", "alice", {k: {"action": "accept"} for k in keys})
+        taken = await tasks.take_over("t", "worker-2", 5.0)
+        assert taken is not None and taken.attempt == 2
+        # The dead worker's questions and answers are gone; the record of the rounds stays.
+        assert taken.input_requests == {} and taken.input_responses == before
         await store.close()
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -32,14 +32,17 @@ def rpc(
     tasks: bool = True,
     headers: dict[str, str] | None = None,
     events: list[dict[str, Any]] | None = None,
+    capabilities: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One request; the result, or RpcError for a JSON-RPC error. With `events`, every event of
-    the answer's stream is appended to it (notifications included)."""
+    the answer's stream is appended to it (notifications included). `capabilities`: declared
+    beside the extension (e.g. {"elicitation": {}})."""
     body = dict(params or {})
-    capabilities: dict[str, Any] = {"extensions": {EXTENSION: {}}} if tasks else {}
+    declared: dict[str, Any] = {"extensions": {EXTENSION: {}}} if tasks else {}
+    declared.update(capabilities or {})
     body["_meta"] = {
         "io.modelcontextprotocol/protocolVersion": VERSION,
-        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientCapabilities": declared,
         "io.modelcontextprotocol/clientInfo": {"name": "tasks-tests", "version": "1"},
     }
     sent = {

@@ -563,11 +563,14 @@ def _check_short(subject: str, description: str) -> None:
 
 def _declaring_scope(depth: int = 4) -> dict[str, Any]:
     """Locals of the frames that declared a tool, nearest first, so models declared inside a
-    function (tests, factories) resolve like module-level ones."""
+    function (tests, factories) resolve like module-level ones. The walk stops at the first
+    module-level frame: a module's names are the handler's own globals already, or, when a
+    function of one module declares tools on a contract of another, names of the wrong module
+    (whose `Said` would shadow the handler's own)."""
     scope: dict[str, Any] = {}
     frame: FrameType | None = sys._getframe(2)
     for _ in range(depth):
-        if frame is None:
+        if frame is None or frame.f_locals is frame.f_globals:
             break
         for key, value in frame.f_locals.items():
             scope.setdefault(key, value)

@@ -297,7 +297,9 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
     server.middleware.append(remember)
     from drivable.tasks import install as install_tasks
 
-    install_tasks(server, contract)  # long-running tools: the tasks extension (docs/tasks.md)
+    install_tasks(
+        server, contract, asking=asking
+    )  # long-running tools: the tasks extension (docs/tasks.md)
     return server
 
 

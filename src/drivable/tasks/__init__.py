@@ -8,8 +8,8 @@ task whose worker died is run again or failed, as declared. See docs/tasks.md.
 
 from __future__ import annotations
 
+from drivable.tasks.control import TaskAborted, TaskControl, current_task
 from drivable.tasks.policy import LongRunning, TaskDeclarationError
-from drivable.tasks.runner import TaskAborted, TaskControl, current_task
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 

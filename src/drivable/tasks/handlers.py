@@ -9,7 +9,6 @@ it only runs as a task, is refused with -32021 naming the extension to declare.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -29,18 +28,21 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
+from drivable import settings
 from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec
+from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.access import missing_scopes
 from drivable.contract.stages.handler import callable_repair
 from drivable.effects import StoreUnavailableError, arguments_digest
+from drivable.serve.asking import Asking
+from drivable.tasks.control import before_task
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.runner import TaskRunner, tool_result
 from drivable.tasks.store import TaskRow
 
 EXTENSION = "io.modelcontextprotocol/tasks"
-LEASE_ENV = "DRIVABLE_TASKS_LEASE_S"
 REQUIRED: dict[str, Any] = {"requiredCapabilities": {"extensions": {EXTENSION: {}}}}
 
 
@@ -101,15 +103,21 @@ def _missing_extension(what: str) -> MCPError:
     )
 
 
-def install(server: Server[Any], contract: Contract, **runner_options: Any) -> TaskRunner | None:
-    """Serve the tasks extension for the contract's `LongRunning` tools (none: nothing changes)."""
+def install(
+    server: Server[Any], contract: Contract, *, asking: Asking | None = None, **runner_options: Any
+) -> TaskRunner | None:
+    """Serve the tasks extension for the contract's `LongRunning` tools (none: nothing changes).
+    `asking`: the server's input-required machinery (its request-state seal), for the rounds a
+    tool declares before its task starts (`LongRunning.asks_first`)."""
     if not any(spec.task is not None for spec in contract.tools.values()):
         return None
     from drivable.serve.mount import principal_of, resource_failure
 
-    if "lease_s" not in runner_options and os.environ.get(LEASE_ENV):
-        # How soon a dead worker's task is noticed: shorter in tests, the default in production.
-        runner_options["lease_s"] = float(os.environ[LEASE_ENV])
+    asking = asking or Asking()
+
+    if "lease_s" not in runner_options:
+        # How soon a dead worker's task is noticed: the `tasks_lease_s` setting (docs/settings.md).
+        runner_options["lease_s"] = settings.current().tasks_lease_s
     runner = TaskRunner(contract, **runner_options)
     server.extensions[EXTENSION] = {}
     entry = server.get_request_handler("tools/call")
@@ -124,25 +132,37 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         policy = spec.task if spec is not None else None
         if spec is None or not isinstance(policy, LongRunning):
             return await blocking_call(ctx, params)
-        if not declares_extension(ctx):
-            if policy.support == "required":
-                raise _missing_extension(f"the tool {spec.name}")
-            return await _blocking(ctx, params, spec, policy)
         principal = caller(ctx)
         raw = params.arguments if params.arguments is not None else {}
         try:
             validated = contract.validate(spec.name, raw)
         except (ValidationError, TypeError, ValueError):
-            # Refusals that need no work are answered now, as a blocking call answers them.
+            # Refusals that need no work are answered now, as a blocking call answers them, and
+            # before the extension is asked for: arguments are what a model can fix itself.
             return await blocking_call(ctx, params)
         if missing_scopes(spec.scopes, principal):
             return await blocking_call(ctx, params)
+        if not declares_extension(ctx):
+            if policy.support == "required":
+                raise _missing_extension(f"the tool {spec.name}")
+            return await _blocking(ctx, params, spec, policy)
+        # The request's client side: what it declared, and its answers to the questions the
+        # tool asks before its task starts (input-required rounds, as a blocking call has them).
+        client = asking.client_side(ctx, "tools/call", spec.name, raw, params, principal.id)
+        if policy.asks_first:
+            try:
+                await client.ask_all(policy.asks_first)
+            except InputRequired as pending:
+                return asking.input_required(pending, "tools/call", spec.name, raw, principal.id)
+            except MissingCapability as lacking:
+                raise asking.missing_capability(lacking) from None
+        before = before_task(client.capabilities, client.answers())
         value = validated.value
         key = getattr(value, "idempotency_key", None) if spec.keyed else None
         digest = arguments_digest(value.model_dump(mode="json"))
         try:
             await runner.prepare()
-            row = await _create(spec, policy, principal, raw, key, digest)
+            row = await _create(spec, policy, principal, raw, key, digest, before)
         except StoreUnavailableError as down:
             return tool_result(contract.finish(unavailable_envelope(spec.name, down.outcome), ""))
         if isinstance(row, dict):
@@ -156,6 +176,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
         raw: Mapping[str, Any],
         key: str | None,
         digest: str,
+        before: Mapping[str, Any],
     ) -> TaskRow | dict[str, Any]:
         tasks = runner.tasks
         for _ in range(3):
@@ -181,7 +202,7 @@ def install(server: Server[Any], contract: Contract, **runner_options: Any) -> T
                         return tool_result(outcome)
                     # The same call again: the same task, not a second run.
                     return found
-            row = runner.new_row(spec, policy, principal, raw, key, digest)
+            row = runner.new_row(spec, policy, principal, raw, key, digest, before)
             if await tasks.create(row):
                 runner.start(row)
                 return row

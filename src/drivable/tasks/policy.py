@@ -9,8 +9,11 @@ dies (run it again elsewhere, or report a temporary failure).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from drivable.contract.client import Request
 
 Support = Literal["optional", "required"]
 Duration = Literal["seconds", "minutes", "hours"]
@@ -36,6 +39,10 @@ class LongRunning:
     `on_worker_lost`: "restart" runs the work again on another worker (only for read-only or keyed
     tools, whose repetition changes nothing), "fail" reports a temporary failure.
     `max_attempts`: how many times a task may start in all (restarts included).
+    `asks_first`: questions answered before the task starts (`{key: Elicit(...)}`, as the handler
+    asks them with `call.client.ask(key, ...)`): on the 2026-07-28 wire the call answers with
+    input-required rounds first and starts the task once they are answered; the handler finds
+    the answers where it asks, restarts included.
     """
 
     duration: Duration
@@ -45,6 +52,7 @@ class LongRunning:
     on_worker_lost: OnWorkerLost = "fail"
     max_attempts: int = 3
     poll_interval_ms: int | None = None
+    asks_first: Mapping[str, Request] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if self.duration not in POLL_INTERVAL_MS:
@@ -101,6 +109,7 @@ class LongRunning:
             "result_ttl_ms": int(self.keep_s * 1000),
             "poll_interval_ms": self.poll_ms,
             "on_worker_lost": self.on_worker_lost,
+            **({"asks_first": sorted(self.asks_first)} if self.asks_first else {}),
         }
 
 

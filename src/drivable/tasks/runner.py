@@ -10,22 +10,23 @@ task shows `input_required`, and the answer comes back through `tasks/update` on
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
 import secrets
 import socket
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from dataclasses import dataclass
+from typing import Any
 
 import anyio
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
 
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
+from drivable.contract.client import MissingCapability
 from drivable.contract.stages.handler import internal_error
 from drivable.effects import SqlEffectStore
+from drivable.tasks.control import _CURRENT, TaskControl, task_client
 from drivable.tasks.policy import LongRunning
 from drivable.tasks.store import TaskRow, TaskStore
 
@@ -35,69 +36,6 @@ log = logging.getLogger("drivable.tasks")
 PROGRESS_WRITE_S = 0.5
 # How long after a tombstone's result expired the id is still recognised (as expired, not unknown).
 FORGET_AFTER_S = 86_400.0
-
-
-class TaskAborted(Exception):
-    """Raised by `TaskControl.fail`: the task fails at the protocol level (status `failed`)."""
-
-
-@dataclass
-class TaskControl:
-    """What a handler running as a task can do besides reporting progress (`Call.report_progress`)."""
-
-    task_id: str
-    attempt: int
-    _runner: TaskRunner
-    _owner: str
-    _seq: int = 0
-    protocol_error: dict[str, Any] | None = None
-    _wake: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def elicit(self, message: str, requested_schema: Mapping[str, Any]) -> dict[str, Any]:
-        """Ask the client a question (an `elicitation/create` in `inputRequests`) and wait for the
-        answer delivered by tasks/update: `{"action": "accept"|"decline"|"cancel", "content": ...}`.
-
-        The wait counts against the tool's timeout; a cancel request ends it like any other wait."""
-        self._seq += 1
-        # Unique over the task's lifetime, restarts included (the extension forbids reusing a key).
-        key = f"input-{self.attempt}-{self._seq}-{secrets.token_hex(3)}"
-        request = {
-            "method": "elicitation/create",
-            "params": {
-                "mode": "form",
-                "message": message,
-                "requestedSchema": dict(requested_schema),
-            },
-        }
-        tasks = self._runner.tasks
-        if not await tasks.ask(self.task_id, self._owner, key, request):
-            # The task is no longer this worker's (taken over, or finished): stop here.
-            raise TaskAborted("the task is no longer running here")
-        while True:
-            found, answer = await tasks.consume(self.task_id, self._owner, key)
-            if found:
-                return (
-                    answer if isinstance(answer, dict) else {"action": "accept", "content": answer}
-                )
-            self._wake.clear()
-            with anyio.move_on_after(self._runner.watch_s):
-                await self._wake.wait()
-
-    def fail(self, message: str, *, code: int = INTERNAL_ERROR) -> NoReturn:
-        """End the task as `failed` with a JSON-RPC error (for failures that are not a tool
-        result, such as an upstream job system reporting that the job itself crashed)."""
-        self.protocol_error = {"code": code, "message": message}
-        raise TaskAborted(message)
-
-
-_CURRENT: contextvars.ContextVar[TaskControl | None] = contextvars.ContextVar(
-    "drivable_task", default=None
-)
-
-
-def current_task() -> TaskControl | None:
-    """The task the calling handler runs as, or None when it runs as a blocking call."""
-    return _CURRENT.get()
 
 
 def tool_result(outcome: Outcome) -> dict[str, Any]:
@@ -167,7 +105,9 @@ class TaskRunner:
         arguments: Mapping[str, Any],
         idem_key: str | None,
         digest: str,
+        before: Mapping[str, Any] | None = None,
     ) -> TaskRow:
+        """A new row; `before`: what `before_task` recorded of the client (capabilities, answers)."""
         now = self.tasks.clock()
         deadline = now + policy.timeout_s
         expires = deadline + policy.keep_s
@@ -184,7 +124,7 @@ class TaskRunner:
             result=None,
             error=None,
             input_requests={},
-            input_responses={},
+            input_responses=dict(before or {}),
             cancel_requested=False,
             attempt=1,
             owner=self.owner,
@@ -399,16 +339,28 @@ class TaskRunner:
                     group.start_soon(watch)
                     remaining = max(0.0, row.deadline_at - self.tasks.clock())
                     with anyio.move_on_after(remaining) as timer:
-                        outcome = await self.contract.call(
-                            row.tool,
-                            row.arguments,
-                            principal=Principal(
-                                row.principal,
-                                frozenset(row.scopes) if row.scopes is not None else None,
-                            ),
-                            request_id=row.task_id[:16],
-                            progress=progress,
-                        )
+                        try:
+                            outcome = await self.contract.call(
+                                row.tool,
+                                row.arguments,
+                                principal=Principal(
+                                    row.principal,
+                                    frozenset(row.scopes) if row.scopes is not None else None,
+                                ),
+                                request_id=row.task_id[:16],
+                                progress=progress,
+                                client=task_client(row, control),
+                            )
+                        except MissingCapability as lacking:
+                            # The handler asked what the client never declared it could answer:
+                            # the task fails with what the extension's -32021 carries.
+                            control.protocol_error = {
+                                "code": MISSING_REQUIRED_CLIENT_CAPABILITY,
+                                "message": f"{row.tool} needs the client capability "
+                                f"{lacking.capability!r}, which the request that started the "
+                                "task did not declare.",
+                                "data": {"requiredCapabilities": {lacking.capability: {}}},
+                            }
                     timed_out = timer.cancelled_caught
                     group.cancel_scope.cancel()
         except Exception:

@@ -23,6 +23,10 @@ from typing import Any, Final
 from drivable.effects import SqlEffectStore, Transaction
 from drivable.effects.store import READING
 
+# The rounds a client answered before its task started (`LongRunning.asks_first`): kept under this
+# reserved key of `input_responses`, which tasks/update cannot write (it takes pending keys only).
+BEFORE_TASK_KEY = "dev.drivable/before-task"
+
 log = logging.getLogger("drivable.tasks")
 
 TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
@@ -242,7 +246,7 @@ class TaskStore:
                     None,
                     None,
                     "{}",
-                    "{}",
+                    _dumps(row.input_responses),  # the rounds answered before the task (if any)
                     0,
                     row.attempt,
                     row.owner,
@@ -331,12 +335,14 @@ class TaskStore:
             row = await self._locked(tx, task_id)
             if row is None or row.terminal or row.lease_until >= now:
                 return None
+            # The dead worker's questions die with it: a restart asks anew, with new keys. What
+            # was answered before the task existed stays: the restart needs it again.
+            kept = {k: v for k, v in row.input_responses.items() if k == BEFORE_TASK_KEY}
             await tx.execute(
-                # The dead worker's questions die with it: a restart asks anew, with new keys.
                 "UPDATE drivable_tasks SET owner = ?, lease_until = ?, attempt = attempt + 1, "
-                "status = 'working', input_requests = '{}', input_responses = '{}', "
+                "status = 'working', input_requests = '{}', input_responses = ?, "
                 "updated_at = ? WHERE task_id = ?",
-                [owner, now + lease_s, now, task_id],
+                [owner, now + lease_s, _dumps(kept), now, task_id],
             )
             return await self._locked(tx, task_id)
 
