@@ -52,13 +52,21 @@ def started(client: httpx2.Client, worker: Worker, tool: str, arguments: dict[st
     return task_id
 
 
+# Long enough that a kill after the first progress report lands mid-work even on a loaded
+# machine (a poll can take seconds there); the restarted run does it all again.
+WORK_S = 8
+
+
 def wait_for_progress(client: httpx2.Client, worker: Worker, task_id: str) -> dict[str, object]:
     """Poll (on `worker`) until the task reports progress, so the kill lands mid-work."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         task = get(client, worker, task_id, token=ALICE)
         if "done" in str(task.get("statusMessage")) or "Worked" in str(task.get("statusMessage")):
             return task
+        assert task["status"] not in ("completed", "failed", "cancelled"), (
+            f"the task ended before any progress was seen, so nothing can be killed mid-work: {task}"
+        )
         time.sleep(0.1)
     raise AssertionError("no progress was reported")
 
@@ -114,11 +122,11 @@ def test_postgres_a_worker_killed_mid_task_leaves_a_clear_terminal_state(
     two_workers: tuple[Worker, Worker], client: httpx2.Client, tool: str, status: str
 ) -> None:
     first, second = two_workers
-    arguments: dict[str, object] = {"seconds": 3}
+    arguments: dict[str, object] = {"seconds": WORK_S}
     task_id = started(client, first, tool, arguments)
     wait_for_progress(client, second, task_id)
     first.kill()
-    final, _ = until_terminal(client, second, task_id, ALICE)
+    final, _ = until_terminal(client, second, task_id, ALICE, timeout=90)
     assert final["status"] == status
     if status == "completed":
         # Run again from the beginning on the surviving worker, and the answer says so.
@@ -144,8 +152,8 @@ def test_sqlite_tasks_survive_a_restart_and_a_killed_worker_ends_clearly(
     try:
         quick = started(client, worker, "slow_compute", {"seconds": 0.2, "label": "kept"})
         until_terminal(client, worker, quick, ALICE)
-        restartable = started(client, worker, "slow_compute", {"seconds": 3, "label": "again"})
-        failing = started(client, worker, "count_slowly", {"seconds": 3})
+        restartable = started(client, worker, "slow_compute", {"seconds": WORK_S, "label": "again"})
+        failing = started(client, worker, "count_slowly", {"seconds": WORK_S})
         wait_for_progress(client, worker, failing)
         worker.kill()
         worker = start_worker(tmp_path, store)
@@ -153,7 +161,7 @@ def test_sqlite_tasks_survive_a_restart_and_a_killed_worker_ends_clearly(
         kept = get(client, worker, quick, token=ALICE)
         assert kept["status"] == "completed"
         assert kept["result"]["structuredContent"]["label"] == "kept"
-        again, _ = until_terminal(client, worker, restartable, ALICE)
+        again, _ = until_terminal(client, worker, restartable, ALICE, timeout=90)
         assert again["status"] == "completed" and "attempt 2" in again["statusMessage"]
         lost, _ = until_terminal(client, worker, failing, ALICE)
         assert lost["status"] == "failed"
