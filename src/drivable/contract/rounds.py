@@ -31,7 +31,12 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """The bytes of `text`, which must be their one canonical spelling: base64 leaves spare bits in
+    a last character, and a state altered there must be refused like any other change."""
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not the canonical encoding")
+    return data
 
 
 def digest(arguments: Mapping[str, Any] | None) -> str:
