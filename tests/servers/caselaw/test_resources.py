@@ -35,7 +35,11 @@ async def test_the_catalog_lists_the_summary_and_both_templates(caselaw: Contrac
         assert all(t.title and t.description and t.mime_type for t in templates)
         summary, _ = body(await c.read_resource("caselaw://summary"))
         assert summary["data"]["decisions"] == 5000
-        assert summary["tools"] == ["search_decisions", "get_decision", "list_courts"]  # as declared
+        assert summary["tools"] == [
+            "search_decisions",
+            "get_decision",
+            "list_courts",
+        ]  # as declared
         assert summary["does_not"]
 
 
