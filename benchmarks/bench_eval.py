@@ -117,42 +117,83 @@ def _discovery_rows() -> list[str]:
     os.environ.setdefault(
         "DRIVABLE_BILLING_STORE", f"sqlite:///{tempfile.mkdtemp()}/bench-billing.sqlite"
     )
+    fastmcp_python = os.environ.get("FASTMCP_PYTHON", "var/thirdparty/py-fastmcp/bin/python")
     rows = [
-        "tools/list tokens (o200k): whole listing / as shown to a model, per tool; naive twin beside",
-        f"{'set':8} {'tool':18} {'drivable':>9} {'shown':>6} {'naive':>6} {'shown':>6} {'ratio':>6}",
+        "tools/list tokens (o200k): whole listing / as shown to a model, per tool; naive twin "
+        "(the SDK's MCPServer) and the same functions on standalone FastMCP beside",
+        f"{'set':8} {'tool':18} {'drivable':>9} {'shown':>6} {'naive':>6} {'shown':>6} "
+        f"{'fastmcp':>8} {'shown':>6} {'ratio':>6}",
     ]
+    if not os.path.exists(fastmcp_python):
+        rows.append(f"(no FastMCP at {fastmcp_python}: set FASTMCP_PYTHON; its columns are 0)")
     for name in ("example", "caselaw", "billing"):
         drivable = {t["name"]: t for t in anyio.run(listing, build_server(load(name)))}
         naive = {
             t["name"]: t for t in anyio.run(listing, importlib.import_module(TWINS[name]).server)
         }
-        totals = [0, 0, 0, 0]
-        for tool in sorted(drivable):
-            d, n = drivable[tool], naive.get(tool)
+        fast = {t["name"]: t for t in _fastmcp_listing(fastmcp_python, TWINS[name])}
+        totals = [0, 0, 0, 0, 0, 0]
+        for tool in drivable:
+            d, n, f = drivable[tool], naive.get(tool), fast.get(tool)
             cells = [
                 count_text(json.dumps(d, ensure_ascii=False)),
                 count_text(shown(d)),
                 count_text(json.dumps(n, ensure_ascii=False)) if n else 0,
                 count_text(shown(n)) if n else 0,
+                count_text(json.dumps(f, ensure_ascii=False)) if f else 0,
+                count_text(shown(f)) if f else 0,
             ]
             totals = [a + b for a, b in zip(totals, cells, strict=True)]
-            ratio = f"{cells[1] / cells[3]:.1f}x" if cells[3] else "-"
-            rows.append(
-                f"{name:8} {tool:18} {cells[0]:9} {cells[1]:6} {cells[2]:6} {cells[3]:6} {ratio:>6}"
-            )
-        ratio = f"{totals[1] / totals[3]:.1f}x" if totals[3] else "-"
-        rows.append(
-            f"{name:8} {'(all)':18} {totals[0]:9} {totals[1]:6} {totals[2]:6} {totals[3]:6} {ratio:>6}"
-        )
+            rows.append(_token_row(name, tool, cells))
+        rows.append(_token_row(name, "(all)", totals))
+    rows.append("ratio: drivable shown / naive shown")
     return rows
+
+
+def _token_row(name: str, tool: str, cells: list[int]) -> str:
+    ratio = f"{cells[1] / cells[3]:.1f}x" if cells[3] else "-"
+    return (
+        f"{name:8} {tool:18} {cells[0]:9} {cells[1]:6} {cells[2]:6} {cells[3]:6} "
+        f"{cells[4]:8} {cells[5]:6} {ratio:>6}"
+    )
+
+
+def _fastmcp_listing(python: str, module: str) -> list[dict[str, Any]]:
+    """The twin's functions on standalone FastMCP, listed in FastMCP's own environment."""
+    import json
+    import subprocess
+    import sysconfig
+
+    if not os.path.exists(python):
+        return []
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run(
+        [
+            python,
+            os.path.join(here, "benchmarks", "fastmcp_listing.py"),
+            module,
+            sysconfig.get_paths()["purelib"],
+        ],
+        env={**os.environ, "PYTHONPATH": os.path.join(here, "src")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    listed: list[dict[str, Any]] = json.loads(out.stdout)
+    return listed
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--tokens", action="store_true", help="only the tools/list token table")
     args = parser.parse_args(argv if argv is not None else [])
     logging.getLogger("drivable").setLevel(logging.CRITICAL)
     logging.getLogger("mcp").setLevel(logging.CRITICAL)
+    if args.tokens:
+        print("\n".join(_discovery_rows()))
+        return 0
     from drivable.eval.solver import run_jobs
 
     jobs = _jobs(args.trials)

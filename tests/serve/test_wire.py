@@ -14,6 +14,7 @@ import jsonschema
 from mcp import Client
 
 from drivable.contract import NAMESPACE, envelope_of
+from tests.contract.example_server import contract as example_contract
 
 BOUND = 90.0  # seconds: no test waits longer than this
 
@@ -62,7 +63,10 @@ async def test_tools_list_is_strict_and_described(open_client: Any) -> None:
             listed = (await client.list_tools()).tools
             names = {t.name for t in listed}
             assert names >= EXAMPLE_TOOLS
-            assert [t.name for t in listed] == sorted(names)  # deterministic order
+            # deterministic: the order the tools were declared (discovery first), every time
+            assert [t.name for t in listed] == list(example_contract.tools)
+            again = (await client.list_tools()).tools
+            assert [t.name for t in again] == [t.name for t in listed]
             for tool in listed:
                 wire = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
                 closed_everywhere(wire["inputSchema"])

@@ -127,7 +127,12 @@ def markdown(run: dict[str, Any]) -> str:
     lines = [
         f"Measured {run['started']} on this machine: {run['model']}, {run['threads']} thread(s), "
         f"trials per workflow {run['trials']} (seed {run['seed']}; "
-        f"trial 0 greedy, others temperature {TEMPERATURE}); wall {run['wall_seconds']:.0f} s"
+        + (
+            f"{run['processes']} processes in parallel, one model each; "
+            if run.get("processes")
+            else ""
+        )
+        + f"trial 0 greedy, others temperature {TEMPERATURE}); wall {run['wall_seconds']:.0f} s"
         + (" — **partial run**: " + run["partial"] if run.get("partial") else "")
         + ".",
         "",
@@ -186,6 +191,32 @@ def write_markdown(path: Path, text: str) -> None:
     path.write_text(new, encoding="utf-8")
 
 
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run document from runs of disjoint sets or sides made at the same time.
+
+    One process and one model per set or side: on a shared machine each process gets its own
+    share of the CPU. Wall time is the longest part's, since they overlapped."""
+    if not parts:
+        raise ValueError("nothing to merge")
+    run = dict(parts[0])
+    run["sets"] = {}
+    for part in parts:
+        for name, sides in part["sets"].items():
+            into = run["sets"].setdefault(name, {})
+            twice = set(into) & set(sides)
+            if twice:
+                raise ValueError(f"{name}: {sorted(twice)} measured twice")
+            into.update(sides)
+    run["started"] = min(p["started"] for p in parts)
+    run["wall_seconds"] = max(p["wall_seconds"] for p in parts)
+    run["trials"] = min(p["trials"] for p in parts)
+    run["threads"] = max(p["threads"] for p in parts)
+    run["processes"] = len(parts)
+    partial = [p["partial"] for p in parts if p.get("partial")]
+    run["partial"] = "; ".join(partial) if partial else None
+    return run
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m drivable.eval.sidebyside")
     parser.add_argument("--model", default="1.5b")
@@ -198,7 +229,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--max-turns", type=int, default=10)
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="RUN_JSON",
+        help="join run JSONs of disjoint sets (made in parallel) into --out and --markdown",
+    )
     args = parser.parse_args(argv)
+    if args.merge:
+        merged = merge([json.loads(p.read_text(encoding="utf-8")) for p in args.merge])
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(merged, indent=2, ensure_ascii=False), encoding="utf-8")
+        if args.markdown is not None:
+            write_markdown(args.markdown, markdown(merged))
+        print(markdown(merged))
+        return 0
 
     import logging
 

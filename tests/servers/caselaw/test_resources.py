@@ -36,11 +36,11 @@ async def test_the_catalog_lists_the_summary_and_both_templates(caselaw: Contrac
         summary, _ = body(await c.read_resource("caselaw://summary"))
         assert summary["data"]["decisions"] == 5000
         assert summary["tools"] == [
+            "search_decisions",
             "get_decision",
             "list_courts",
-            "search_decisions",
             "summarize_decisions",
-        ]
+        ]  # as declared
         assert summary["does_not"]
 
 

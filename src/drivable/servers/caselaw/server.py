@@ -406,9 +406,6 @@ def make_contract(handle: Handle | None = None) -> Contract:
     """The caselaw contract serving `handle`'s database (the default database without one)."""
     db = handle or Handle()
     contract = Contract(NAME, version=VERSION, title="Case law", summary=SUMMARY)
-    from drivable.servers.caselaw.analysis import register as register_analysis
-
-    register_analysis(contract, db, CourtValue)  # summarize_decisions, the long-running one
 
     @contract.tool(
         name="search_decisions",
@@ -633,6 +630,11 @@ def make_contract(handle: Handle | None = None) -> Contract:
         more = start + len(rows) < len(chosen)
         page = db.pager.page("list_courts", args, start, len(rows), more)
         return CourtsOutput(courts=rows, has_more=page.has_more, next_cursor=page.next_cursor)
+
+    # Listed last (tools are listed as declared): the long-running tally after the reads it sums up.
+    from drivable.servers.caselaw.analysis import register as register_analysis
+
+    register_analysis(contract, db, CourtValue)  # summarize_decisions
 
     # -- resources -----------------------------------------------------------------------------
 
