@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp import Client
+from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
 from drivable import schema as sch
 from drivable.audit import heuristics as h
@@ -134,6 +135,13 @@ async def _probe_one(
             if plan.probe == "baseline":
                 state.baseline_ok[name] = False
             continue
+        if needs_capability(call):
+            # The tool asks the client for something the probing client does not declare
+            # (elicitation, sampling): its answer says nothing of how it treats its arguments.
+            state.observe(name, f"needs-capability:{plan.probe}", "needs-capability")
+            if plan.probe == "baseline":
+                state.baseline_ok[name] = False
+            continue
         if call.outcome == "success":
             j.check_error_as_success(call, state, subject)
         if plan.probe == "baseline":
@@ -161,6 +169,13 @@ async def _probe_one(
                 await _repeat(client, state, tool, plan, call, timeout)
             await _damaged_cursor(client, state, tool, plan, call, baseline, timeout)
     return True
+
+
+def needs_capability(call: ProbeCall) -> bool:
+    """A JSON-RPC error saying the client lacks a capability the tool needs (-32021)."""
+    return call.outcome == "jsonrpc-error" and (call.error or {}).get("code") == (
+        MISSING_REQUIRED_CLIENT_CAPABILITY
+    )
 
 
 def _learn(state: ProbeState, name: str, call: ProbeCall) -> None:
