@@ -1,5 +1,9 @@
 """The effect store: idempotency receipts and single-use token nonces, on SQLite or PostgreSQL.
 
+(Over 500 lines for a reason: the claim below is one state machine over one connection, and its
+steps (claim, wait, take over, open the effect, finish, release) call each other; the parts that
+stand alone live beside it.)
+
 How a key is claimed (the same on both stores; the database does the exclusion, so it holds across
 threads, processes and hosts):
 
