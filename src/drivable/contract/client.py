@@ -187,7 +187,7 @@ class ClientSide:
         # A callable is read on first use: most calls never ask, and reading the client's declared
         # capabilities into a mapping is a measurable part of a call.
         self._capabilities = (
-            dict(capabilities) if isinstance(capabilities, Mapping) else capabilities
+            capabilities if capabilities is None or callable(capabilities) else dict(capabilities)
         )
         # 2026 rounds: the answers of earlier rounds (verified) and this round's inputResponses.
         self._carried: dict[str, Any] = dict(carried or {})
