@@ -127,6 +127,9 @@ async def test_a_body_over_the_bound_is_refused_before_parsing(http_server: Http
     assert envelope["details"]["limit_bytes"] == limit
     assert envelope["details"]["received_bytes"] == len(body)
     assert "reference" in envelope["hint"]
+    # The setting that raises the bound is named, for the operator (docs/settings.md).
+    assert envelope["details"]["setting"] == "max_body_bytes"
+    assert "--max-body-bytes" in envelope["hint"] and "DRIVABLE_MAX_BODY_BYTES" in envelope["hint"]
 
 
 async def test_a_streamed_body_over_the_bound_is_refused(http_server: HttpServer) -> None:

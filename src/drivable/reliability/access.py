@@ -167,3 +167,88 @@ async def access_matrix(served: Served, run: str) -> list[AccessCase]:
         "alive after all of it", "alive", "alive" if alive.get("alive") else json.dumps(alive)[:80]
     )
     return cases
+
+
+READER_TOKEN = "drivable-reliability-read-only-0123"
+
+
+async def money_access(
+    served: Served, full_token: str, invoice: str = "inv_30001"
+) -> list[AccessCase]:
+    """Against billing served with a verifier: an anonymous caller and a `billing:read` token
+    move no money (not by a call, not with a confirm token another issued), the refundable
+    balance is what it was, and the full token's own confirm token does refund (so the cases
+    above could have failed)."""
+    url = served.url
+    cases: list[AccessCase] = []
+
+    def case(name: str, expected: str, observed: str) -> None:
+        cases.append(AccessCase(name, expected, observed, expected == observed))
+
+    async def refundable() -> int:
+        read = await _call(full_token, "get_invoice", {"invoice_id": invoice}, url)
+        return int((read.get("invoice") or {}).get("refundable_cents", -1))
+
+    before = await refundable()
+    refund = {"invoice_id": invoice, "amount_cents": 100, "idempotency_key": "rel-money-1"}
+    anonymous = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "refund_invoice", "arguments": {**refund, "dry_run": False}},
+        }
+    ).encode()
+    case("anonymous refund", "HTTP 401 unauthenticated", _code(await _post(url, anonymous, None)))
+    reader = await _call(READER_TOKEN, "refund_invoice", {**refund, "dry_run": False}, url)
+    case("billing:read token refunds", "insufficient_scope", str(reader.get("code")))
+    preview = await _call(full_token, "refund_invoice", {**refund, "dry_run": True}, url)
+    token = str(preview.get("confirm_token"))
+    spent = await _call(
+        READER_TOKEN, "refund_invoice", {**refund, "dry_run": False, "confirm_token": token}, url
+    )
+    case(
+        "billing:read token spends a write token's confirm token",
+        "insufficient_scope",
+        str(spent.get("code")),
+    )
+    after = await refundable()
+    case(
+        "refundable balance after the refused refunds",
+        f"{before} cents (unchanged)",
+        f"{after} cents (unchanged)" if after == before else f"{after} cents (MOVED)",
+    )
+    own = await _call(
+        full_token, "refund_invoice", {**refund, "dry_run": False, "confirm_token": token}, url
+    )
+    case(
+        "billing:write token spends its own confirm token",
+        f"refunded, {before - 100} cents left",
+        f"{own.get('status', own.get('code'))}, {await refundable()} cents left",
+    )
+    return cases
+
+
+def open_by_default(server: str = "billing") -> AccessCase:
+    """`drivable serve SERVER --http` without a verifier or --insecure must refuse to start."""
+    import subprocess
+    import sys
+
+    from drivable.reliability.processes import free_port
+
+    done = subprocess.run(
+        [sys.executable, "-m", "drivable", "serve", server, "--http", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    refused = done.returncode != 0 and "--verifier" in done.stderr and "--insecure" in done.stderr
+    return AccessCase(
+        f"{server} over HTTP without a verifier",
+        "refuses to start, naming --verifier and --insecure",
+        "refuses to start, naming --verifier and --insecure"
+        if refused
+        else f"exit {done.returncode}: {done.stderr[-160:]!r}",
+        refused,
+    )

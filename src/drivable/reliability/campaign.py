@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from drivable.reliability import faults, probe
-from drivable.reliability.access import access_matrix
+from drivable.reliability.access import READER_TOKEN, access_matrix, money_access, open_by_default
 from drivable.reliability.fuzz import fuzz
 from drivable.reliability.load import run_load
 from drivable.reliability.processes import PROBE_TARGET, PROBE_VERIFIER, serve, stop
+from drivable.reliability.wire import wire_leg
 from drivable.target import Target
 
 
@@ -107,7 +108,8 @@ PROFILES: dict[str, Profile] = {
                         FULL_TOKEN: {
                             "principal": "reliability",
                             "scopes": ["billing:read", "billing:write"],
-                        }
+                        },
+                        READER_TOKEN: {"principal": "reader", "scopes": ["billing:read"]},
                     }
                 ),
             ),
@@ -325,6 +327,12 @@ async def _fuzz_leg(name: str, calls: int, work: Path, seed: int, leg: Leg) -> d
                 canary=CANARY,
                 errlog=errlog,
             )
+            await wire_leg(
+                Target(command=command, env=env, mode=leg.era),  # type: ignore[arg-type]
+                report,
+                errlog=errlog,
+                canary=CANARY,
+            )
             errlog.seek(0)
             server_log = errlog.read()
         drop_stores(made)
@@ -344,6 +352,12 @@ async def _fuzz_leg(name: str, calls: int, work: Path, seed: int, leg: Leg) -> d
                 seed=seed,
                 exclude=prof.exclude,
                 time_budget_s=budget,
+                canary=CANARY,
+            )
+            await wire_leg(
+                Target(url=url_target, bearer_token=prof.token, mode=leg.era),  # type: ignore[arg-type]
+                report,
+                errlog=None,
                 canary=CANARY,
             )
         finally:
@@ -421,6 +435,7 @@ async def run_campaign(
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
         "transport": "streamable HTTP on 127.0.0.1",
+        "load_at_start": _load_average(),
     }
     names = servers or [*[s for s in reference_servers() if s in PROFILES], "probe"]
     with tempfile.TemporaryDirectory(prefix="drivable-reliability-") as tmp:
@@ -470,7 +485,25 @@ async def run_campaign(
             ]
         finally:
             stop(served)
+        if "billing" in names:
+            say("money access: billing")
+            served, _ = _served("billing", work, 1)
+            try:
+                results.access += [c.to_dict() for c in await money_access(served, FULL_TOKEN)]
+            finally:
+                stop(served)
+                drop_stores(served.databases)
+            results.access.append(open_by_default("billing").to_dict())
         say(f"canary: {tier.canary_calls} calls per server")
         results.canary = canary_in_subprocess(tier.canary_calls, work)
     results.seconds = round(time.monotonic() - started, 1)
+    results.environment["load_at_end"] = _load_average()
     return results
+
+
+def _load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (the campaign shares the machine)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []

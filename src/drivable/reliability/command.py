@@ -49,6 +49,8 @@ def run_command(
     results = anyio.run(lambda: run_campaign(TIERS[tier], servers=server or None, say=say))
     data = results.to_dict()
     data["passed"] = results.passed
+    chosen = "".join(f" --server {name}" for name in server or ())
+    data["command"] = f"drivable reliability run --tier {tier}{chosen}"
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

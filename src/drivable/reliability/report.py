@@ -28,6 +28,16 @@ def render(results: dict[str, Any]) -> str:
         "process on 127.0.0.1 (uvicorn over streamable HTTP, or a stdio subprocess), driven by "
         "the official MCP SDK client and by raw requests."
     )
+    env = results["environment"]
+    if env.get("load_at_start"):
+        add("")
+        add(
+            "The machine was shared while it ran (all figures, latencies most, move with that): "
+            f"load averages (1, 5, 15 min) {_loads(env.get('load_at_start'))} at the start and "
+            f"{_loads(env.get('load_at_end'))} at the end, on "
+            f"{env.get('cpus')} cores; the campaign ran at nice 10."
+            + (f" Code: {env['code']}." if env.get("code") else "")
+        )
     add("")
     add(f"**Overall: {'pass' if results.get('passed') else 'FAIL'}.**")
     add("")
@@ -50,7 +60,20 @@ def render(results: dict[str, Any]) -> str:
         "in `error.data` (no bare code), and the server answers a liveness call every 250 "
         "calls and after every refusal. Every resource template is also read with hostile "
         "values in its variables (traversal, NUL, SQL, 20 KB): each read answers or is refused "
-        "with the envelope in `error.data`."
+        "with the envelope in `error.data`. Then the raw wire (`drivable.reliability.wire`), on "
+        "every leg, stdio as raw lines to a server process of its own: `prompts/get` and "
+        "`completion/complete` for every prompt argument and `resources/read` and "
+        "`completion/complete` for every resource template, each with NUL, lone surrogates, "
+        "integers past 64 bits, 600 levels of nesting and 270 KB text with a surrogate, in both "
+        "eras; whole-message damage (broken JSON, invalid UTF-8, a lone surrogate or NUL in the "
+        "method, every `id` shape: object, array, null, fraction, boolean, past 64 bits, a string "
+        "with a lone surrogate; no or the wrong `jsonrpc`, a batch, params not an object, an "
+        "unknown method); and over HTTP the transport's own refusals (wrong or missing "
+        "Content-Type and Accept, an unknown protocol version header, routing headers that "
+        "disagree with the body, a foreign Host, a cross-site Origin, an unknown session, an empty "
+        "body, GET streams with and without credentials, DELETE, PUT, no or a wrong token). Each "
+        "must get one answer: a result, or the envelope naming the fix (never a bare -32603, "
+        "never `internal_error`, never 5xx, no leak); the rows' `wire` codes below count them."
     )
     add("")
     add(
@@ -221,6 +244,16 @@ def render(results: dict[str, Any]) -> str:
     add("")
     add("## Access")
     add("")
+    add(
+        "The probe served with its static verifier (tokens, scopes, confirm tokens and "
+        "idempotency keys bound to their principal, the body bound); then billing served with "
+        "`drivable.serve.auth:env_verifier` and two tokens, one `billing:read` and one "
+        "`billing:read billing:write`: an anonymous refund, a read-only refund and a read-only "
+        "caller spending the write token's confirm token are all refused and the invoice's "
+        "refundable balance is unchanged; the write token's own confirm token then refunds (the "
+        "control); and `drivable serve billing --http` with no verifier refuses to start."
+    )
+    add("")
     add(_row(["case", "expected", "observed", "outcome"]))
     add(_row(["---"] * 4))
     for a in results["access"]:
@@ -248,11 +281,14 @@ def render(results: dict[str, Any]) -> str:
     add("## Limits")
     add("")
     add(
-        "- The fault and access campaigns run against the probe server "
-        "(`drivable.reliability.probe`), whose one-row-per-effect table makes duplicates "
-        "countable; billing's refunds are fuzzed and loaded but not yet faulted.\n"
-        "- Raw bodies go over HTTP only; over stdio the SDK client sends what it can encode (the "
-        "raw stdio lines are in the test suite: tests/serve/test_hostile_*.py).\n"
+        "- The fault campaigns run against the probe server (`drivable.reliability.probe`), "
+        "whose one-row-per-effect table makes duplicates countable; billing's refunds are "
+        "fuzzed, loaded and access-checked but not yet faulted.\n"
+        "- stdio runs on SQLite only: the PostgreSQL store is exercised over HTTP in both eras "
+        "(the store code below the transport is the same for both transports).\n"
+        "- Raw tool-call bodies go over HTTP only; over stdio the SDK client sends the tool "
+        "calls it can encode, and the raw wire above sends the rest of the classes as raw lines "
+        "(every method's values, whole-message damage).\n"
         "- The 2025-11-25 HTTP transport parses a body with pydantic's strict JSON parser before "
         "drivable sees it, so a lone surrogate escape there cannot reach the boundary to be named "
         "by field: it is refused whole as JSON-RPC -32700 with the envelope (`invalid_request`, "
@@ -275,6 +311,10 @@ def render(results: dict[str, Any]) -> str:
     )
     add("")
     return _without_sections("\n".join(lines), results.get("not_run") or {})
+
+
+def _loads(values: Any) -> str:
+    return ", ".join(f"{v:.2f}" for v in values or []) or "unknown"
 
 
 def _without_sections(page: str, not_run: dict[str, str]) -> str:

@@ -76,7 +76,7 @@ class BodyLimit:
         self.drain_limit = max(4 * limit, DRAIN_BYTES)
 
     async def _refuse(self, send: Send, received: int | None) -> None:
-        details: dict[str, Any] = {"limit_bytes": self.limit}
+        details: dict[str, Any] = {"limit_bytes": self.limit, "setting": "max_body_bytes"}
         if received is not None:
             details["received_bytes"] = received
         size = f"{received} bytes" if received is not None else "larger than the limit"
@@ -86,7 +86,8 @@ class BodyLimit:
             f"The request body is {size}; this server accepts at most {self.limit} bytes.",
             hint=(
                 "Pass a reference instead of inline content: the id or URI of something already "
-                "stored, as the tool's description says."
+                "stored, as the tool's description says. The server's operator can raise the "
+                "bound with --max-body-bytes (DRIVABLE_MAX_BODY_BYTES)."
             ),
             details=details,
         )

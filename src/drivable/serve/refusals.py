@@ -99,8 +99,19 @@ def error_message(refusal: Refusal) -> dict[str, Any]:
     }
 
 
+def _text(value: str) -> bool:
+    """Whether a string is Unicode text an answer can carry (no unpaired surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _valid_id(value: Any) -> bool:
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    if isinstance(value, str):
+        return _text(value)
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def shape_refusal(message: Any) -> Refusal | None:
@@ -120,10 +131,18 @@ def shape_refusal(message: Any) -> Refusal | None:
         return None  # a response (or an error) to a request of the server's
     if not isinstance(message["method"], str):
         return Refusal(INVALID_REQUEST, "The method is not a string.", SHAPE_HINT, answer_to)
+    if not _text(message["method"]):
+        return Refusal(
+            INVALID_REQUEST,
+            "The method name holds an unpaired surrogate escape, so it names no method.",
+            SHAPE_HINT,
+            answer_to,
+        )
     if "id" in message and not _valid_id(rid):
         return Refusal(
             INVALID_REQUEST,
-            "The request id is not a string or an integer, so no answer could name it.",
+            "The request id is not a string (of Unicode text) or an integer, so no answer could "
+            "name it.",
             SHAPE_HINT,
         )
     params = message.get("params")
