@@ -89,6 +89,13 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "`serve --http`: MODULE:ATTR of a TokenVerifier, to require a bearer token.",
         "--verifier",
     ),
+    Setting(
+        "tasks_lease_s",
+        "DRIVABLE_TASKS_LEASE_S",
+        float,
+        "Seconds a worker's lease on a running task lasts before another worker may take the "
+        "task over (run it again or fail it, as the tool declares); renewed while it works.",
+    ),
 )
 SECRET_ENV: Final = "DRIVABLE_SECRET"
 LEGACY_STORE_ENV: Final = "DRIVABLE_EFFECTS_DB"  # a bare SQLite path; DRIVABLE_STORE wins
@@ -108,6 +115,7 @@ class Settings:
     max_body_bytes: int | None = None
     worker_timeout: int = 60
     verifier: str | None = None
+    tasks_lease_s: float = 10.0
     secret: bytes | None = field(default=None, repr=False)
     origin: Mapping[str, str] = field(default_factory=dict)
 
@@ -149,6 +157,16 @@ def find_pyproject(start: Path | None = None) -> Path | None:
 
 
 def _typed(setting: Setting, value: Any, where: str) -> Any:
+    if setting.kind is float:
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None or not number > 0 or number == float("inf"):
+            raise SettingsError(
+                f"{setting.key} ({where}) must be a positive number of seconds, not {value!r}"
+            )
+        return number
     if setting.kind is int:
         if isinstance(value, bool):
             raise SettingsError(f"{setting.key} ({where}) must be an integer, not {value!r}")

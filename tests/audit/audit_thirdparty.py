@@ -22,6 +22,8 @@ PYPI_SERVERS = {
     "git": ("mcp-server-git==2026.10.19", "mcp-server-git"),
     "fetch": ("mcp-server-fetch==2026.10.24", "mcp-server-fetch"),
     "fastmcp": ("fastmcp", None),
+    # Not a server: the peer linter the audit benchmark compares against (benchmarks/bench_audit.py).
+    "mcp-quality": ("mcp-quality==0.7.0", "mcp-quality"),
 }
 NPM_SERVERS = {
     # name: (pinned package, entry below node_modules/<package>/, arguments)

@@ -178,3 +178,29 @@ def test_the_auditor_knows_every_verb_the_runtime_lets_a_tool_start_with() -> No
     assert VERBS <= h.READ_VERBS | h.MUTATING_VERBS
     for verb in VERBS:
         assert h.verb_of(f"{verb}_invoice") == verb
+
+
+def test_the_rust_tokenizer_loaded_alone_counts_as_the_wrapper_does() -> None:
+    """tokens.py loads the Rust binding without the package's Python wrapper (seconds faster);
+    both must give the same count, special-token spellings included."""
+    import warnings
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from drivable.audit import tokens
+
+    fast = tokens._counter()
+    assert not isinstance(fast, tokens._Wrapped)
+    with warnings.catch_warnings():  # the wrapper's loader uses a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai  # type: ignore[import-untyped]
+
+        wrapped = tokens._Wrapped(bpe_openai.get_encoding(tokens.ENCODING))
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(max_size=300) | st.sampled_from(["<|endoftext|> x", "Přehled ☃ 𝔘", "\n\n  a"]))
+    def agree(text: str) -> None:
+        assert fast.count(text) == wrapped.count(text)
+
+    agree()

@@ -265,3 +265,23 @@ def test_no_other_era_speaks_once() -> None:
     )
     assert run.code == 0, run.stderr
     assert "handshake" not in run.report["target"]["eras"]
+
+
+def test_the_conformance_fixture_has_no_critical_or_major_finding(tmp_path: Path) -> None:
+    """Served as the conformance suite serves it (HTTP, --insecure). Its sampling and elicitation
+    tools refuse a client that does not declare those capabilities with -32021: that judges the
+    request, not the tool's arguments, so they are reported as skipped with the reason."""
+    from tests.interop.serving import serve_http
+
+    with serve_http("tests.conformance.fixture:contract", tmp_path / "fixture.log") as url:
+        run = audit_json("--url", url)
+    assert run.code == 0, run.stderr[-2000:]
+    severe = [
+        (f["rule"], f["subject"], f["summary"])
+        for f in run.report["findings"]
+        if f["severity"] in ("critical", "major")
+    ]
+    assert severe == []
+    skipped = run.report["target"]["probes"]["skipped_tools"]
+    for tool, capability in (("test_sampling", "sampling"), ("test_elicitation", "elicitation")):
+        assert f"needs the client capability {capability}" in skipped[tool], skipped

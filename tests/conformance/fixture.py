@@ -4,7 +4,7 @@ Serve it with `drivable serve tests.conformance.fixture:contract --http` (add `-
 2025-11-25 requirement set). The suite calls tools, resources and prompts by fixed names
 (`test_simple_text`, `test://static-text`, ...), so each tool states why it keeps its name.
 
-One module of ~650 lines on purpose: one short declaration per scenario, in the suite's order,
+One module of ~660 lines on purpose: one short declaration per scenario, in the suite's order,
 so a scenario's name finds its tool, resource or prompt with one search.
 """
 
@@ -19,6 +19,7 @@ from drivable.contract.content import Audio, Embedded, Image, Message, ResourceL
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody
 from drivable.kinds import KindModel
 from tests.conformance.media import RED_PIXEL_PNG, SILENT_WAV
+from tests.conformance.tasks_fixture import register as register_tasks
 
 SUITE = "The MCP conformance suite calls this tool by this exact name."
 
@@ -657,3 +658,8 @@ async def reconnection(args: NoArguments, call: Call) -> Said:
     await call.client.release_stream()
     await asyncio.sleep(0.2)  # long enough for the client to notice and reconnect
     return Said(text="Answered after the stream was released.")
+
+
+# The tasks extension's scenarios (SEP-2663) call their own fixed tools: greet, slow_compute,
+# confirm_delete, multi_input, failing_job, protocol_error_job, test_tool_with_task.
+register_tasks(contract)

@@ -90,6 +90,18 @@ def test_integers_read_from_the_environment_as_written(port: int) -> None:
     assert settings.load(Path("/"), environ={"DRIVABLE_PORT": str(port)}).port == port
 
 
+@given(st.floats(min_value=0.001, max_value=1e6))
+def test_the_task_lease_reads_any_positive_number_of_seconds(seconds: float) -> None:
+    loaded = settings.load(Path("/"), environ={"DRIVABLE_TASKS_LEASE_S": repr(seconds)})
+    assert loaded.tasks_lease_s == seconds
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "soon", "nan", "inf"])
+def test_a_lease_that_is_not_a_positive_number_names_the_setting(raw: str) -> None:
+    with pytest.raises(settings.SettingsError, match=r"tasks_lease_s \(DRIVABLE_TASKS_LEASE_S\)"):
+        settings.load(Path("/"), environ={"DRIVABLE_TASKS_LEASE_S": raw})
+
+
 async def test_the_derived_secret_is_one_for_every_store_on_the_same_file(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
     first, second = open_store(url), open_store(url)

@@ -134,6 +134,22 @@ def test_cross_arguments(
     assert refusal(tokens.verify(token, "delete", arguments_digest(real), "p")) is None
 
 
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(args=arg_values, tool=names, other_tool=names)
+def test_without_a_digest_every_binding_but_the_arguments_is_checked(
+    tokens: ConfirmTokens, args: dict[str, Any], tool: str, other_tool: str
+) -> None:
+    """`digest=None`: the early check of a call whose arguments the handler still settles."""
+    token = tokens.issue(tool, arguments_digest(args), "p")
+    assert refusal(tokens.verify(token, tool, None, "p")) is None
+    assert refusal(tokens.verify(token, tool, None, "q")) is RefusalReason.OTHER_PRINCIPAL
+    if other_tool != tool:
+        assert refusal(tokens.verify(token, other_tool, None, "p")) is RefusalReason.OTHER_TOOL
+    changed = token[:-1] + ("B" if token.endswith("A") else "A")
+    assert refusal(tokens.verify(changed, tool, None, "p")) is RefusalReason.FORGED
+    assert refusal(tokens.verify(None, tool, None, "p")) is RefusalReason.MISSING
+
+
 @settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ttl=st.floats(min_value=1, max_value=3600), late=st.floats(min_value=0, max_value=1e6))
 def test_expired(tokens: ConfirmTokens, ttl: float, late: float) -> None:

@@ -50,6 +50,9 @@ def caselaw(tag: str) -> list[Step]:
     del tag  # read-only: nothing to keep apart
     return [
         Step("page", "search_decisions", {"query": "nahrada skody", "limit": 2}),
+        # The long-running tool, called by clients that do not declare the tasks extension: a
+        # blocking call whose structured result every client's output-schema check accepts.
+        Step("summary", "summarize_decisions", {"query": "nahrada skody", "date_from": "2024"}),
         Step(
             "ambiguous_date",
             "search_decisions",

@@ -25,7 +25,7 @@ from tests.interop.interop import (
 from tests.interop.plans import Step
 
 TOOLS = {
-    "caselaw": {"search_decisions", "get_decision", "list_courts"},
+    "caselaw": {"search_decisions", "get_decision", "list_courts", "summarize_decisions"},
     "billing": {
         "list_customers",
         "find_invoices",

@@ -137,20 +137,6 @@ def test_every_input_property_named_after_a_server_kind_reads_through_it() -> No
     assert not missing, f"declare these with their kind: {missing}"
 
 
-def test_text_is_folded_in_one_module() -> None:
-    """Case, width and diacritics are folded by kinds/text_folding.py alone, for every kind."""
-    folders = [KINDS_DIR / f"{m}.py" for m in [*kind_modules(), *NOT_KINDS]] + [
-        PACKAGE.parent / Path(*owner.split(".")).with_suffix(".py")
-        for owner in SERVER_KINDS.values()
-    ]
-    found = [
-        str(p.relative_to(PACKAGE.parent))
-        for p in folders
-        if p.stem != "text_folding" and re.search(r"\bunicodedata\b", p.read_text(encoding="utf-8"))
-    ]
-    assert not found, f"fold through drivable.kinds.text_folding instead: {found}"
-
-
 # The eval's naive twins are written the way most servers are, on purpose: they parse values
 # themselves, so that naive vs drivable compares the same work done two ways.
 NAIVE_TWINS = PACKAGE / "eval" / "baselines"
@@ -199,3 +185,14 @@ def test_no_module_outside_kinds_reads_a_kind_itself() -> None:
 )
 def test_the_census_catches_a_second_reader(line: str) -> None:
     assert any(p.search(line) for p in SECOND_READERS.values())
+
+
+def test_text_is_folded_in_one_module() -> None:
+    """Case, width and diacritics are folded by kinds/text_folding.py alone: for every kind, for
+    server kinds, and for everything else (a server's search index, its generated data)."""
+    found = [
+        str(p.relative_to(PACKAGE.parent))
+        for p in outside_kinds() + sorted(KINDS_DIR.glob("*.py"))
+        if p.stem != "text_folding" and re.search(r"\bunicodedata\b", p.read_text(encoding="utf-8"))
+    ]
+    assert not found, f"fold through drivable.kinds.text_folding instead: {found}"

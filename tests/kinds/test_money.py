@@ -194,9 +194,37 @@ def test_name_binding() -> None:
         assert read(name, "4 000").value == 4000
 
 
-def test_without_a_currency_a_decimal_is_refused_without_guessing() -> None:
-    reading = read("amount_cents", "42.00")
-    assert reading.outcome == "invalid" and reading.code == "invalid_money"
+@given(st.integers(0, 10**7), st.integers(1, 3), st.data())
+@example(42, 2, None)
+def test_without_a_currency_a_decimal_asks_with_every_magnitude(
+    whole: int, places: int, data: Any
+) -> None:
+    """No currency known: each exponent currencies have (2, 0, 3) and the minor units as written
+    are readings; with fewer than two whole ones, it is refused rather than guessed."""
+    from decimal import Decimal
+
+    fraction = data.draw(st.integers(0, 10**places - 1)) if data is not None else 0
+    assume(not (places == 3 and 0 < whole < 1000))  # "1.234": also the grouping question
+    text = f"{whole}.{fraction:0{places}d}"
+    amount = Decimal(text)
+    expected: list[int] = []
+    for n in (amount.scaleb(2), amount, amount.scaleb(3), amount):
+        if n == n.to_integral_value() and int(n) not in expected:
+            expected.append(int(n))
+    reading = read("amount_cents", text)
+    if len(expected) < 2:
+        assert reading.outcome == "invalid" and reading.code == "invalid_money"
+        assert not reading.readings
+    else:
+        assert reading.outcome == "ask" and reading.code == "ambiguous_amount"
+        assert list(reading.readings) == expected
+        for minor in expected:
+            assert str(minor) in reading.hint
+
+
+def test_without_a_currency_the_bounds_can_leave_one_reading() -> None:
+    reading = read("amount_cents", "120.00", minimum=1000, maximum=50_000)
+    assert reading.value == 12000 and "2 decimals" in reading.notes[0]
 
 
 anything = st.one_of(

@@ -291,3 +291,20 @@ def test_the_readers_themselves_never_raise(value: Any, kind: str, options: dict
 
     read("number", 0)  # loads every kind
     assert KINDS[kind].reader(value, make_options(**options)).outcome in OUTCOMES
+
+
+@given(st.text(alphabet="0123456789 .,'", min_size=1, max_size=24))
+@example("1 234 567")
+@example("1.234,50")
+@example("0.234,5")
+@example("1.234")
+def test_the_thousands_shortcut_decides_as_the_general_parser(text: str) -> None:
+    """`parse_decimal`'s one-match path for grouped thousands agrees with the token parser."""
+    from drivable.kinds.number import _grouped, parse_decimal
+
+    assume(text == text.strip())
+    general = _grouped(text)
+    got = parse_decimal(text)
+    assert (got.value, got.readings) == (general.value, general.readings), text
+    if got.value is None and got.readings is None:
+        assert got.problem

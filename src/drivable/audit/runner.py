@@ -352,7 +352,8 @@ def coverage(
         4: "triage metadata, summaries, URIs, templates",
         5: "when-to-use, follow-up names, completion",
         6: "error envelopes of probe rejections",
-        7: "",
+        7: "task declarations against the advertised extension, duration in descriptions "
+        "(progress, cancellation and running tasks are not probed)",
         8: "cursor pagination, detail toggle, response_format, cache hints",
         9: "fingerprint, listChanged, lifecycle metadata"
         + ("" if offline else ", deterministic order"),
@@ -372,16 +373,6 @@ def coverage(
         else:
             extra_note = ""
         found = by_section.get(section, [])
-        if section == 7:
-            rows.append(
-                CoverageRow(
-                    7,
-                    "not-checked",
-                    "progress, cancellation and tasks need long-running probes drivable does not "
-                    f"run yet; {extra_note}",
-                )
-            )
-            continue
         if section == 6 and (offline or not probed):
             rows.append(
                 CoverageRow(

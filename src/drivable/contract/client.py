@@ -207,6 +207,11 @@ class ClientSide:
         self._capabilities = read
         return read
 
+    def answers(self) -> dict[str, Any]:
+        """Every answer this call has so far, as the client sent it (earlier rounds' and this
+        round's): what a later run of the same call needs in order not to ask again."""
+        return {**self._carried, **self._good}
+
     def supports(self, capability: str) -> bool:
         """Whether the client declared `capability` ("elicitation", "sampling", "roots")."""
         return self.capabilities.get(capability) is not None
@@ -240,6 +245,11 @@ class ClientSide:
         assert self._send_request is not None
         if key in self._good:
             return self._good[key]  # asked already in this call (a handler asking twice)
+        carried = request.read(self._carried[key]) if key in self._carried else None
+        if carried is not None:
+            # Answered in an earlier round (a task's rounds before it started): not asked again.
+            self._good[key] = carried
+            return carried
         raw = await self._send_request(request.method, request.params())
         answer = request.read(raw)
         if answer is None:

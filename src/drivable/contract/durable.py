@@ -32,6 +32,7 @@ from drivable.effects import (
     Transaction,
     arguments_digest,
 )
+from drivable.kinds._reading import Deferred
 
 RECEIPT_WINDOW_S = 24 * 3600
 CONFIRM_TTL_S = 600
@@ -98,9 +99,23 @@ class Durability:
 
 
 def identity(args: BaseModel) -> dict[str, Any]:
-    """The arguments that make a call what it is (control fields left out)."""
+    """The arguments that make a call what it is (control fields left out): the values read, not
+    their spellings; a value the handler settles (`Deferred`) counts once it is settled."""
     dumped = args.model_dump(mode="json")
     return {k: v for k, v in dumped.items() if k not in CONTROL_FIELDS}
+
+
+def unsettled(value: Any) -> bool:
+    """Whether the arguments hold a value only the handler can finish reading (`Deferred`)."""
+    if isinstance(value, Deferred):
+        return not value.is_settled
+    if isinstance(value, BaseModel):
+        return any(unsettled(getattr(value, name)) for name in type(value).model_fields)
+    if isinstance(value, list | tuple):
+        return any(unsettled(item) for item in value)
+    if isinstance(value, Mapping):
+        return any(unsettled(item) for item in value.values())
+    return False
 
 
 def dry_run_repair(tool: str, args: BaseModel) -> Repair:
@@ -205,6 +220,14 @@ async def run_keyed(
     return None, unavailable_envelope(tool, outcome), None
 
 
+def check_token(durability: Durability, *, tool: str, principal: str, args: BaseModel) -> None:
+    """Refuse early a confirm_token that cannot confirm this call whatever its arguments settle
+    to (missing, forged, expired, another tool or principal); raise Refused if so."""
+    claims = durability.tokens.verify(getattr(args, "confirm_token", None), tool, None, principal)
+    if isinstance(claims, Refusal):
+        raise Refused(refusal_envelope(tool, args, claims))
+
+
 async def spend_token(
     durability: Durability,
     *,
@@ -213,7 +236,10 @@ async def spend_token(
     args: BaseModel,
     transaction: Transaction | None,
 ) -> None:
-    """Redeem the call's confirm_token (in the effect's transaction); raise Refused if refused."""
+    """Redeem the call's confirm_token (in the effect's transaction); raise Refused if refused.
+
+    The token is bound to the digest of `identity(args)`: call it after the handler settled every
+    deferred value, or before the handler when there is none."""
     token = getattr(args, "confirm_token", None)
     refused = await durability.tokens.redeem(
         token, tool, arguments_digest(identity(args)), principal, transaction=transaction

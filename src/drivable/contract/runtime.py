@@ -143,6 +143,7 @@ class Contract:
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
         allow_name: str | None = None,
+        task: Any = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -159,13 +160,15 @@ class Contract:
         deprecation: Deprecation | None = None,
         scopes: Sequence[str] = (),
         allow_name: str | None = None,
+        task: Any = None,
     ) -> Any:
         """Register a tool: `@contract.tool(effects=READ_ONLY)` over
         `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
         or a plain function). The name defaults to the function's, the description to its
         docstring, the title to the name in words; `examples` are argument objects, validated now
         and published in the inputSchema. Effect presets (`CREATE`, `DELETE`) add their control
-        fields. Without `effects`, the tool is refused: annotations are decided, never defaulted."""
+        fields. Without `effects`, the tool is refused: annotations are decided, never defaulted.
+        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md)."""
         declaring_scope = _declaring_scope()
 
         def decorate(handler: Any) -> Any:
@@ -209,7 +212,12 @@ class Contract:
                 scopes=tuple(scopes) or (() if effects.read_only else (self.write_scope,)),
                 localns=declaring_scope,
                 allow_name=allow_name,  # verb_noun exemption, with the reason the name is fixed
+                task=task,
             )
+            if task is not None:
+                from drivable.tasks.errors import TASK_CODES
+
+                self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             if checked:
                 spec.input_schema["examples"] = checked
             boundary.advertise_bounds(spec.input_schema)
@@ -408,6 +416,8 @@ class Contract:
             common.append("unavailable")
         if "cursor" in spec.input_model.model_fields:
             common += ["invalid_cursor", "cursor_expired"]
+        if spec.task is not None:
+            common += ["task_timeout", "task_expired", "worker_lost"]
         return sorted(set(common) | set(spec.errors))
 
     def tool_meta(self, spec: ToolSpec) -> dict[str, Any]:
@@ -416,10 +426,10 @@ class Contract:
             lifecycle["deprecation"] = spec.deprecation.to_dict()
         # The codes only: their meanings are in the one catalog discover publishes, so the
         # catalog is not repeated on every tool of tools/list ([6.document-codes]).
-        return {
-            f"{NAMESPACE}/lifecycle": lifecycle,
-            f"{NAMESPACE}/errors": self.tool_codes(spec),
-        }
+        meta = {f"{NAMESPACE}/lifecycle": lifecycle, f"{NAMESPACE}/errors": self.tool_codes(spec)}
+        if spec.task is not None:
+            meta[f"{NAMESPACE}/task"] = spec.task.to_meta()
+        return meta
 
     def error_catalog(self) -> list[dict[str, Any]]:
         """Every code the server's tools can emit, with its recovery class and meaning."""
@@ -445,6 +455,8 @@ class Contract:
         )
         if stated:
             description = f"{description} {stated}"
+        if spec.task is not None:
+            description = f"{description} {spec.task.sentence()}"
         return {
             "name": spec.name,
             "title": spec.title,
@@ -552,11 +564,14 @@ def _check_short(subject: str, description: str) -> None:
 
 def _declaring_scope(depth: int = 4) -> dict[str, Any]:
     """Locals of the frames that declared a tool, nearest first, so models declared inside a
-    function (tests, factories) resolve like module-level ones."""
+    function (tests, factories) resolve like module-level ones. The walk stops at the first
+    module-level frame: a module's names are the handler's own globals already, or, when a
+    function of one module declares tools on a contract of another, names of the wrong module
+    (whose `Said` would shadow the handler's own)."""
     scope: dict[str, Any] = {}
     frame: FrameType | None = sys._getframe(2)
     for _ in range(depth):
-        if frame is None:
+        if frame is None or frame.f_locals is frame.f_globals:
             break
         for key, value in frame.f_locals.items():
             scope.setdefault(key, value)

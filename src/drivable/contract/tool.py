@@ -106,6 +106,8 @@ class ToolSpec:
     best_effort: tuple[str, ...] = ()
     # Why this tool's name may break verb_noun (an explicit, documented exemption), or None.
     name_exempt: str | None = None
+    # Long-running work (`drivable.tasks.LongRunning`): may answer with a task handle.
+    task: Any = None
 
     @property
     def keyed(self) -> bool:
@@ -394,6 +396,7 @@ def build_spec(
     scopes: Sequence[str],
     localns: Mapping[str, Any] | None = None,
     allow_name: str | None = None,
+    task: Any = None,
 ) -> ToolSpec:
     check_name(name, allow_name)
     text = check_description(name, description)
@@ -431,4 +434,14 @@ def build_spec(
     spec.output_schema = output_schema_of(
         name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
     )
+    if task is not None:
+        from drivable.tasks.policy import LongRunning, TaskDeclarationError
+
+        if not isinstance(task, LongRunning):
+            raise ContractError(f"tool {name!r}: task= takes a drivable.tasks.LongRunning")
+        try:
+            task.check_for(name, read_only=effects.read_only, keyed=spec.keyed)
+        except TaskDeclarationError as error:
+            raise ContractError(str(error)) from None
+        spec.task = task
     return spec

@@ -102,9 +102,11 @@ class ConfirmTokens:
         return f"{_PREFIX}.{_b64encode(payload)}.{_b64encode(self._mac(payload))}"
 
     def verify(
-        self, token: str | None, tool: str, digest: str, principal: str
+        self, token: str | None, tool: str, digest: str | None, principal: str
     ) -> TokenClaims | Refusal:
-        """Everything but single use: signature, expiry and the bindings."""
+        """Everything but single use: signature, expiry and the bindings. ``digest=None`` checks
+        all but the arguments: an early refusal for a call whose arguments the handler has still
+        to settle (it is redeemed with the digest once they are)."""
         if token is None or token == "":
             return Refusal(RefusalReason.MISSING)
         fields = self._decode(token)
@@ -117,10 +119,14 @@ class ConfirmTokens:
             return Refusal(RefusalReason.OTHER_TOOL)
         if not hmac.compare_digest(sub_tag, self._tag(b"sub", principal, 8)):
             return Refusal(RefusalReason.OTHER_PRINCIPAL)
-        if not hmac.compare_digest(args_tag, self._tag(b"args", digest, 8)):
+        if digest is not None and not hmac.compare_digest(args_tag, self._tag(b"args", digest, 8)):
             return Refusal(RefusalReason.OTHER_ARGUMENTS)
         return TokenClaims(
-            tool=tool, digest=digest, subject=sub_tag.hex(), expires_at=expires_at, nonce=nonce
+            tool=tool,
+            digest=digest or "",
+            subject=sub_tag.hex(),
+            expires_at=expires_at,
+            nonce=nonce,
         )
 
     def _decode(self, token: str) -> tuple[int, str, bytes, bytes, bytes] | None:

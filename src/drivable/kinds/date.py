@@ -122,16 +122,18 @@ def _canonical(value: Any, options: Options) -> Any:
     """The seam's fast path: an unbounded canonical ISO day, as a `date`, else NOT_CANONICAL.
 
     The parse goes first and the shape is checked after it, because nearly every value that
-    reaches here is canonical: fromisoformat refuses non-strings itself, and the checks after it
-    only tell "2026-10-01" from the other forms it accepts ("20261001", "2026-W40-4").
+    reaches here is canonical: fromisoformat refuses non-strings itself, and one character tells
+    "2026-10-01" from the other forms it accepts: of "20261001", "2026-W40", "2026W404",
+    "2026-W40-4" and "2026W40" (too short: IndexError), only YYYY-MM-DD has a dash at 7. Every
+    operation here costs about a fifth of the parse, so there are as few as the rule needs.
     """
     try:
         day = _fromisoformat(value)
-    except (TypeError, ValueError):
+        dash = value[7]
+    except (TypeError, ValueError, IndexError):
         return NOT_CANONICAL
-    # Of the forms fromisoformat accepts, only YYYY-MM-DD has dashes at 4 and 7.
     if (
-        value[4] == "-" == value[7]
+        dash == "-"
         and not options.bounded
         and value[0] != "0"  # 0001-01-01 means no bound
         and value != "9999-12-31"

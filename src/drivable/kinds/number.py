@@ -62,6 +62,10 @@ _EXPONENT = re.compile(r"^(.*?)[eE]([+\-−]?\d{1,6})$", re.DOTALL)
 _TOKENS = re.compile(r"\d+|\s+|.", re.DOTALL)
 # Unsigned ASCII digits with at most one dot or comma and digits after it: the common case.
 _SIMPLE = re.compile(r"([0-9]+)(?:[.,]([0-9]+))?")
+# Thousands grouped by one mark used throughout, then maybe a decimal part after the other mark
+# ("1 234 567", "1.234,50", "1,234.5", "1'234"): the common grouped case, decided in one match as
+# `_grouped` decides it. One group with no decimal part ("1.234") is _SIMPLE's question.
+_THOUSANDS = re.compile(r"([0-9]{1,3})(?:([ .,'])[0-9]{3})(?:\2[0-9]{3})*(?:(?!\2)[.,]([0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,13 @@ def parse_decimal(text: str) -> Parsed:
         if len(fraction) == 3 and whole != "0" and len(whole) <= 3:
             return Parsed(readings=(Decimal(whole + fraction), Decimal(f"{whole}.{fraction}")))
         return Parsed(value=Decimal(f"{whole}.{fraction}"))
+    thousands = _THOUSANDS.fullmatch(text)
+    if thousands is not None and thousands.group(1) != "0":
+        head, fraction = thousands.group(0), thousands.group(3)
+        if fraction is not None:
+            head = head[: -len(fraction) - 1]
+        whole = head.replace(thousands.group(2), "")
+        return Parsed(value=Decimal(f"{whole}.{fraction}" if fraction is not None else whole))
     match = _SIGNED.match(text)
     if match is None:  # pragma: no cover - the pattern matches every string
         return _nothing("not a number")

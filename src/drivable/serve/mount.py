@@ -296,6 +296,11 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         return await call_next(ctx)
 
     server.middleware.append(remember)
+    from drivable.tasks import install as install_tasks
+
+    install_tasks(
+        server, contract, asking=asking
+    )  # long-running tools: the tasks extension (docs/tasks.md)
     return server
 
 

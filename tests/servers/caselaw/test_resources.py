@@ -35,7 +35,12 @@ async def test_the_catalog_lists_the_summary_and_both_templates(caselaw: Contrac
         assert all(t.title and t.description and t.mime_type for t in templates)
         summary, _ = body(await c.read_resource("caselaw://summary"))
         assert summary["data"]["decisions"] == 5000
-        assert summary["tools"] == ["get_decision", "list_courts", "search_decisions"]
+        assert summary["tools"] == [
+            "get_decision",
+            "list_courts",
+            "search_decisions",
+            "summarize_decisions",
+        ]
         assert summary["does_not"]
 
 

@@ -59,7 +59,12 @@ async def drive(target: Target, mode: str) -> None:
     with open(os.devnull, "w") as errlog:
         async with connect(target, mode=mode, errlog=errlog, read_timeout_seconds=30) as client:  # type: ignore[arg-type]
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"search_decisions", "get_decision", "list_courts"}
+            assert set(tools) == {
+                "search_decisions",
+                "get_decision",
+                "list_courts",
+                "summarize_decisions",
+            }
             assert all(t.output_schema and t.annotations.read_only_hint for t in tools.values())  # type: ignore[union-attr]
 
             async def call(name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:

@@ -100,6 +100,27 @@ async def probe_tools(
     return state
 
 
+# JSON-RPC errors that judge the request, not its arguments (checklist 6.tool-errors: JSON-RPC is
+# for admissibility): -32020 header mismatch, -32021 missing client capability, -32022.
+ADMISSIBILITY_CODES = frozenset({-32020, -32021, -32022})
+
+
+def _admissibility(call: ProbeCall) -> str | None:
+    """Why the server refused the request itself, or None (an answer about the tool)."""
+    error = call.error if call.outcome == "jsonrpc-error" else None
+    if not error or error.get("code") not in ADMISSIBILITY_CODES:
+        return None
+    data = error.get("data")
+    needed = data.get("requiredCapabilities") if isinstance(data, dict) else None
+    if isinstance(needed, dict) and needed:
+        names = ", ".join(sorted(str(k) for k in needed))
+        return (
+            f"needs the client capability {names}, which the audit's client does not declare "
+            f"(JSON-RPC {error['code']}): not probed"
+        )
+    return f"refused the request itself (JSON-RPC {error['code']}): not probed"
+
+
 async def _send(
     client: Client, state: ProbeState, tool: str, arguments: dict[str, Any], timeout: float
 ) -> ProbeCall:
@@ -135,13 +156,12 @@ async def _probe_one(
             if plan.probe == "baseline":
                 state.baseline_ok[name] = False
             continue
-        if needs_capability(call):
-            # The tool asks the client for something the probing client does not declare
-            # (elicitation, sampling): its answer says nothing of how it treats its arguments.
-            state.observe(name, f"needs-capability:{plan.probe}", "needs-capability")
-            if plan.probe == "baseline":
-                state.baseline_ok[name] = False
-            continue
+        refusal = _admissibility(call)
+        if refusal is not None:
+            # Refused before the tool ran, for the request rather than its arguments (a client
+            # capability the audit does not declare): the answer says nothing about the tool.
+            state.skipped[name] = refusal
+            return True
         if call.outcome == "success":
             j.check_error_as_success(call, state, subject)
         if plan.probe == "baseline":

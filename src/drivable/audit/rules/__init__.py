@@ -15,6 +15,7 @@ from drivable.audit.rules import (
     s3_tools,
     s4_s5_resources_prompts,
     s6_failure,
+    s7_long_running,
     s8_s9_tokens_versions,
 )
 from drivable.audit.rules.base import Check, Rule, RuleDoc, StaticContext
@@ -27,6 +28,7 @@ _MODULES = (
     s3_tools,
     s4_s5_resources_prompts,
     s6_failure,
+    s7_long_running,
     s8_s9_tokens_versions,
 )
 STATIC_CHECKS: tuple[Check, ...] = (
@@ -35,6 +37,7 @@ STATIC_CHECKS: tuple[Check, ...] = (
     s3_tools.check,
     s3_effects.check,
     s4_s5_resources_prompts.check,
+    s7_long_running.check,
     s8_s9_tokens_versions.check,
 )
 

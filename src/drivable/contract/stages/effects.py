@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from drivable.contract.call import Outcome
-from drivable.contract.durable import issue_token, run_keyed, spend_token
+from drivable.contract.durable import (
+    check_token,
+    issue_token,
+    run_keyed,
+    spend_token,
+    unsettled,
+)
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.handler import invoke
 from drivable.contract.stages.shaping import shape
@@ -38,13 +44,25 @@ async def run_effects(attempt: Attempt) -> Outcome:
         )
         return Outcome(preview, is_error=False)
 
+    # A value the handler settles ("42.00 GBP" once the invoice's currency is read) is known only
+    # after it ran: the token is checked as far as it can be first, and bound to the settled
+    # arguments after the handler, inside the transaction, so a refusal rolls the effect back.
+    settles = spec.effects.destructive and unsettled(args)
+    if settles:
+        check_token(durability, tool=spec.name, principal=principal, args=args)
+
     async def effect(tx: Any) -> dict[str, Any]:
         call.transaction = tx
-        if spec.effects.destructive:
+        if spec.effects.destructive and not settles:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )
-        return shape(attempt, await invoke(attempt))
+        result = shape(attempt, await invoke(attempt))
+        if settles:
+            await spend_token(
+                durability, tool=spec.name, principal=principal, args=args, transaction=tx
+            )
+        return result
 
     if spec.keyed:
         result, envelope, receipt = await run_keyed(

@@ -1,12 +1,15 @@
-"""The caselaw server written the naive way: the same three tools over the same decision database.
+"""The caselaw server written the naive way: the same four tools over the same decision database.
 
-search_decisions, get_decision and list_courts with plain `str`/`int` parameters; the court filter
-compares the official name exactly, dates are parsed with `date.fromisoformat`, the cursor is an
-integer offset, errors are whatever the code raises. Run as a module for stdio.
+search_decisions, get_decision, list_courts and summarize_decisions with plain `str`/`int`
+parameters; the court filter compares the official name exactly, dates are parsed with
+`date.fromisoformat`, the cursor is an integer offset, errors are whatever the code raises. The
+summary reads the whole result set in one blocking call, without progress or a task. Run as a
+module for stdio.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -76,6 +79,38 @@ def list_courts(country: str | None = None) -> dict[str, Any]:
             for c in COURTS
             if country is None or c.country == country
         ]
+    }
+
+
+@server.tool()
+def summarize_decisions(
+    query: str | None = None,
+    court: str | None = None,
+    date_from: str | None = None,
+    date_to: str | None = None,
+    subject: str | None = None,
+) -> dict[str, Any]:
+    """Summarize all decisions matching a search."""
+    import datetime
+
+    filters = Filters(
+        court=court,
+        date_from=datetime.date.fromisoformat(date_from).isoformat() if date_from else None,
+        date_to=datetime.date.fromisoformat(date_to).isoformat() if date_to else None,
+        subject=subject,
+    )
+    _, total = _store().search(query, filters, 0, 1)
+    rows, _ = _store().search(query, filters, 0, max(total, 1))
+    courts = Counter(str(r["court"]) for r in rows)
+    years = Counter(str(r["decided_on"])[:4] for r in rows)
+    subjects = Counter(str(r["subject"]) for r in rows)
+    statutes = Counter(s for r in rows for s in r.get("statutes") or [])
+    return {
+        "matched": total,
+        "by_court": dict(courts.most_common()),
+        "by_year": dict(sorted(years.items(), reverse=True)),
+        "by_subject": dict(subjects.most_common()),
+        "top_statutes": dict(statutes.most_common(10)),
     }
 
 

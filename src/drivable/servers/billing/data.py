@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime
 import random
-import unicodedata
 from dataclasses import dataclass, field
 
 from drivable.kinds.money import major
+from drivable.kinds.text_folding import bare
 
 DATA_VERSION = "billing-1"
 SEED = 2026_002
@@ -139,8 +139,7 @@ class Dataset:
 
 def folded(text: str) -> str:
     """Text as name search compares it: accents dropped, case folded ('Černý' -> 'cerny')."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return bare(text)
 
 
 def money(cents: int, currency: str) -> str:
@@ -156,8 +155,7 @@ def generate(customers: int = 120, invoices: int = 1200) -> Dataset:
     for i in range(customers):
         country = rng.choice(list(COUNTRIES))
         name = f"{rng.choice(_FIRST)} {rng.choice(_KIND)} {_FORM[country]}"
-        folded = unicodedata.normalize("NFKD", name.split()[0].lower())
-        slug = "".join(c for c in folded if c.isascii() and c.isalpha()) or "co"
+        slug = "".join(c for c in bare(name.split()[0]) if c.isascii() and c.isalpha()) or "co"
         cid = f"cus_{FIRST_CUSTOMER + i}"
         people.append(
             Customer(cid, name, f"billing@{slug}{i}.example", country, COUNTRIES[country])

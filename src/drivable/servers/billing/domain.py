@@ -118,32 +118,34 @@ def due_date_refusal(tool: str, due_on: datetime.date, issued_on: str) -> ToolEr
     )
 
 
-def refund_amount(record: InvoiceRecord, amount: int | Pending, call: Call) -> int:
-    """The refund amount in the invoice's minor units, read through the money kind."""
-    reading = settle(amount, record.currency)
+def amount_in(currency: str, amount: int | Pending, call: Call, path: str, tool: str) -> int:
+    """An amount in `currency`'s minor units, read through the money kind."""
+    reading = settle(amount, currency)
     if reading.outcome != "value":
-        raise unread_amount(reading, record)
-    call.notes.extend(f"amount_cents: {note}" for note in reading.notes)
+        raise unread_amount(reading, currency, path, tool)
+    call.notes.extend(f"{path}: {note}" for note in reading.notes)
     return int(reading.value)
 
 
-def unread_amount(reading: Reading, record: InvoiceRecord) -> ToolError:
+def unread_amount(reading: Reading, currency: str, path: str, tool: str) -> ToolError:
     """The money kind's question or refusal, as the envelope a validation issue would be."""
     if reading.readings:
         then = "with the one you mean: " + " or ".join(str(r) for r in reading.readings)
     else:
-        then = f"with a JSON integer of {record.currency} minor units (get_invoice shows refundable_cents)"
+        then = f"with a JSON integer of {currency} minor units"
+        if tool == "refund_invoice":
+            then += " (get_invoice shows refundable_cents)"
     return ToolError(
         "invalid_arguments",
-        f"amount_cents: {reading.hint}",
-        hint=f"Call refund_invoice again {then}.",
+        f"{path}: {reading.hint}",
+        hint=f"Call {tool} again {then}.",
         issues=[
             Issue(
-                "amount_cents",
+                path,
                 reading.code,
                 reading.hint,
                 received=reading.received,
-                expected=f"{reading.expected} of {record.currency}",
+                expected=f"{reading.expected} of {currency}",
                 readings=list(reading.readings) or None,
                 has_received=True,
             )

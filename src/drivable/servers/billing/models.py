@@ -34,6 +34,11 @@ RefundAmount = Annotated[
     int | Pending,
     Kind("money", currency_from="invoice", minimum=1, maximum=MAX_REFUND_CENTS),
 ]
+# A line's price, settled the same way once the invoice's currency is known (the call's or the
+# customer's).
+UnitPrice = Annotated[
+    int | Pending, Kind("money", currency_from="invoice", minimum=0, maximum=100_000_000)
+]
 InvoiceId = Annotated[str, Kind("identifier", prefix="inv_")]  # = IdOf("inv_"), as a type
 CustomerId = Annotated[str, Kind("identifier", prefix="cus_")]  # = IdOf("cus_")
 Currency = Literal["CZK", "EUR", "GBP", "USD"]
@@ -186,8 +191,8 @@ class GetInput(KindModel):
 class LineDraft(KindModel):
     description: str = Field(min_length=1, max_length=200, description="What was sold.")
     quantity: int = Field(1, ge=1, le=10_000, description="How many, a whole number.")
-    unit_cents: int = Field(
-        ge=0, le=100_000_000, description="Price of one, in minor units (cents) of the currency."
+    unit_cents: UnitPrice = Field(
+        description="Price of one, in minor units (cents) of the invoice's currency, 0 to 100000000."
     )
 
 

@@ -35,6 +35,7 @@ from drivable.effects import Updated, VersionConflict
 from drivable.kinds.money import both_units
 from drivable.servers.billing.data import money
 from drivable.servers.billing.domain import (
+    amount_in,
     due_date_refusal,
     exceeds_balance,
     explain_empty_search,
@@ -42,7 +43,6 @@ from drivable.servers.billing.domain import (
     invoice_not_found,
     invoice_row,
     kept_money_refusal,
-    refund_amount,
     reread_repair,
     today,
     void_conflict,
@@ -242,8 +242,13 @@ def make_contract(ledger: Ledger) -> Contract:
             due = args.due_on or issued + datetime.timedelta(days=14)
             if due < issued:
                 raise due_date_refusal("create_invoice", due, issued.isoformat())
+            currency = args.currency or customer[4]
+            prices = [
+                amount_in(currency, li.unit_cents, call, f"lines.{i}.unit_cents", "create_invoice")
+                for i, li in enumerate(args.lines)
+            ]
             invoice_id = f"inv_{secrets.token_hex(5)}"
-            total = sum(li.quantity * li.unit_cents for li in args.lines)
+            total = sum(li.quantity * price for li, price in zip(args.lines, prices, strict=True))
             await tx.execute(
                 "INSERT INTO billing_invoices (invoice_id, customer_id, currency, state, "
                 "issued_on, due_on, memo, total_cents, paid_cents, refunded_cents, version) "
@@ -251,25 +256,18 @@ def make_contract(ledger: Ledger) -> Contract:
                 (
                     invoice_id,
                     args.customer_id,
-                    args.currency or customer[4],
+                    currency,
                     issued.isoformat(),
                     due.isoformat(),
                     args.memo,
                     total,
                 ),
             )
-            for position, li in enumerate(args.lines, 1):
+            for position, (li, price) in enumerate(zip(args.lines, prices, strict=True), 1):
                 await tx.execute(
                     "INSERT INTO billing_lines (invoice_id, position, description, quantity, "
                     "unit_cents, amount_cents) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        invoice_id,
-                        position,
-                        li.description,
-                        li.quantity,
-                        li.unit_cents,
-                        li.quantity * li.unit_cents,
-                    ),
+                    (invoice_id, position, li.description, li.quantity, price, li.quantity * price),
                 )
             record = await ledger.invoice(tx, invoice_id)
             assert record is not None
@@ -374,7 +372,9 @@ def make_contract(ledger: Ledger) -> Contract:
                 raise invoice_not_found(args.invoice_id)
             if record.state == "void":
                 raise void_conflict(record, "refunded")
-            cents = refund_amount(record, args.amount_cents, call)
+            cents = amount_in(
+                record.currency, args.amount_cents, call, "amount_cents", "refund_invoice"
+            )
             if cents > record.refundable_cents:
                 raise exceeds_balance(record, cents)
             after = record.refunded_cents + cents

@@ -12,12 +12,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import random
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drivable.kinds.eli import CZ_BASE, EU_BASE
+from drivable.kinds.text_folding import words
 from drivable.servers.caselaw.courts import COURTS, Court
 
 DATA_VERSION = "2026.11.1"
@@ -377,9 +377,7 @@ def decision_id_for(court: str, case_number: str) -> str:
 
 
 def ecli_for(court: Court, year: int, case_number: str, ordinal: int) -> str:
-    plain = unicodedata.normalize("NFKD", case_number.upper())
-    folded = "".join(c if c.isalnum() else "." for c in plain if not unicodedata.combining(c))
-    folded = ".".join(p for p in folded.split(".") if p)
+    folded = words(case_number, joiner=".").upper()
     return f"ECLI:{court.ecli_code}:{year}:{folded}.{ordinal}"
 
 

@@ -1,9 +1,10 @@
 """The caselaw reference server: search and read court decisions.
 
-Three read-only tools (search_decisions, get_decision, list_courts), each decision's text as a
-chunked resource with an index before the body, a capability summary resource, and two advisory
-prompts. Every value is read through `drivable.kinds` (courts through their vocabulary, dates,
-ELI references, locales, cursors); case numbers through this package's `case_number`.
+Three read-only tools (search_decisions, get_decision, list_courts) and a long-running one that
+tallies a whole result set (summarize_decisions, in `analysis`), each decision's text as a chunked
+resource with an index before the body, a capability summary resource, and two advisory prompts.
+Every value is read through `drivable.kinds` (courts through their vocabulary, dates, ELI
+references, locales, cursors); case numbers through this package's `case_number`.
 
 `make_contract(Handle(path))` builds a contract on a database; `contract` below serves the default
 database, and `serve()` (what `drivable serve caselaw` loads) builds that database before serving.
@@ -46,6 +47,7 @@ from drivable.servers.caselaw.models import (
     CourtRow,
     CourtsInput,
     CourtsOutput,
+    CourtValue,
     GetInput,
     GetOutput,
     SearchInput,
@@ -88,6 +90,9 @@ def make_contract(handle: Handle | None = None) -> Contract:
     """The caselaw contract serving `handle`'s database (the default database without one)."""
     db = handle or Handle()
     contract = Contract(NAME, version=VERSION, title="Case law", summary=SUMMARY)
+    from drivable.servers.caselaw.analysis import register as register_analysis
+
+    register_analysis(contract, db, CourtValue)  # summarize_decisions, the long-running one
 
     @contract.tool(
         name="search_decisions",

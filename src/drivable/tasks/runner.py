@@ -1,0 +1,463 @@
+"""Running tasks: the work happens in the worker that created (or took over) the task, in the
+background of its event loop, through the same `Contract.call` pipeline as a blocking call.
+
+While it runs, the worker renews its lease on the row, writes progress as the status message
+(rate-limited), and watches the row for a cancel request from any worker. A handler that needs an
+answer from the client asks through `current_task().elicit(...)`: the request lands in the row, the
+task shows `input_required`, and the answer comes back through `tasks/update` on any worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
+
+from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
+from drivable.contract.client import MissingCapability
+from drivable.contract.stages.handler import internal_error
+from drivable.effects import SqlEffectStore
+from drivable.tasks.control import _CURRENT, TaskControl, task_client
+from drivable.tasks.policy import LongRunning
+from drivable.tasks.store import TaskRow, TaskStore
+
+log = logging.getLogger("drivable.tasks")
+
+# Status messages are written at most this often; the last one is written at the next heartbeat.
+PROGRESS_WRITE_S = 0.5
+# How long after a tombstone's result expired the id is still recognised (as expired, not unknown).
+FORGET_AFTER_S = 86_400.0
+
+
+def tool_result(outcome: Outcome) -> dict[str, Any]:
+    """An outcome as the CallToolResult wire dict a blocking call answers (the same shaping)."""
+    from drivable.serve.mount import call_result
+
+    dumped: dict[str, Any] = call_result(outcome).model_dump(
+        by_alias=True, mode="json", exclude_none=True
+    )
+    return dumped
+
+
+@dataclass
+class _Running:
+    control: TaskControl
+    scope: anyio.CancelScope
+    cancelled: bool = False
+    lost: bool = False
+
+
+class TaskRunner:
+    """Starts, watches and recovers the tasks of one contract in this process."""
+
+    def __init__(
+        self,
+        contract: Contract,
+        *,
+        lease_s: float = 10.0,
+        watch_s: float = 0.25,
+    ) -> None:
+        self.contract = contract
+        self.lease_s = lease_s
+        self.watch_s = watch_s
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._tasks: TaskStore | None = None
+        self._running: dict[str, _Running] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._sweeper_loop: asyncio.AbstractEventLoop | None = None
+        self._last_purge = 0.0
+
+    @property
+    def task_tools(self) -> list[str]:
+        return sorted(n for n, spec in self.contract.tools.items() if spec.task is not None)
+
+    async def prepare(self) -> TaskStore:
+        """The contract's store, settled (every entry point awaits this before using `tasks`)."""
+        if self._tasks is None:
+            store = (await self.contract.durable()).store
+            if not isinstance(store, SqlEffectStore):
+                raise TypeError("tasks need the SQL effect store (SQLite or PostgreSQL)")
+            self._tasks = TaskStore(store)
+        return self._tasks
+
+    @property
+    def tasks(self) -> TaskStore:
+        if self._tasks is None:
+            raise RuntimeError("TaskRunner.prepare() must run first")
+        return self._tasks
+
+    # -- starting -------------------------------------------------------------------------
+
+    def new_row(
+        self,
+        spec: ToolSpec,
+        policy: LongRunning,
+        principal: Principal,
+        arguments: Mapping[str, Any],
+        idem_key: str | None,
+        digest: str,
+        before: Mapping[str, Any] | None = None,
+    ) -> TaskRow:
+        """A new row; `before`: what `before_task` recorded of the client (capabilities, answers)."""
+        now = self.tasks.clock()
+        deadline = now + policy.timeout_s
+        expires = deadline + policy.keep_s
+        return TaskRow(
+            task_id=secrets.token_urlsafe(24),
+            principal=principal.id,
+            scopes=tuple(sorted(principal.scopes)) if principal.scopes is not None else None,
+            tool=spec.name,
+            arguments=dict(arguments),
+            idem_key=idem_key,
+            digest=digest,
+            status="working",
+            status_message="Started; no progress reported yet.",
+            result=None,
+            error=None,
+            input_requests={},
+            input_responses=dict(before or {}),
+            cancel_requested=False,
+            attempt=1,
+            owner=self.owner,
+            lease_until=now + self.lease_s,
+            created_at=now,
+            updated_at=now,
+            deadline_at=deadline,
+            ttl_ms=int((expires - now) * 1000),
+            poll_ms=policy.poll_ms,
+            expires_at=expires,
+            forget_at=expires + FORGET_AFTER_S,
+        )
+
+    def start(self, row: TaskRow) -> None:
+        """Run the task in the background of this event loop (it is durable already)."""
+        self._ensure_sweeper()
+        job = asyncio.get_running_loop().create_task(self._run(row))
+        self._background.add(job)
+        job.add_done_callback(self._background.discard)
+
+    def _ensure_sweeper(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._sweeper_loop is loop:
+            return
+        self._sweeper_loop = loop
+        job = loop.create_task(self._sweep_forever())
+        self._background.add(job)
+        job.add_done_callback(self._background.discard)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await anyio.sleep(self.lease_s)
+            try:
+                await self.sweep()
+            except Exception:
+                log.warning("task sweep failed", exc_info=True)
+
+    async def sweep(self) -> None:
+        """Recover tasks whose worker died; forget long-expired ones now and then."""
+        for task_id in await self.tasks.abandoned(self.task_tools):
+            await self.recover(task_id)
+        now = time.monotonic()
+        if now - self._last_purge > 60:
+            self._last_purge = now
+            await self.tasks.purge()
+
+    # -- cancel, input --------------------------------------------------------------------
+
+    def cancel_local(self, task_id: str) -> None:
+        running = self._running.get(task_id)
+        if running is not None:
+            running.cancelled = True
+            running.scope.cancel()
+
+    def wake(self, task_id: str) -> None:
+        running = self._running.get(task_id)
+        if running is not None:
+            running.control._wake.set()
+
+    # -- recovery -------------------------------------------------------------------------
+
+    async def recover(self, task_id: str) -> TaskRow | None:
+        """Take over an active task whose lease ran out: run it again, or fail it, as the tool's
+        declaration says. None when someone else took it (or it was alive after all)."""
+        if task_id in self._running:
+            # Alive here, its lease only late (a heartbeat waited on a busy store): not abandoned.
+            return None
+        seen = await self.tasks.get(task_id)
+        if seen is None or seen.tool not in self.task_tools:
+            return None  # another server's task (sharing the database): not ours to decide
+        claimed = await self.tasks.take_over(task_id, self.owner, self.lease_s)
+        if claimed is None:
+            return None
+        spec = self.contract.tools.get(claimed.tool)
+        policy = spec.task if spec is not None else None
+        keep = policy.keep_s if isinstance(policy, LongRunning) else 3_600.0
+        if claimed.cancel_requested:
+            await self.tasks.finish(
+                task_id,
+                self.owner,
+                status="cancelled",
+                status_message="Cancelled at the client's request; the worker running it had "
+                "stopped, so the work did not finish and nothing of it was kept.",
+                keep_s=keep,
+                forget_s=FORGET_AFTER_S,
+            )
+            return claimed
+        now = self.tasks.clock()
+        if (
+            spec is not None
+            and isinstance(policy, LongRunning)
+            and policy.on_worker_lost == "restart"
+            and claimed.attempt <= policy.max_attempts
+            and now < claimed.deadline_at
+        ):
+            message = (
+                "The worker running this task stopped; the work started again from the "
+                f"beginning on another worker (attempt {claimed.attempt} of {policy.max_attempts})."
+            )
+            await self.tasks.restart(task_id, self.owner, message)
+            log.info(
+                "restarted an abandoned task (tool=%s, attempt=%d)", claimed.tool, claimed.attempt
+            )
+            self.start(claimed)
+            return claimed
+        reason = (
+            "it may not run twice by itself"
+            if not isinstance(policy, LongRunning) or policy.on_worker_lost == "fail"
+            else "it had used all its attempts or its time"
+        )
+        envelope = self._envelope(
+            "worker_lost",
+            f"The worker running {claimed.tool} stopped before the task finished; it was not "
+            f"run again because {reason}.",
+            f"Call {claimed.tool} again"
+            + (
+                " with the same idempotency_key (an effect already applied is not applied again)."
+                if claimed.idem_key
+                else "."
+            ),
+            claimed.task_id,
+        )
+        await self.tasks.finish(
+            task_id,
+            self.owner,
+            status="failed",
+            status_message=envelope["message"] + " This failure is temporary: " + envelope["hint"],
+            error={"code": INTERNAL_ERROR, "message": envelope["message"], "data": envelope},
+            keep_s=keep,
+            forget_s=FORGET_AFTER_S,
+        )
+        log.info("failed an abandoned task (tool=%s)", claimed.tool)
+        return claimed
+
+    def _envelope(self, code: str, message: str, hint: str, rid: str) -> dict[str, Any]:
+        """The contract's error envelope for a code, as a JSON-RPC error's `data` carries it."""
+        shaped = self.contract.finish(Envelope(code, message, hint=hint), rid).structured
+        data = dict(shaped)
+        data["machine_code"] = data.pop("code")
+        data["human_message"] = data["message"]
+        return data
+
+    # -- running --------------------------------------------------------------------------
+
+    async def _run(self, row: TaskRow) -> None:
+        spec = self.contract.tools[row.tool]
+        policy = spec.task
+        assert isinstance(policy, LongRunning)
+        control = TaskControl(row.task_id, row.attempt, self, self.owner)
+        running = _Running(control, anyio.CancelScope())
+        self._running[row.task_id] = running
+        started = time.monotonic()
+        pending: list[str | None] = [None]
+        last_write = [0.0]
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            # The handler's own words, or its own counts; never a made-up percentage.
+            if message:
+                text = message
+            elif total:
+                text = f"{done:g} of {total:g} done."
+            else:
+                text = f"{done:g} done so far."
+            # Only kept here: the watch loop writes it. The handler never waits on the store for
+            # its progress (on SQLite a keyed handler's own effect transaction holds the write lock).
+            pending[0] = text
+
+        async def beat() -> bool:
+            message, pending[0] = pending[0], None
+            fresh = await self.tasks.heartbeat(row.task_id, self.owner, self.lease_s, message)
+            if fresh is None:
+                running.lost = True
+                running.scope.cancel()
+                return False
+            if fresh.cancel_requested:
+                running.cancelled = True
+                running.scope.cancel()
+                return False
+            return True
+
+        async def watch() -> None:
+            since_beat = 0.0
+            while True:
+                await anyio.sleep(self.watch_s)
+                since_beat += self.watch_s
+                try:
+                    due = time.monotonic() - last_write[0] >= PROGRESS_WRITE_S
+                    if since_beat >= self.lease_s / 3 or (pending[0] is not None and due):
+                        last_write[0] = time.monotonic()
+                        since_beat = 0.0
+                        if not await beat():
+                            return
+                        continue
+                    seen = await self.tasks.get(row.task_id)
+                    if seen is None or seen.owner != self.owner:
+                        running.lost = True
+                        running.scope.cancel()
+                        return
+                    if seen.cancel_requested:
+                        running.cancelled = True
+                        running.scope.cancel()
+                        return
+                except Exception:
+                    log.warning("task watch failed; trying again", exc_info=True)
+
+        outcome: Outcome | None = None
+        timed_out = False
+        token = _CURRENT.set(control)
+        try:
+            with running.scope:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(watch)
+                    remaining = max(0.0, row.deadline_at - self.tasks.clock())
+                    with anyio.move_on_after(remaining) as timer:
+                        try:
+                            outcome = await self.contract.call(
+                                row.tool,
+                                row.arguments,
+                                principal=Principal(
+                                    row.principal,
+                                    frozenset(row.scopes) if row.scopes is not None else None,
+                                ),
+                                request_id=row.task_id[:16],
+                                progress=progress,
+                                client=task_client(row, control),
+                            )
+                        except MissingCapability as lacking:
+                            # The handler asked what the client never declared it could answer:
+                            # the task fails with what the extension's -32021 carries.
+                            control.protocol_error = {
+                                "code": MISSING_REQUIRED_CLIENT_CAPABILITY,
+                                "message": f"{row.tool} needs the client capability "
+                                f"{lacking.capability!r}, which the request that started the "
+                                "task did not declare.",
+                                "data": {"requiredCapabilities": {lacking.capability: {}}},
+                            }
+                    timed_out = timer.cancelled_caught
+                    group.cancel_scope.cancel()
+        except Exception:
+            log.exception("task runner failed (tool=%s)", row.tool)
+            outcome = self.contract.finish(
+                internal_error(row.tool, row.task_id[:16]), row.task_id[:16]
+            )
+        finally:
+            _CURRENT.reset(token)
+            self._running.pop(row.task_id, None)
+        if running.lost:
+            log.info("task taken over by another worker (tool=%s)", row.tool)
+            return
+        elapsed = time.monotonic() - started
+        with anyio.CancelScope(shield=True):
+            await self._record(row, spec, policy, running, control, outcome, timed_out, elapsed)
+
+    async def _record(
+        self,
+        row: TaskRow,
+        spec: ToolSpec,
+        policy: LongRunning,
+        running: _Running,
+        control: TaskControl,
+        outcome: Outcome | None,
+        timed_out: bool,
+        elapsed: float,
+    ) -> None:
+        took = f"{elapsed:.1f} s"
+        if running.cancelled and outcome is None:
+            kept = (
+                "a mutation's transaction was rolled back"
+                if not spec.effects.read_only
+                else "it changes nothing"
+            )
+            await self._finish(
+                row,
+                policy,
+                "cancelled",
+                f"Cancelled at the client's request after {took}; the work stopped before it "
+                f"finished and its partial result was discarded ({kept}).",
+            )
+            return
+        if control.protocol_error is not None:
+            error = control.protocol_error
+            await self._finish(
+                row, policy, "failed", f"Failed after {took}: {error['message']}", error=error
+            )
+            return
+        if timed_out or outcome is None:
+            outcome = self.contract.finish(
+                Envelope(
+                    "task_timeout",
+                    f"{row.tool} ran longer than its declared timeout of {policy.timeout_s:g} s "
+                    "and was stopped; nothing of it was kept.",
+                    hint=f"Call {row.tool} again later; if it times out again, narrow the request.",
+                ),
+                row.task_id[:16],
+            )
+        result = tool_result(outcome)
+        if outcome.is_error:
+            code = outcome.structured.get("code", "an error")
+            message = f"Finished after {took} with the error {code}; result.isError is true."
+        else:
+            message = f"Finished after {took}; the result is in result."
+        if row.attempt > 1:
+            message += (
+                f" This was attempt {row.attempt}: a worker running it earlier stopped, so it ran "
+                "again from the beginning."
+            )
+        await self._finish(row, policy, "completed", message, result=result)
+
+    async def _finish(
+        self,
+        row: TaskRow,
+        policy: LongRunning,
+        status: str,
+        message: str,
+        *,
+        result: Mapping[str, Any] | None = None,
+        error: Mapping[str, Any] | None = None,
+    ) -> None:
+        for attempt in range(5):
+            try:
+                await self.tasks.finish(
+                    row.task_id,
+                    self.owner,
+                    status=status,
+                    status_message=message,
+                    result=result,
+                    error=error,
+                    keep_s=policy.keep_s,
+                    forget_s=FORGET_AFTER_S,
+                )
+                return
+            except Exception:
+                # The store is briefly unavailable: the lease runs out if it stays so, and
+                # another worker then recovers the task; until then keep trying.
+                log.warning("recording a task's end failed (attempt %d)", attempt + 1)
+                await anyio.sleep(0.2 * (attempt + 1))
