@@ -174,8 +174,6 @@ def _invoke(command: Command, args: list[str]) -> int:
     from typer._click import Context
     from typer._click.exceptions import ClickException, UsageError
 
-    from drivable.settings import SettingsError
-
     try:
         group = typer.main.get_group(typer_app([command.module]))
         found = group.get_command(Context(group), command.name)
@@ -192,9 +190,12 @@ def _invoke(command: Command, args: list[str]) -> int:
         return done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
     except KeyboardInterrupt:
         return 130
-    except SettingsError as error:
-        return fail(str(error), command=command.name)
     except Exception as error:
+        # A SettingsError can only come from drivable.settings once imported: a command that
+        # reads no settings (`drivable read`) does not pay for importing it.
+        settings = sys.modules.get("drivable.settings")
+        if settings is not None and isinstance(error, settings.SettingsError):
+            return fail(str(error), command=command.name)
         if os.environ.get("DRIVABLE_DEBUG") == "1":
             raise
         return fail(describe(error), command=command.name)

@@ -170,6 +170,16 @@ def test_every_rule_is_automated_or_carries_a_reviewers_question() -> None:
     assert set(QUESTIONS) <= set(REGISTRY)
 
 
+def test_the_auditor_knows_every_verb_the_runtime_lets_a_tool_start_with() -> None:
+    """A runtime tool named with one of its fixed verbs never gets `3.naming`'s "no verb"."""
+    from drivable.audit import heuristics as h
+    from drivable.contract.tool import VERBS
+
+    assert VERBS <= h.READ_VERBS | h.MUTATING_VERBS
+    for verb in VERBS:
+        assert h.verb_of(f"{verb}_invoice") == verb
+
+
 def test_the_rust_tokenizer_loaded_alone_counts_as_the_wrapper_does() -> None:
     """tokens.py loads the Rust binding without the package's Python wrapper (seconds faster);
     both must give the same count, special-token spellings included."""

@@ -45,7 +45,7 @@ class Said(Output):
 @contract.tool(
     name="test_simple_text",
     title="Simple text",
-    description="Returns one fixed sentence of text. Takes no arguments. Example: {}.",
+    description="Returns one fixed sentence of text. Takes no arguments. Use it when a client tests text results. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -56,7 +56,7 @@ async def simple_text(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_image_content",
     title="Image content",
-    description="Returns a 1x1 red PNG image beside a sentence. Takes no arguments. Example: {}.",
+    description="Returns a 1x1 red PNG image beside a sentence. Takes no arguments. Use it when a client tests image content. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -68,7 +68,7 @@ async def image_content(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_audio_content",
     title="Audio content",
-    description="Returns a short silent WAV clip beside a sentence. Takes no arguments. Example: {}.",
+    description="Returns a short silent WAV clip beside a sentence. Takes no arguments. Use it when a client tests audio content. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -80,7 +80,7 @@ async def audio_content(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_embedded_resource",
     title="Embedded resource",
-    description="Returns a plain-text resource embedded in the result. Takes no arguments. Example: {}.",
+    description="Returns a plain-text resource embedded in the result. Takes no arguments. Use it when a client tests embedded resources in results. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -98,7 +98,7 @@ async def embedded_resource(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_multiple_content_types",
     title="Mixed content",
-    description="Returns text, an image, an embedded JSON resource and a resource link. Example: {}.",
+    description="Returns text, an image, an embedded JSON resource and a resource link. Use it when a client tests mixed content blocks. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -118,7 +118,7 @@ async def multiple_content_types(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_error_handling",
     title="Error handling",
-    description="Always fails with an internal error result, to test error reporting. Example: {}.",
+    description="Always fails with an internal error result, to test error reporting. Use it when a client tests error results. Example: {}.",
     effects=READ_ONLY,
     errors=["internal_error"],
     allow_name=SUITE,
@@ -134,7 +134,7 @@ async def error_handling(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_tool_with_progress",
     title="Progress",
-    description="Reports progress 0, 50 and 100 of 100, about 50 ms apart. Example: {}.",
+    description="Reports progress 0, 50 and 100 of 100, about 50 ms apart. Use it when a client tests progress notifications. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -181,7 +181,7 @@ async def template_data(id: str) -> ResourceBody:
 @contract.prompt(
     name="test_simple_prompt",
     title="Simple prompt",
-    description="A prompt without arguments.",
+    description="Use when a client tests prompts/get without arguments: a prompt without any.",
     when_to_use="When a client tests prompts/get without arguments.",
 )
 async def simple_prompt() -> str:
@@ -191,7 +191,7 @@ async def simple_prompt() -> str:
 @contract.prompt(
     name="test_prompt_with_arguments",
     title="Prompt with arguments",
-    description="A prompt that repeats its two arguments.",
+    description="Use when a client tests prompt arguments: repeats its two arguments.",
     when_to_use="When a client tests prompt arguments.",
     arguments=[
         PromptArgumentSpec(
@@ -207,7 +207,8 @@ async def prompt_with_arguments(arg1: str = "", arg2: str = "") -> str:
 @contract.prompt(
     name="test_prompt_with_embedded_resource",
     title="Prompt with an embedded resource",
-    description="A prompt that embeds the resource it names, then asks to process it.",
+    description="Use when a client tests embedded resources in prompts: embeds the resource it "
+    "names, then asks to process it.",
     when_to_use="When a client tests embedded resources in prompts.",
     arguments=[PromptArgumentSpec("resourceUri", "URI of the resource to embed", required=True)],
 )
@@ -221,7 +222,7 @@ async def prompt_with_embedded_resource(resourceUri: str) -> list[Message]:
 @contract.prompt(
     name="test_prompt_with_image",
     title="Prompt with an image",
-    description="A prompt that shows an image, then asks to analyze it.",
+    description="Use when a client tests images in prompts: shows an image, then asks to analyze it.",
     when_to_use="When a client tests images in prompts.",
 )
 async def prompt_with_image() -> list[Message]:
@@ -261,7 +262,7 @@ def _confirm_form(message: str) -> Elicit:
     name="test_sampling",
     title="Sampling",
     description="Asks the client's model to complete the given prompt and returns its reply. "
-    'Example: {"prompt": "Say hello"}.',
+    'Use it when a client tests sampling; a client without it is refused with -32021. Example: {"prompt": "Say hello"}.',
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -274,7 +275,7 @@ async def sampling(args: PromptArgument, call: Call) -> Said:
     name="test_elicitation",
     title="Elicitation",
     description="Asks the user for a username and an email with the given message. "
-    'Example: {"message": "Please provide your information"}.',
+    'Use it when a client tests form elicitation; a client without it is refused with -32021. Example: {"message": "Please provide your information"}.',
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -296,7 +297,7 @@ async def elicitation(args: MessageArgument, call: Call) -> Said:
 @contract.tool(
     name="test_elicitation_sep1034_defaults",
     title="Elicitation defaults",
-    description="Asks the user a form whose every field has a default (SEP-1034). Example: {}.",
+    description="Asks the user a form whose every field has a default (SEP-1034). Use it when a client tests elicitation defaults. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -324,7 +325,7 @@ async def elicitation_defaults(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_elicitation_sep1330_enums",
     title="Elicitation enums",
-    description="Asks the user a form with every enum style of SEP-1330. Example: {}.",
+    description="Asks the user a form with every enum style of SEP-1330. Use it when a client tests elicitation enums. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -367,7 +368,7 @@ async def elicitation_enums(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_tool_with_logging",
     title="Logging",
-    description="Sends three info log messages about 50 ms apart while it runs. Example: {}.",
+    description="Sends three info log messages about 50 ms apart while it runs. Use it when a client tests log notifications during a call. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -383,7 +384,7 @@ async def tool_with_logging(args: NoArguments, call: Call) -> Said:
     name="test_logging_tool",
     title="Logging (per request)",
     description="Logs one info message; the client sees it only if its request asked for logs. "
-    "Example: {}.",
+    "Use it when a client tests per-request log levels. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -395,7 +396,7 @@ async def logging_tool(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_elicitation",
     title="Input rounds: elicitation",
-    description="Asks the user's name, then greets them. Example: {}.",
+    description="Asks the user's name, then greets them. Use it when a client tests an elicitation round. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -407,7 +408,7 @@ async def irr_elicitation(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_sampling",
     title="Input rounds: sampling",
-    description="Asks the client's model for the capital of France. Example: {}.",
+    description="Asks the client's model for the capital of France. Use it when a client tests a sampling round. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -421,7 +422,7 @@ async def irr_sampling(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_list_roots",
     title="Input rounds: roots",
-    description="Asks the host for its roots and lists them. Example: {}.",
+    description="Asks the host for its roots and lists them. Use it when a client tests a roots round. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -434,7 +435,7 @@ async def irr_list_roots(args: NoArguments, call: Call) -> Said:
     name="test_input_required_result_request_state",
     title="Input rounds: request state",
     description="Asks for a confirmation and says state-ok when its signed state came back. "
-    "Example: {}.",
+    "Use it when a client tests requestState. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -447,7 +448,7 @@ async def irr_request_state(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_multiple_inputs",
     title="Input rounds: several at once",
-    description="Asks a name, a greeting from the model and the roots in one round. Example: {}.",
+    description="Asks a name, a greeting from the model and the roots in one round. Use it when a client tests several inputs in one round. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -466,7 +467,7 @@ async def irr_multiple_inputs(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_multi_round",
     title="Input rounds: two rounds",
-    description="Asks a name, then a favourite colour, then answers with both. Example: {}.",
+    description="Asks a name, then a favourite colour, then answers with both. Use it when a client tests several rounds in a row. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -486,7 +487,7 @@ async def irr_multi_round(args: NoArguments, call: Call) -> Said:
     name="test_input_required_result_tampered_state",
     title="Input rounds: signed state",
     description="Asks for a confirmation; a retry with an altered requestState is refused. "
-    "Example: {}.",
+    "Use it when a client tests a tampered requestState. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -498,7 +499,7 @@ async def irr_tampered_state(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_input_required_result_capabilities",
     title="Input rounds: only what the client declared",
-    description="Asks the user and the model, each only if the client declared it. Example: {}.",
+    description="Asks the user and the model, each only if the client declared it. Use it when a client tests rounds against declared capabilities. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -516,7 +517,7 @@ async def irr_capabilities(args: NoArguments, call: Call) -> Said:
     name="test_missing_capability",
     title="Needs sampling",
     description="Needs the client's model (sampling); a client without it is refused with -32021. "
-    "Example: {}.",
+    "Use it when a client tests the missing-capability error. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -529,7 +530,7 @@ async def missing_capability(args: NoArguments, call: Call) -> Said:
     name="test_streaming_elicitation",
     title="Elicitation on the response stream",
     description="Asks the user's name; in 2026-07-28 the question is a result, never a request "
-    "on the stream. Example: {}.",
+    "on the stream. Use it when a client tests elicitation over a 2026-07-28 stream. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -542,7 +543,8 @@ async def streaming_elicitation(args: NoArguments, call: Call) -> Said:
 @contract.prompt(
     name="test_input_required_result_prompt",
     title="Prompt that asks first",
-    description="A prompt that asks the user which context to use before rendering.",
+    description="Use when a client tests input rounds on prompts/get: asks the user which context "
+    "to use before rendering.",
     when_to_use="When a client tests input rounds on prompts/get.",
 )
 async def irr_prompt(client: ClientSide) -> str:
@@ -595,7 +597,7 @@ ANNOUNCES = Effects(read_only=False, destructive=False, idempotent=True, open_wo
     name="test_trigger_tool_change",
     title="Change the tool list",
     description="Adds test_dynamic_tool if it is not listed yet and tells every listening client "
-    "the tool list changed. Example: {}.",
+    "the tool list changed. Use it when a client tests tool list changes. Example: {}.",
     effects=ANNOUNCES,
     allow_name=SUITE,
 )
@@ -616,7 +618,7 @@ async def trigger_tool_change(args: NoArguments, call: Call) -> Said:
     name="test_trigger_prompt_change",
     title="Change the prompt list",
     description="Adds test_dynamic_prompt if it is not listed yet and tells every listening client "
-    "the prompt list changed. Example: {}.",
+    "the prompt list changed. Use it when a client tests prompt list changes. Example: {}.",
     effects=ANNOUNCES,
     allow_name=SUITE,
 )
@@ -635,7 +637,7 @@ async def trigger_prompt_change(args: NoArguments, call: Call) -> Said:
 @contract.tool(
     name="test_trigger_resource_update",
     title="Announce a resource update",
-    description="Tells the clients watching test://watched-resource that it changed. Example: {}.",
+    description="Tells the clients watching test://watched-resource that it changed. Use it when a client tests resource subscriptions. Example: {}.",
     effects=ANNOUNCES,
     allow_name=SUITE,
 )
@@ -648,7 +650,7 @@ async def trigger_resource_update(args: NoArguments, call: Call) -> Said:
     name="test_reconnection",
     title="Release the stream mid-call",
     description="Closes its own response stream, then answers; a client of a resumable HTTP "
-    "session reconnects with Last-Event-ID and receives the answer. Example: {}.",
+    "session reconnects with Last-Event-ID and receives the answer. Use it when a client tests resuming an HTTP stream. Example: {}.",
     effects=READ_ONLY,
     allow_name=SUITE,
 )

@@ -33,7 +33,7 @@ from drivable.contract.stages.resolve import nearest_tool, resolve
 from drivable.contract.stages.shaping import shape
 from drivable.contract.strict import StrictError
 from drivable.effects import open_store
-from drivable.effects.store import READING
+from drivable.effects.backend import READING
 from drivable.kinds import KindModel
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -102,6 +104,51 @@ def test_help_imports_no_command_module() -> None:
     assert done.stdout.strip().splitlines()[-1] == "['drivable.cli']", done.stdout
 
 
+BOOKMARKS = 12
+
+
+def _workers(pid: int) -> list[int]:
+    """The serving worker processes of `drivable serve --workers N` (its children that listen)."""
+    deadline = time.monotonic() + BOUND
+    while True:
+        children = [
+            int(child)
+            for task in os.listdir(f"/proc/{pid}/task")
+            for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+        ]
+        listening = [c for c in children if _sockets(c) & _tcp_inodes(state="0A")]
+        if len(listening) >= 2 or time.monotonic() > deadline:
+            return listening
+        time.sleep(0.2)
+
+
+def _sockets(pid: int) -> set[str]:
+    found = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if link.startswith("socket:["):
+                found.add(link[len("socket:[") : -1])
+    return found
+
+
+def _tcp_inodes(*, state: str, port: int | None = None) -> set[str]:
+    """Inodes of the IPv4 TCP sockets in `state` (01 established, 0A listening), on `port`."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local_port = int(fields[1].split(":")[1], 16)
+        if fields[3] == state and (port is None or local_port == port):
+            found.add(fields[9])
+    return found
+
+
+def _serving(workers: list[int], port: int) -> list[int]:
+    """The workers holding an established connection on `port` (one: the test's own)."""
+    established = _tcp_inodes(state="01", port=port)
+    return [w for w in workers if _sockets(w) & established]
+
+
 async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tokens(
     tmp_path: Path,
 ) -> None:
@@ -136,27 +183,34 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         _wait_listening(port, process, log)
         assert f"bookmarks at http://127.0.0.1:{port}/mcp (2 workers" in log.read_text()
         target = Target(url=server.url)
+        workers = _workers(process.pid)
 
-        async def call(tool: str, arguments: dict[str, object]) -> dict[str, object]:
+        async def call(tool: str, arguments: dict[str, object]) -> tuple[dict[str, object], int]:
+            """The result, and the worker that answered (the one holding the open connection)."""
             # A fresh connection per call, so that calls spread over both workers.
             with anyio.fail_after(BOUND):
                 async with connect(target, mode="auto") as client:
                     result = await client.call_tool(tool, arguments)
+                    (worker,) = _serving(workers, port)
             assert not result.is_error, envelope_of(result)
             assert isinstance(result.structured_content, dict)
-            return result.structured_content
+            return result.structured_content, worker
 
         created: list[str] = []
-        for i in range(6):
+        replays: list[tuple[int, int]] = []
+        for i in range(BOOKMARKS):
             args = {"url": f"https://example.org/{i}", "title": f"page {i}"}
-            first = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
-            again = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
+            first, by = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
+            again, by_again = await call(
+                "create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"}
+            )
             assert again["id"] == first["id"]  # replayed, whichever worker answered
             created.append(str(first["id"]))
+            replays.append((by, by_again))
         seen: list[str] = []
         cursor = None
         while True:
-            page = await call(
+            page, _ = await call(
                 "list_bookmarks", {"limit": 2, **({"cursor": cursor} if cursor else {})}
             )
             seen += [str(row["id"]) for row in page["results"]]  # type: ignore[attr-defined]
@@ -164,9 +218,10 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
             if not cursor:
                 break
         assert sorted(seen) == sorted(created)
+        tokens: list[tuple[int, int]] = []
         for bookmark_id in created:
-            preview = await call("delete_bookmark", {"bookmark_id": bookmark_id})
-            done = await call(
+            preview, issuer = await call("delete_bookmark", {"bookmark_id": bookmark_id})
+            done, checker = await call(
                 "delete_bookmark",
                 {
                     "bookmark_id": bookmark_id,
@@ -175,12 +230,19 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
                 },
             )
             assert done["deleted"] is True
+            tokens.append((issuer, checker))
+        # Both workers answered, and some tokens and replays crossed from one to the other: with
+        # calls spread as the kernel spreads connections, all 2 x BOOKMARKS pairs on one worker
+        # would be a 1 in 2**24 chance.
+        assert {w for pair in tokens + replays for w in pair} == set(workers)
+        assert any(a != b for a, b in tokens), tokens
+        assert any(a != b for a, b in replays), replays
     finally:
         stop_http(server)
     with sqlite3.connect(store) as db:
         receipts = db.execute("SELECT count(*) FROM drivable_receipts").fetchone()[0]
         spent = db.execute("SELECT count(*) FROM drivable_token_uses").fetchone()[0]
-    assert receipts == 6 and spent == 6
+    assert receipts == BOOKMARKS and spent == BOOKMARKS
     assert not (tmp_path / "cache" / "drivable").exists()  # nothing went to the default store
 
 

@@ -108,6 +108,7 @@ MUTATING_VERBS = frozenset(
         "pay",
         "charge",
         "refund",
+        "void",
         "transfer",
         "order",
         "book",
@@ -186,6 +187,7 @@ DESTRUCTIVE_VERBS = frozenset(
         "kill",
         "reset",
         "cancel",
+        "void",
         "unlink",
         "unregister",
     ]

@@ -200,6 +200,37 @@ def _shallow(arguments: Mapping[str, Any]) -> bool:
     return True
 
 
+def _flat_ascii_scalars(arguments: Mapping[str, Any], max_bytes: int) -> bool:
+    """True when the arguments surely pass without encoding them: a flat object of ASCII text
+    without NUL, flags, nulls and numbers in range, whose JSON cannot exceed `max_bytes` even
+    with every character escaped. False means: the encoder decides (`_clean_fast`)."""
+    if type(arguments) is not dict:
+        return False
+    most = 2  # {}
+    for key, value in arguments.items():
+        if type(key) is not str or not key.isascii() or "\x00" in key:
+            return False
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() or "\x00" in value:
+                return False
+            most += 6 * len(value) + 2  # a control character escapes to \u00XX
+        elif kind is int:
+            if value > INT_MAX or value < INT_MIN:
+                return False
+            most += 20
+        elif kind is float:
+            if not math.isfinite(value):
+                return False
+            most += 32
+        elif not (kind is bool or value is None):
+            return False
+        else:
+            most += 5
+        most += 6 * len(key) + 4  # "key":,
+    return most <= max_bytes
+
+
 def _clean_fast(arguments: Mapping[str, Any], max_bytes: int) -> bool:
     """True when shallow arguments surely pass: encoded once in C, then the text checked for a
     NUL, an unencodable character, a long run of digits (maybe an integer out of range) and size.
@@ -222,7 +253,7 @@ def _clean_fast(arguments: Mapping[str, Any], max_bytes: int) -> bool:
 
 def refusal(tool: str, arguments: Mapping[str, Any], max_bytes: int) -> Envelope | None:
     """The envelope refusing `arguments` of `tool` at the boundary, or None when they pass."""
-    if _clean_fast(arguments, max_bytes):
+    if _flat_ascii_scalars(arguments, max_bytes) or _clean_fast(arguments, max_bytes):
         return None
     walk = _Walk(max_bytes)
     _walk(walk, arguments)
@@ -256,6 +287,8 @@ def refusal(tool: str, arguments: Mapping[str, Any], max_bytes: int) -> Envelope
 def check_validated(tool: str, value: Any) -> Envelope | None:
     """The envelope refusing a validated input whose numbers a reader produced out of bounds
     ("9223372036854775808" read as an integer); its text came from text the walk passed."""
+    if isinstance(value, BaseModel) and _flat_within_bounds(value.__dict__):
+        return None  # the common case, answered without building a path per field
     walk = _Walk(None)
     stack: list[tuple[str, Any, int]] = [("", value, 0)]
     while stack and not walk.stopped:
@@ -276,6 +309,21 @@ def check_validated(tool: str, value: Any) -> Envelope | None:
         elif isinstance(node, Mapping):
             stack.extend((_join(path, str(k)), v, depth + 1) for k, v in node.items())
     return _invalid(tool, walk.issues)
+
+
+def _flat_within_bounds(fields: Mapping[str, Any]) -> bool:
+    """True when every field is a scalar the stores keep: text, a flag, null, a number in range."""
+    for value in fields.values():
+        kind = type(value)
+        if kind is int:
+            if value > INT_MAX or value < INT_MIN:
+                return False
+        elif kind is float:
+            if not math.isfinite(value):
+                return False
+        elif not (kind is str or kind is bool or value is None):
+            return False
+    return True
 
 
 def _invalid(tool: str, issues: list[Issue]) -> Envelope | None:

@@ -176,7 +176,7 @@ class ClientSide:
 
     def __init__(
         self,
-        capabilities: Mapping[str, Any] | None = None,
+        capabilities: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
         *,
         responses: Mapping[str, Any] | None = None,
         carried: Mapping[str, Any] | None = None,
@@ -184,7 +184,11 @@ class ClientSide:
         send_log: SendLog | None = None,
         release_stream: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        self.capabilities: Mapping[str, Any] = dict(capabilities or {})
+        # A callable is read on first use: most calls never ask, and reading the client's declared
+        # capabilities into a mapping is a measurable part of a call.
+        self._capabilities = (
+            capabilities if capabilities is None or callable(capabilities) else dict(capabilities)
+        )
         # 2026 rounds: the answers of earlier rounds (verified) and this round's inputResponses.
         self._carried: dict[str, Any] = dict(carried or {})
         self._responses: dict[str, Any] = dict(responses or {})
@@ -193,6 +197,15 @@ class ClientSide:
         self._send_log = send_log
         self._release_stream = release_stream
         self.resumed = carried is not None  # a verified requestState came back
+
+    @property
+    def capabilities(self) -> Mapping[str, Any]:
+        source = self._capabilities
+        if isinstance(source, dict):
+            return source
+        read = dict(source() if source is not None else {})
+        self._capabilities = read
+        return read
 
     def answers(self) -> dict[str, Any]:
         """Every answer this call has so far, as the client sent it (earlier rounds' and this

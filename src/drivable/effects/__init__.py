@@ -13,12 +13,14 @@ import os
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from drivable.effects.backend import DEFAULT_LEASE_S, DEFAULT_WAIT_S, DEFAULT_WINDOW_S
 from drivable.effects.canonical import (
     CONTROL_FIELDS,
     arguments_digest,
     canonical_arguments,
     differing_fields,
 )
+from drivable.effects.claims import Claim, NewClaim, ReceiptView
 from drivable.effects.outcomes import (
     Executed,
     InProgress,
@@ -34,20 +36,11 @@ from drivable.effects.outcomes import (
     Upserted,
     VersionConflict,
 )
+from drivable.effects.protocol import EffectStore
 from drivable.effects.sqlite import SqliteStore
-from drivable.effects.store import (
-    DEFAULT_LEASE_S,
-    DEFAULT_WAIT_S,
-    DEFAULT_WINDOW_S,
-    Claim,
-    EffectStore,
-    NewClaim,
-    ReceiptView,
-    Rows,
-    SqlEffectStore,
-    Transaction,
-)
+from drivable.effects.store import SqlEffectStore
 from drivable.effects.tokens import ConfirmTokens
+from drivable.effects.transaction import Rows, Transaction
 from drivable.effects.versions import check_version
 
 __all__ = [

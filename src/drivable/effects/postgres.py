@@ -15,13 +15,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
+from drivable.effects.backend import DEFAULT_PURGE_INTERVAL_S, SCHEMA, Backend
 from drivable.effects.outcomes import UnavailableReason
-from drivable.effects.store import (
-    DEFAULT_PURGE_INTERVAL_S,
-    SCHEMA,
-    Backend,
-    SqlEffectStore,
-)
+from drivable.effects.store import SqlEffectStore
 
 _SCHEMA_LOCK: Final = 0x64726976  # "driv": the advisory lock id guarding schema creation
 

@@ -14,13 +14,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, Literal
 
+from drivable.effects.backend import DEFAULT_PURGE_INTERVAL_S, SCHEMA, Backend
 from drivable.effects.outcomes import UnavailableReason
-from drivable.effects.store import (
-    DEFAULT_PURGE_INTERVAL_S,
-    SCHEMA,
-    Backend,
-    SqlEffectStore,
-)
+from drivable.effects.store import SqlEffectStore
 
 # Primary result codes (the low byte of the extended code).
 _REASONS: Final[dict[int, UnavailableReason]] = {

@@ -1,5 +1,9 @@
 """The effect store: idempotency receipts and single-use token nonces, on SQLite or PostgreSQL.
 
+(Over 500 lines for a reason: the claim below is one state machine over one connection, and its
+steps (claim, wait, take over, open the effect, finish, release) call each other; the parts that
+stand alone live beside it.)
+
 How a key is claimed (the same on both stores; the database does the exclusion, so it holds across
 threads, processes and hosts):
 
@@ -16,6 +20,11 @@ threads, processes and hosts):
 5. A process killed mid-effect leaves a ``running`` row with no effect (its transaction died with
    it). Once the lease is over and nobody holds the row lock, the next caller takes the claim over
    and runs the effect once.
+
+`SqlEffectStore` is here; beside it: `backend` (the schema, the defaults and the dialect seam),
+`pool` (connections), `transaction` (what effect code writes through), `claims` (what a claim
+returns) and `protocol` (`EffectStore`, what the runtime needs of any store). The names other
+modules use are imported from here or from `drivable.effects`.
 """
 
 from __future__ import annotations
@@ -24,463 +33,51 @@ import hashlib
 import json
 import logging
 import math
-import re
-import threading
 import time
 import uuid
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager, suppress
-from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager, suppress
+from typing import Any, Final, TypeVar
 
 import anyio
 import anyio.to_thread
 
+from drivable.effects.backend import (
+    _SCOPE,
+    DEFAULT_LEASE_S,
+    DEFAULT_PURGE_INTERVAL_S,
+    DEFAULT_WAIT_S,
+    DEFAULT_WINDOW_S,
+    READING,
+    Backend,
+    Dialect,
+)
 from drivable.effects.canonical import canonical_json, differing_fields, normalised_arguments
+from drivable.effects.claims import (
+    Claim,
+    NewClaim,
+    ReceiptView,
+    _Again,
+    _Claimed,
+    _Scope,
+    _Step,
+    _Wait,
+)
 from drivable.effects.outcomes import (
     Executed,
     InProgress,
     Mismatch,
-    NotFound,
     Replay,
     StoreUnavailable,
     StoreUnavailableError,
     UnavailableReason,
-    Updated,
-    Upserted,
-    VersionConflict,
 )
+from drivable.effects.pool import _Pool
+from drivable.effects.transaction import Transaction
 
 log = logging.getLogger("drivable.effects")
 
-READING: ContextVar[bool] = ContextVar("drivable.effects.reading", default=False)
-"""True while a read-only tool runs: its transactions do not take SQLite's write lock up front, so
-reads never queue behind a long write (a refund). Set by the runtime around read-only handlers."""
-
-DEFAULT_WINDOW_S: Final = 86_400.0
-"""How long receipts are kept (and replayed): 24 hours."""
-DEFAULT_WAIT_S: Final = 2.0
-"""How long a second call waits for the first one holding the same key before ``in_progress``."""
-DEFAULT_LEASE_S: Final = 5.0
-"""How long a claim may stay ``running`` without a live transaction before another call may take
-it over (only matters after a crash: a live effect transaction holds a lock)."""
-DEFAULT_PURGE_INTERVAL_S: Final = 60.0
-
 T = TypeVar("T")
-Dialect = Literal["sqlite", "postgresql"]
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
-
-SCHEMA: Final = (
-    """
-    CREATE TABLE IF NOT EXISTS drivable_receipts (
-        principal TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        key TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        arguments TEXT NOT NULL,
-        state TEXT NOT NULL,
-        owner TEXT NOT NULL,
-        result TEXT,
-        created_at DOUBLE PRECISION NOT NULL,
-        recorded_at DOUBLE PRECISION,
-        lease_until DOUBLE PRECISION NOT NULL,
-        expires_at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (principal, tool, key)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS drivable_receipts_expiry ON drivable_receipts (expires_at)",
-    """
-    CREATE TABLE IF NOT EXISTS drivable_token_uses (
-        nonce TEXT PRIMARY KEY,
-        expires_at DOUBLE PRECISION NOT NULL,
-        used_at DOUBLE PRECISION NOT NULL
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS drivable_token_uses_expiry ON drivable_token_uses (expires_at)",
-)
-
-_SCOPE = "principal = ? AND tool = ? AND key = ?"
-
-
-def _identifier(name: str) -> str:
-    if not _IDENTIFIER.match(name):
-        raise ValueError(f"not a plain SQL identifier: {name!r}")
-    return f'"{name}"'
-
-
-# --------------------------------------------------------------------------------------------
-# Backends: the only dialect-specific part (connect, begin, lock clauses, error classification).
-
-
-class Backend(ABC):
-    dialect: Dialect
-    max_connections: int
-
-    @abstractmethod
-    def connect(self) -> Any: ...
-
-    @abstractmethod
-    def close(self, conn: Any) -> None: ...
-
-    @abstractmethod
-    def begin_write(self, conn: Any) -> None:
-        """Open a transaction that may write (and, on SQLite, takes the write lock now)."""
-
-    def begin_read(self, conn: Any) -> None:
-        """Open a transaction for a read-only tool (on SQLite: without the write lock)."""
-        self.begin_write(conn)
-
-    @abstractmethod
-    def execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
-        """Run one statement with ``?`` placeholders; return the driver cursor."""
-
-    @abstractmethod
-    def classify(self, exc: BaseException) -> UnavailableReason | None:
-        """The reason a driver exception means "the store is unavailable", or None when it is
-        not a store failure (a bug or a constraint in the caller's own SQL)."""
-
-    @abstractmethod
-    def reusable(self, conn: Any) -> bool:
-        """Roll back any open transaction; False when the connection must be discarded."""
-
-    @abstractmethod
-    def init_schema(self, conn: Any) -> None: ...
-
-    def begin_claim(self, conn: Any) -> None:
-        """Open the short transaction that inserts or takes over a ``running`` claim row.
-
-        It may commit without waiting for the disk: if it is lost in a crash, so is everything
-        after it (the log is ordered), and the effect transaction, which commits durably,
-        flushes it first. A lost claim is a claim whose effect never committed."""
-        self.begin_write(conn)
-
-    def after_claim(self, conn: Any) -> None:  # noqa: B027 - a hook; most backends need none
-        """Undo connection settings of :meth:`begin_claim` (outside any transaction)."""
-
-    @contextmanager
-    def short_lock_wait(self, conn: Any) -> Iterator[None]:
-        """Within this block, give up quickly on locks held by others."""
-        yield
-
-    @contextmanager
-    def relaxed(self, conn: Any) -> Iterator[None]:
-        """Autocommit statements in this block may commit without waiting for the flush (same
-        argument as :meth:`begin_claim`)."""
-        yield
-
-    insert_first: bool = False  # try the claim INSERT before looking (it never blocks)
-    lock_row: str = ""  # appended to the SELECT that checks ownership in the effect transaction
-    try_lock_row: str = ""  # appended to the SELECT of a takeover: skip rows a live owner holds
-
-    def commit(self, conn: Any) -> None:
-        self.execute(conn, "COMMIT")
-
-    def rollback(self, conn: Any) -> None:
-        self.execute(conn, "ROLLBACK")
-
-
-# --------------------------------------------------------------------------------------------
-# Connection pool: bounded, event-loop agnostic (waiters poll), connections used by one task at
-# a time and driven from worker threads.
-
-
-class _Pool:
-    def __init__(self, backend: Backend) -> None:
-        self._backend = backend
-        self._idle: list[Any] = []
-        self._count = 0
-        self._lock = threading.Lock()
-        self._closed = False
-
-    async def acquire(self) -> Any:
-        delay = 0.001
-        while True:
-            create = False
-            with self._lock:
-                if self._idle:
-                    return self._idle.pop()
-                if self._count < self._backend.max_connections:
-                    self._count += 1
-                    create = True
-            if create:
-                try:
-                    return await anyio.to_thread.run_sync(self._backend.connect)
-                except BaseException:
-                    with self._lock:
-                        self._count -= 1
-                    raise
-            await anyio.sleep(delay)
-            delay = min(delay * 2, 0.02)
-
-    def release(self, conn: Any, *, discard: bool = False) -> None:
-        if not discard:
-            try:
-                discard = not self._backend.reusable(conn)
-            except Exception:
-                discard = True
-        with self._lock:
-            if discard or self._closed:
-                self._count -= 1
-            else:
-                self._idle.append(conn)
-                return
-        with suppress(Exception):
-            self._backend.close(conn)
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-            self._count -= len(idle)
-        for conn in idle:
-            with suppress(Exception):
-                self._backend.close(conn)
-
-
-# --------------------------------------------------------------------------------------------
-# Transactions handed to effect code.
-
-
-@dataclass(frozen=True, slots=True)
-class Rows:
-    rows: list[tuple[Any, ...]]
-    rowcount: int
-
-    def first(self) -> tuple[Any, ...] | None:
-        return self.rows[0] if self.rows else None
-
-
-class Transaction:
-    """An open write transaction of the store. Statements use ``?`` placeholders on both stores
-    (on PostgreSQL they are translated; do not put a literal ``?`` in SQL text)."""
-
-    def __init__(self, store: SqlEffectStore, conn: Any) -> None:
-        self._store = store
-        self._conn = conn
-
-    @property
-    def dialect(self) -> Dialect:
-        return self._store.backend.dialect
-
-    @property
-    def connection(self) -> Any:
-        """The raw driver connection (sqlite3 / psycopg), for code that needs more than
-        ``execute``. It is synchronous: call it from a worker thread, within this transaction."""
-        return self._conn
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
-        """Run one statement in this transaction. A store failure raises
-        :class:`StoreUnavailableError`; other driver errors (constraint violations, bad SQL) are
-        the caller's and propagate unchanged (the claim then rolls back)."""
-        return await self._store._call(self._run, sql, tuple(params), internal=False)
-
-    def _run(self, sql: str, params: tuple[Any, ...]) -> Rows:
-        cur = self._store.backend.execute(self._conn, sql, params)
-        rows = [tuple(r) for r in cur.fetchall()] if cur.description is not None else []
-        return Rows(rows, cur.rowcount)
-
-    async def upsert(
-        self, table: str, key: Mapping[str, Any], values: Mapping[str, Any]
-    ) -> Upserted:
-        """Create-or-update on a stable id: insert ``key | values``; if a row with ``key`` exists
-        (the key columns must carry a unique constraint), update ``values`` on it instead."""
-        if not key:
-            raise ValueError("upsert needs at least one key column")
-        t = _identifier(table)
-        key_cols = [_identifier(c) for c in key]
-        val_cols = [_identifier(c) for c in values]
-        cols = key_cols + val_cols
-        inserted = await self.execute(
-            f"INSERT INTO {t} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) "
-            f"ON CONFLICT ({', '.join(key_cols)}) DO NOTHING",
-            [*key.values(), *values.values()],
-        )
-        if inserted.rowcount == 1:
-            return Upserted(created=True)
-        if values:
-            await self.execute(
-                f"UPDATE {t} SET {', '.join(f'{c} = ?' for c in val_cols)} "
-                f"WHERE {' AND '.join(f'{c} = ?' for c in key_cols)}",
-                [*values.values(), *key.values()],
-            )
-        return Upserted(created=False)
-
-    async def compare_and_set(
-        self,
-        table: str,
-        *,
-        key: Mapping[str, Any],
-        expected_version: int,
-        values: Mapping[str, Any],
-        version_column: str = "version",
-        reread_tool: str | None = None,
-        reread_arguments: Mapping[str, Any] | None = None,
-    ) -> Updated | VersionConflict | NotFound:
-        """Update ``values`` and bump the integer version only if it still is
-        ``expected_version`` (atomically). A stale version is a :class:`VersionConflict` naming
-        the current version and the read call to make before reapplying."""
-        if not key:
-            raise ValueError("compare_and_set needs at least one key column")
-        t = _identifier(table)
-        v = _identifier(version_column)
-        where = " AND ".join(f"{_identifier(c)} = ?" for c in key)
-        sets = [f"{_identifier(c)} = ?" for c in values] + [f"{v} = {v} + 1"]
-        done = await self.execute(
-            f"UPDATE {t} SET {', '.join(sets)} WHERE {where} AND {v} = ? RETURNING {v}",
-            [*values.values(), *key.values(), expected_version],
-        )
-        row = done.first()
-        if row is not None:
-            return Updated(version=int(row[0]))
-        current = (
-            await self.execute(f"SELECT {v} FROM {t} WHERE {where}", [*key.values()])
-        ).first()
-        if current is None:
-            return NotFound()
-        return VersionConflict(
-            expected=expected_version,
-            current=current[0],
-            reread_tool=reread_tool,
-            reread_arguments=dict(reread_arguments or {}),
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# Claims.
-
-
-@dataclass(frozen=True, slots=True)
-class _Scope:
-    principal: str
-    tool: str
-    key: str
-
-    def params(self) -> tuple[str, str, str]:
-        return (self.principal, self.tool, self.key)
-
-
-class NewClaim:
-    """This call owns the key: run the effect in ``transaction`` and ``record`` its result.
-
-    Leaving the block after ``record`` commits the effect and the receipt together. Leaving it
-    without ``record`` (a domain refusal that changed nothing) or with an exception rolls back and
-    releases the key, so a retry runs afresh."""
-
-    replayed: Literal[False] = False
-
-    def __init__(
-        self, transaction: Transaction, scope: _Scope, owner: str, recovered: bool
-    ) -> None:
-        self.transaction = transaction
-        self.recovered = recovered
-        """True when this call took over a claim abandoned by a crashed process."""
-        self._scope = scope
-        self._owner = owner
-        self._result_json: str | None = None
-
-    def record(self, result: Mapping[str, Any]) -> None:
-        """Keep ``result`` (JSON) as the receipt replayed to retries of this call."""
-        if self._result_json is not None:
-            raise RuntimeError("record() was already called for this claim")
-        self._result_json = canonical_json(normalised_result(result)).decode("utf-8")
-
-    @property
-    def recorded(self) -> bool:
-        return self._result_json is not None
-
-    @property
-    def result(self) -> dict[str, Any]:
-        """The recorded result exactly as a replay will return it."""
-        if self._result_json is None:
-            raise RuntimeError("nothing recorded")
-        value: dict[str, Any] = json.loads(self._result_json)
-        return value
-
-
-def normalised_result(result: Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(result, Mapping):
-        raise TypeError("a recorded result must be a mapping")
-    return normalised_arguments({"r": result})["r"]  # type: ignore[no-any-return]
-
-
-Claim = NewClaim | Replay | Mismatch | InProgress | StoreUnavailable
-
-
-@dataclass(frozen=True, slots=True)
-class _Claimed:
-    recovered: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Wait:
-    retry_after_ms: int
-
-
-class _Again:
-    pass
-
-
-_Step = _Claimed | _Wait | _Again | Replay | Mismatch
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptView:
-    """What the store holds for a key (for operators and tests; not for clients)."""
-
-    state: Literal["running", "done"]
-    digest: str
-    result: dict[str, Any] | None
-    expires_at: float
-
-
-# --------------------------------------------------------------------------------------------
-# The store interface.
-
-
-@runtime_checkable
-class EffectStore(Protocol):
-    @property
-    def dialect(self) -> Dialect: ...
-
-    def idempotent(
-        self,
-        *,
-        tool: str,
-        principal: str,
-        key: str,
-        arguments: Mapping[str, Any],
-        window_s: float = DEFAULT_WINDOW_S,
-        wait_s: float = DEFAULT_WAIT_S,
-        lease_s: float = DEFAULT_LEASE_S,
-    ) -> AbstractAsyncContextManager[Claim]: ...
-
-    async def run_idempotent(
-        self,
-        *,
-        tool: str,
-        principal: str,
-        key: str,
-        arguments: Mapping[str, Any],
-        effect: Callable[[Transaction], Awaitable[Mapping[str, Any]]],
-        window_s: float = DEFAULT_WINDOW_S,
-        wait_s: float = DEFAULT_WAIT_S,
-        lease_s: float = DEFAULT_LEASE_S,
-    ) -> Executed | Replay | Mismatch | InProgress | StoreUnavailable: ...
-
-    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-    async def use_nonce(
-        self, nonce: str, expires_at: float, *, transaction: Transaction | None = None
-    ) -> bool | StoreUnavailable: ...
-
-    async def receipt(self, *, tool: str, principal: str, key: str) -> ReceiptView | None: ...
-
-    async def purge_expired(self) -> int: ...
-
-    async def close(self) -> None: ...
 
 
 class SqlEffectStore:

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from drivable.effects.outcomes import Refusal, RefusalReason, StoreUnavailable
-from drivable.effects.store import EffectStore, Transaction
+from drivable.effects.protocol import EffectStore
+from drivable.effects.transaction import Transaction
 
 DEFAULT_TTL_S: Final = 600.0
 _PREFIX: Final = "ct2"

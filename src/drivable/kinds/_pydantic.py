@@ -16,88 +16,18 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 import annotated_types
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
-    ValidationError,
-    ValidationInfo,
-)
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import PydanticCustomError, PydanticUseDefault, core_schema
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError, PydanticUseDefault
 
+from drivable.kinds._kind import INTENT_KEY, Kind
 from drivable.kinds._reading import Reading, Warning_, jsonable
-from drivable.kinds._registry import (
-    KINDS,
-    NOT_CANONICAL,
-    Intent,
-    Options,
-    _load_all,
-    bound_kind,
-    make_options,
-    read_with,
-)
+from drivable.kinds._registry import Intent, Options, bound_kind
 
 NOTES_KEY = "drivable.notes"
 WARNINGS_KEY = "drivable.warnings"
-INTENT_KEY = "drivable.intent"
 
 
-class Kind:
-    """Field metadata that makes a pydantic field read through one kind.
-
-    `Kind("integer", minimum=1, maximum=100, clamp=True)`; options as for `drivable.kinds.read`.
-    """
-
-    __slots__ = ("name", "options")
-
-    def __init__(self, name: str, **options: Any) -> None:
-        _load_all()
-        if name not in KINDS:
-            raise KeyError(f"unknown kind {name!r}; kinds: {', '.join(sorted(KINDS))}")
-        self.name = name
-        self.options: dict[str, Any] = options
-
-    def __repr__(self) -> str:
-        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
-        return f"Kind({self.name!r}{opts})"
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
-        spec = KINDS[self.name]
-        base = make_options(**{k: v for k, v in self.options.items() if k != "json_extra"})
-
-        fast = spec.canonical
-
-        def validate(value: Any, info: ValidationInfo) -> Any:
-            if fast is not None:
-                got = fast(value, base)
-                if got is not NOT_CANONICAL:
-                    return got
-            context = info.context if isinstance(info.context, dict) else None
-            intent: Intent = context.get(INTENT_KEY, "read") if context is not None else "read"
-            options = base if intent == base.intent else base.with_(intent=intent)
-            reading = read_with(spec, value, options)
-            return _apply(reading, info.field_name, context)
-
-        return core_schema.with_info_plain_validator_function(
-            validate,
-            serialization=core_schema.plain_serializer_function_ser_schema(
-                jsonable, when_used="json"
-            ),
-        )
-
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        options = dict(self.options)
-        extra = options.pop("json_extra", None) or {}
-        return {**KINDS[self.name].schema(make_options(**options)), **extra}
-
-
-def _apply(reading: Reading, field_name: str | None, context: dict[str, Any] | None) -> Any:
+def apply_reading(reading: Reading, field_name: str | None, context: dict[str, Any] | None) -> Any:
     """Turn a reading into the field's value, or into a validation error carrying the question."""
     if context is not None:
         prefix = f"{field_name}: " if field_name else ""

@@ -153,12 +153,12 @@ def bound_kind(property_name: str) -> tuple[str, Mapping[str, Any]] | None:
 
 def resolve(kind_or_property: str) -> tuple[KindSpec, Mapping[str, Any]]:
     """A kind by its name, or the kind a property name binds. KeyError names the known kinds."""
-    _load_all()
-    if kind_or_property in KINDS:
+    if kind_or_property in KINDS or _load(kind_or_property):
         return KINDS[kind_or_property], {}
     bound = bound_kind(kind_or_property)
-    if bound is not None:
+    if bound is not None and _load(bound[0]):
         return KINDS[bound[0]], bound[1]
+    _load_all()  # the message lists every kind
     raise KeyError(
         f"unknown kind {kind_or_property!r}; kinds: {', '.join(sorted(KINDS))}, "
         "or a property name that binds one (limit, date_from, *_id, ...)"
@@ -229,6 +229,26 @@ def make_options(**given: Any) -> Options:
     return Options(extra=extra, **given)
 
 
+def spec_of(name: str) -> KindSpec | None:
+    """The kind named `name`, importing its module first if it is one of drivable's own."""
+    if name in KINDS or _load(name):
+        return KINDS[name]
+    return None
+
+
+def _load(name: str) -> bool:
+    """Import the one module that owns kind `name`, if drivable owns it; True once it is known.
+
+    One kind at a time, so that `drivable read limit 500` pays for the integer reader alone, not
+    for the locale and country data (langcodes, babel, pycountry) behind other kinds.
+    """
+    if name not in KINDS and name in _KIND_MODULES:
+        import importlib
+
+        importlib.import_module(f"drivable.kinds.{name}")
+    return name in KINDS
+
+
 _loaded = False
 
 
@@ -239,7 +259,7 @@ def _load_all() -> None:
         return
     import importlib
 
-    _loaded = True  # set first: a kind module may declare `Kind(...)` aliases while importing
+    _loaded = True  # set first: a kind module imported here may import another kind module
     try:
         for module in _KIND_MODULES:
             importlib.import_module(f"drivable.kinds.{module}")
@@ -248,7 +268,7 @@ def _load_all() -> None:
         raise
 
 
-# One module per kind; the census test checks this list against the package.
+# One module per kind, named as its kind; the census test checks this list against the package.
 _KIND_MODULES = (
     "number",
     "integer",

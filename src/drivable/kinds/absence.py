@@ -62,9 +62,13 @@ def placeholder_of(value: Any) -> str | None:
     folded = caseless(value)
     if folded in PLACEHOLDERS:
         return folded or "empty string"
-    if _TEMPLATE.match(value.strip()):
+    # Every template opens with one of these: the regex runs only on what could be one.
+    if folded[:1] in _TEMPLATE_OPENERS and _TEMPLATE.match(value.strip()):
         return folded
     return None
+
+
+_TEMPLATE_OPENERS = frozenset("<{[$")
 
 
 def is_absent(value: Any) -> bool:

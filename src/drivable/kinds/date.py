@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from babel.dates import get_day_names, get_month_names
 
 from drivable.kinds import absence
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, read_note, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 from drivable.kinds.text_folding import bare, nfkc

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 from drivable.kinds.text_folding import words

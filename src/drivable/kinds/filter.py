@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.text_folding import caseless

@@ -11,7 +11,7 @@ import re
 from typing import Annotated, Any
 
 from drivable.kinds import absence
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading
 from drivable.kinds._registry import Options, kind
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any
 
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, Warning_, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.number import (

@@ -18,7 +18,7 @@ from babel import Locale as CldrLocale
 from babel.localedata import locale_identifiers
 
 from drivable.kinds import absence
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import Options, kind
 from drivable.kinds.text_folding import nfkc, words

@@ -35,7 +35,7 @@ from babel.languages import get_official_languages
 from babel.localedata import locale_identifiers
 from babel.numbers import get_currency_precision, list_currencies
 
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Deferred, Reading, shown
 from drivable.kinds._registry import KINDS, Options, kind, read_with
 from drivable.kinds.number import bounds_text, canonical, canonical_value, parse_decimal

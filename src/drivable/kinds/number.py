@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 from drivable.kinds.text_folding import nfkc

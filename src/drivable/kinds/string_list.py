@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 from drivable.kinds import absence
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, jsonable, shown
-from drivable.kinds._registry import KINDS, KindSpec, Options, kind, read_with
+from drivable.kinds._registry import Options, kind, read_with, spec_of
 
 MAX_ITEMS = 500
 EXPECTED = "a JSON array of strings"
@@ -38,7 +38,8 @@ def _item_kind(options: Options) -> str:
 
 def _schema(options: Options) -> dict[str, Any]:
     item = _item_kind(options)
-    items = KINDS[item].schema(options) if item in KINDS else {"type": "string"}
+    spec = spec_of(item)
+    items = spec.schema(options) if spec is not None else {"type": "string"}
     return {"type": "array", "items": items, "maxItems": MAX_ITEMS}
 
 
@@ -119,7 +120,7 @@ def _read_items(
 ) -> Reading:
     """Read each item through the item kind; `lone` when a single value stood for the list."""
     name = _item_kind(options)
-    spec: KindSpec | None = KINDS.get(name)
+    spec = spec_of(name)
     if spec is None:
         return Reading.invalid(
             shown(received),

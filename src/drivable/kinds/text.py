@@ -5,14 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from drivable.kinds._reading import Reading
-from drivable.kinds._registry import Options, kind
+from drivable.kinds._registry import MAX_SCALAR_CHARS, NOT_CANONICAL, Options, kind
+from drivable.kinds.absence import placeholder_of
 
 
 def _schema(options: Options) -> dict[str, Any]:
     return {"type": "string", "minLength": 1}
 
 
-@kind("text", schema=_schema, expected="a non-empty string")
+def _canonical(value: Any, options: Options) -> Any:
+    """Text with nothing to trim, within the bound and no placeholder: itself, without a Reading."""
+    if (
+        type(value) is str
+        and 0 < len(value) <= MAX_SCALAR_CHARS
+        and not value[0].isspace()
+        and not value[-1].isspace()
+        and placeholder_of(value) is None
+    ):
+        return value
+    return NOT_CANONICAL
+
+
+@kind("text", schema=_schema, expected="a non-empty string", canonical=_canonical)
 def read_text(value: Any, options: Options) -> Reading:
     if not isinstance(value, str):
         return Reading.invalid(

@@ -12,7 +12,7 @@ import uuid as _uuid
 from typing import Annotated, Any
 
 from drivable.kinds import absence
-from drivable.kinds._pydantic import Kind
+from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 

@@ -92,7 +92,7 @@ class Asking:
     ) -> ClientSide:
         session = ctx.session
         declared = session.client_capabilities if session is not None else None
-        capabilities = _dump(declared) if declared is not None else {}
+        capabilities = (lambda: _dump(declared)) if declared is not None else None
         send_log = self._log_sender(ctx)
         if modern(ctx):
             carried = None

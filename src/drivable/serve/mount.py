@@ -69,13 +69,14 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         # (notifications/progress over JSON-RPC and the 2026 HTTP stream, the caller's callback on
         # the in-process dispatcher) and does nothing when the caller asked for no progress.
         progress = ctx.session.report_progress if ctx.session is not None else None
-        who = caller_id(ctx)
+        principal = principal_of(ctx)
+        who = principal.id if principal is not None else LOCAL_USER
         ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params, who)
         try:
             outcome = await contract.call(
                 params.name,
                 params.arguments,
-                principal=principal_of(ctx),
+                principal=principal,
                 progress=progress,
                 client=ask,
             )
@@ -410,7 +411,10 @@ _BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
 def caller_id(ctx: ServerRequestContext[Any]) -> str:
     """Who a request state is issued to (the local user when no auth layer says otherwise)."""
     found = principal_of(ctx)
-    return found.id if found is not None else Principal().id
+    return found.id if found is not None else LOCAL_USER
+
+
+LOCAL_USER = Principal().id
 
 
 def guard_values(contract: Contract, subject: str, values: Mapping[str, Any]) -> MCPError | None:

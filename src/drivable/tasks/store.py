@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from drivable.effects import SqlEffectStore, Transaction
-from drivable.effects.store import READING
+from drivable.effects.backend import READING
 
 # The rounds a client answered before its task started (`LongRunning.asks_first`): kept under this
 # reserved key of `input_responses`, which tasks/update cannot write (it takes pending keys only).

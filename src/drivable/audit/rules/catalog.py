@@ -1,5 +1,7 @@
 """The 173 rule ids of the agent-friendly MCP checklist (§1–§9), one line of requirement each.
 
+(Over 500 lines for a reason: it is one table, one row per rule id, and holds no logic.)
+
 Generated once from the project's research note on the checklist; kept in step by a test.
 Each row: (id, requirement, check key: a = static, b = needs probes, c = human judgement).
 """

@@ -17,7 +17,7 @@ from drivable.contract.stages.base import Attempt, Refused
 def bound_size(attempt: Attempt) -> None:
     """Refuse arguments that are not an object, or that the boundary refuses."""
     name, raw = attempt.name, attempt.raw
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check only off the wire
         raise Refused(
             Envelope(
                 "invalid_arguments",

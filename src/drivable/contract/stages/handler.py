@@ -19,7 +19,7 @@ from drivable.contract.envelope import Envelope, Repair, ToolError
 from drivable.contract.stages.base import Attempt
 from drivable.contract.strict import StrictError
 from drivable.effects import StoreUnavailableError
-from drivable.effects.store import READING
+from drivable.effects.backend import READING
 from drivable.kinds import validate
 
 if TYPE_CHECKING:

@@ -8,368 +8,52 @@ references, locales, cursors); case numbers through this package's `case_number`
 
 `make_contract(Handle(path))` builds a contract on a database; `contract` below serves the default
 database, and `serve()` (what `drivable serve caselaw` loads) builds that database before serving.
+
+The package keeps its parts apart, as a server to copy: `models` (what each tool reads and
+returns), `domain` (the database handle, rows, refusals that name the next call), `store` (the
+SQL), `courts`, `data` and `case_number` (the vocabulary, the bundled decisions, the server's own
+kind), and this module, the contract.
 """
 
 from __future__ import annotations
 
-import datetime
 import json
 import typing
-from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import SkipJsonSchema
+from typing import Any
 
 from drivable.contract import READ_ONLY, Call, Contract, Repair, Summary, ToolError
 from drivable.contract.envelope import Issue
-from drivable.contract.output import Output
-from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
-from drivable.kinds import Kind, KindModel, read
-from drivable.servers.caselaw.case_number import CaseNumberField
+from drivable.kinds import read
 from drivable.servers.caselaw.courts import (
-    BY_VALUE,
-    COURT_VOCABULARY,
     COURTS,
-    with_english_names,
 )
-from drivable.servers.caselaw.data import DATA_VERSION, STATUTES, Subject
-from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
-
-NAME = "caselaw"
-VERSION = "1.0.0"
-ID_PREFIX = "dec_"
-EXAMPLE_QUERY = "náhrada škody"
-CURSOR_LIFETIME_S = 3600
-
-CourtValue = Annotated[str, Kind("vocabulary", vocabulary=COURT_VOCABULARY)]
-DecisionId = Annotated[str, Kind("identifier", prefix=ID_PREFIX)]  # = IdOf(ID_PREFIX), as a type
-
-
-class Handle:
-    """The database a contract serves, opened (and built if missing) on first use."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self._path = path
-        self._store: Store | None = None
-        self._pager: Pager | None = None
-
-    @property
-    def store(self) -> Store:
-        if self._store is None:
-            self._store = Store.open(self._path)
-        return self._store
-
-    @property
-    def pager(self) -> Pager:
-        if self._pager is None:
-            self._pager = Pager(secret=self.store.cursor_secret(), lifetime_s=CURSOR_LIFETIME_S)
-        return self._pager
-
-
-# -- output shapes -----------------------------------------------------------------------------
-
-
-class DecisionRow(Output):
-    """One decision; snippet comes with a query, the fields after it with detail=full."""
-
-    decision_id: str = Field(description="Pass to get_decision.")
-    court: str
-    case_number: str
-    decided_on: str
-    subject: str
-    headline: str
-    uri: str = Field(description="Resource: the index of the decision's text chunks.")
-    snippet: str | SkipJsonSchema[None] = Field(None, description="Query words marked «so».")
-    court_english: str | SkipJsonSchema[None] = None
-    ecli: str | SkipJsonSchema[None] = None
-    decision_type: str | SkipJsonSchema[None] = None
-    locale: str | SkipJsonSchema[None] = None
-    summary: str | SkipJsonSchema[None] = None
-    statutes: list[str] | SkipJsonSchema[None] = Field(None, description="ELI URIs applied.")
-
-
-class SearchOutput(PageInfo):
-    results: list[DecisionRow]
-    total: int = Field(description="Decisions matching the query and every filter applied.")
-
-
-class Statute(Output):
-    eli: str
-    title: str | SkipJsonSchema[None] = None
-
-
-class Chunk(Output):
-    """A part of the text; `text` comes with detail=full, `uri` reads it alone."""
-
-    chunk_id: str
-    heading: str
-    chars: int
-    uri: str
-    text: str | SkipJsonSchema[None] = None
-
-
-class DecisionDetail(Output):
-    decision_id: str
-    court: str
-    court_english: str
-    case_number: str
-    ecli: str | SkipJsonSchema[None] = None
-    decided_on: str
-    decision_type: str
-    subject: str
-    locale: str
-    headline: str
-    summary: str
-    statutes: list[Statute]
-    uri: str
-    chunks: list[Chunk]
-
-
-class GetOutput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    decision: DecisionDetail
-
-
-class CourtRow(Output):
-    """A court; the fields after `decisions` come with detail=full."""
-
-    court: str = Field(description="The exact value search_decisions' `court` takes.")
-    english: str
-    abbreviations: list[str]
-    country: str = Field(description="ISO 3166-1 code; EU, or COE for the ECtHR.")
-    decisions: int
-    aliases: list[str] | SkipJsonSchema[None] = None
-    locale: str | SkipJsonSchema[None] = None
-    level: str | SkipJsonSchema[None] = None
-    case_number_example: str | SkipJsonSchema[None] = None
-    subjects: list[str] | SkipJsonSchema[None] = None
-    first_decided_on: str | SkipJsonSchema[None] = None
-    last_decided_on: str | SkipJsonSchema[None] = None
-
-
-class CourtsOutput(PageInfo):
-    courts: list[CourtRow]
-
-
-# -- inputs ------------------------------------------------------------------------------------
-
-
-class SearchInput(KindModel):
-    query: str | None = Field(
-        None,
-        max_length=300,
-        description=(
-            "Words the decision contains, in the language of its text. Case and diacritics do "
-            "not matter. Omit to list the newest decisions first."
-        ),
-    )
-    court: CourtValue | None = Field(
-        None,
-        description=(
-            "Only decisions of this court: its official name, English name or abbreviation "
-            "(list_courts). A value naming no court, or several, is dropped with a warning."
-        ),
-        json_schema_extra=with_english_names,
-    )
-    date_from: datetime.date | None = Field(
-        None, description="Decided on or after this day; a bare year means its first day."
-    )
-    date_to: datetime.date | None = Field(
-        None, description="Decided on or before this day; a bare year means its last day."
-    )
-    subject: Subject | None = Field(None, description="Only decisions of this subject area.")
-    locale: str | None = Field(
-        None, description="Only texts in this language; 'cs' covers cs-CZ. Omit for every language."
-    )
-    eli: str | None = Field(
-        None, description="Only decisions applying this statute (its ELI URI or citation)."
-    )
-    detail: Detail = Field(
-        "summary",
-        description="summary: id, court, case number, date, subject, headline; full adds ECLI, "
-        "locale, type, summary and statutes. The rows are the same.",
-    )
-    limit: int = Field(10, ge=1, le=50, description="Page size, 1 to 50.")
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first page."
-    )
-
-
-class GetInput(KindModel):
-    decision_id: DecisionId | None = Field(
-        None, description="The decision_id search_decisions returned, e.g. 'dec_3k9vq2m8xa'."
-    )
-    case_number: CaseNumberField | None = Field(
-        None,
-        description="The court's case number in any spelling, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
-    )
-    detail: Detail = Field(
-        "summary", description="summary: metadata, summary and the chunk index; full adds the text."
-    )
-
-
-class CourtsInput(KindModel):
-    country: str | None = Field(
-        None,
-        description="Only courts of this country (name or ISO code); European courts are always "
-        "included. Omit for every court.",
-    )
-    detail: Detail = Field(
-        "summary", description="full adds aliases, case-number format, subjects and date range."
-    )
-    limit: int = Field(50, ge=1, le=50, description="Page size, 1 to 50.")
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first page."
-    )
-
-
-# -- helpers -----------------------------------------------------------------------------------
-
-
-def decision_uri(decision_id: str) -> str:
-    return f"caselaw://decisions/{decision_id}"
-
-
-def chunk_uri(decision_id: str, chunk_id: str) -> str:
-    return f"caselaw://decisions/{decision_id}/chunks/{chunk_id}"
-
-
-def chunk_ids(text: str) -> list[tuple[str, str, str]]:
-    """(chunk_id, heading, body) of a text; ids are c1, c2, ... in order, stable for the text."""
-    return [(f"c{i}", heading, body) for i, (heading, body) in enumerate(chunk_text(text), 1)]
-
-
-def _row(row: dict[str, Any], detail: str) -> DecisionRow:
-    full = detail == "full"
-    court = BY_VALUE.get(row["court"])
-    snippet = row.get("snippet")
-    return DecisionRow(
-        decision_id=row["decision_id"],
-        court=row["court"],
-        case_number=row["case_number"],
-        decided_on=row["decided_on"],
-        subject=row["subject"],
-        headline=row["headline"],
-        uri=decision_uri(row["decision_id"]),
-        snippet=" ".join(snippet.split()) if snippet else None,
-        court_english=(court.english if court else row["court"]) if full else None,
-        ecli=row["ecli"] if full else None,
-        decision_type=row["decision_type"] if full else None,
-        locale=row["locale"] if full else None,
-        summary=row["summary"] if full else None,
-        statutes=list(row["statutes"]) if full else None,
-    )
-
-
-def _listing(values: list[tuple[str, int]]) -> str:
-    return ", ".join(f"{value} ({count})" for value, count in values)
-
-
-def _explain_empty(
-    call: Call,
-    store: Store,
-    query: str | None,
-    filters: Filters,
-    any_word: bool,
-    asked: dict[str, Any],
-) -> None:
-    """An empty first page under filters says, per filter, which values would have matched, and
-    ends with the next call to make, literally (a model follows a call it can copy; a warning in
-    prose it resent unchanged 9-11 times)."""
-    active = filters.active()
-    said = False
-    for name in ("court", "subject", "locale", "eli"):
-        if name not in active:
-            continue
-        found = store.facets(query, filters, name, any_word=any_word)
-        if found:
-            call.warn(
-                "no_hits_filtered",
-                f"No decision matches {name}={active[name]!r} with the other criteria. "
-                f"Values of {name} that would match: {_listing(found)}. Send one of them, or "
-                f"omit {name}. Next call: {_next_call(asked, {name: found[0][0]})}",
-                name,
-            )
-            said = True
-    if "date_from" in active or "date_to" in active:
-        found = store.facets(query, filters, "date_from", any_word=any_word)
-        if found:
-            span = f"{active.get('date_from', 'any day')} to {active.get('date_to', 'any day')}"
-            path = "date_from" if "date_from" in active else "date_to"
-            call.warn(
-                "no_hits_filtered",
-                f"No decision from {span} matches the other criteria. Years that would match: "
-                f"{_listing(found)}. Widen date_from/date_to, or omit them. Next call: "
-                f"{_next_call(asked, {'date_from': None, 'date_to': None})}",
-                path,
-            )
-            said = True
-    if not said:
-        _, unfiltered = store.search(query, Filters(), 0, 0, any_word=any_word)
-        if unfiltered:
-            first = sorted(active)[0]
-            call.warn(
-                "no_hits_filtered",
-                f"No decision matches these filters together; without filters {unfiltered} "
-                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}). "
-                f"Next call: {_next_call(asked, {first: None})}",
-            )
-
-
-def _next_call(asked: dict[str, Any], change: dict[str, Any]) -> str:
-    """The search again with `change` applied (None drops a property), as copyable JSON."""
-    arguments = {k: v for k, v in {**asked, **change}.items() if v is not None}
-    return "search_decisions " + json.dumps(arguments, ensure_ascii=False)
-
-
-def _statute(eli: str) -> Statute:
-    return Statute(eli=eli, title=STATUTES.get(eli))
-
-
-def _detail(found: dict[str, Any], detail: str) -> DecisionDetail:
-    court = BY_VALUE.get(found["court"])
-    decision_id = found["decision_id"]
-    chunks = [
-        Chunk(
-            chunk_id=chunk_id,
-            heading=heading,
-            chars=len(body),
-            uri=chunk_uri(decision_id, chunk_id),
-            text=body if detail == "full" else None,
-        )
-        for chunk_id, heading, body in chunk_ids(found["text"])
-    ]
-    return DecisionDetail(
-        decision_id=decision_id,
-        court=found["court"],
-        court_english=court.english if court else found["court"],
-        case_number=found["case_number"],
-        ecli=found["ecli"],
-        decided_on=found["decided_on"],
-        decision_type=found["decision_type"],
-        subject=found["subject"],
-        locale=found["locale"],
-        headline=found["headline"],
-        summary=found["summary"],
-        statutes=[_statute(e) for e in found["statutes"]],
-        uri=decision_uri(decision_id),
-        chunks=chunks,
-    )
-
-
-def _not_found(what: str, query: str) -> ToolError:
-    return ToolError(
-        "not_found",
-        f"No decision has the {what}.",
-        hint=(
-            "Find the decision with search_decisions (words of its subject, its court, a date "
-            "range) and pass a decision_id it returns to get_decision."
-        ),
-        repair=Repair("search_decisions", {"query": query} if query else {}, "search_first"),
-    )
-
+from drivable.servers.caselaw.data import DATA_VERSION, Subject
+from drivable.servers.caselaw.domain import (
+    Handle,
+    chunk_ids,
+    chunk_uri,
+    decision_detail,
+    decision_not_found,
+    decision_row,
+    decision_uri,
+    explain_empty_search,
+)
+from drivable.servers.caselaw.models import (
+    CURSOR_LIFETIME_S,
+    ID_PREFIX,
+    NAME,
+    VERSION,
+    CourtRow,
+    CourtsInput,
+    CourtsOutput,
+    CourtValue,
+    GetInput,
+    GetOutput,
+    SearchInput,
+    SearchOutput,
+)
+from drivable.servers.caselaw.store import Filters, query_words
 
 SUMMARY = Summary(
     text=(
@@ -477,11 +161,11 @@ def make_contract(handle: Handle | None = None) -> Contract:
             asked = args.model_dump(
                 mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
             )
-            _explain_empty(call, store, args.query, filters, any_word, asked)
+            explain_empty_search(call, store, args.query, filters, any_word, asked)
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)
         return SearchOutput(
-            results=[_row(r, args.detail) for r in rows],
+            results=[decision_row(r, args.detail) for r in rows],
             total=total,
             has_more=page.has_more,
             next_cursor=page.next_cursor,
@@ -531,7 +215,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 )
             if not named:
                 if args.decision_id is None:
-                    raise _not_found(f"case number {args.case_number!r}", args.case_number)
+                    raise decision_not_found(f"case number {args.case_number!r}", args.case_number)
             else:
                 by_number = named[0]
                 if by_number["case_number"] != args.case_number:
@@ -566,7 +250,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 )
             found = store.get(args.decision_id)
             if found is None:
-                raise _not_found(f"id {args.decision_id!r}", args.case_number or "")
+                raise decision_not_found(f"id {args.decision_id!r}", args.case_number or "")
         elif by_number is not None:
             found = store.get(by_number["decision_id"])
         else:
@@ -586,8 +270,8 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 ],
             )
         if found is None:  # the row a case number named went away between two reads
-            raise _not_found(f"case number {args.case_number!r}", args.case_number or "")
-        return GetOutput(decision=_detail(found, args.detail))
+            raise decision_not_found(f"case number {args.case_number!r}", args.case_number or "")
+        return GetOutput(decision=decision_detail(found, args.detail))
 
     @contract.tool(
         name="list_courts",
@@ -690,7 +374,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
     )
     async def decision_resource(decision_id: str) -> ResourceBody:
         found = _decision_or_error(decision_id)
-        detail = _detail(found, "summary")
+        detail = decision_detail(found, "summary")
         chunks = [c.model_dump(mode="json") for c in detail.chunks]
         meta = {
             "dev.drivable/chunks": chunks,

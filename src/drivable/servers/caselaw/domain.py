@@ -1,0 +1,188 @@
+"""What caselaw's tools share: the database a contract serves (`Handle`), resource URIs, rows, and
+refusals that name the next call (an empty search explained, a decision not found).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from drivable.contract import Call, Repair, ToolError
+from drivable.contract.paging import Pager
+from drivable.servers.caselaw.courts import (
+    BY_VALUE,
+)
+from drivable.servers.caselaw.data import STATUTES
+from drivable.servers.caselaw.models import (
+    CURSOR_LIFETIME_S,
+    Chunk,
+    DecisionDetail,
+    DecisionRow,
+    Statute,
+)
+from drivable.servers.caselaw.store import Filters, Store, chunk_text
+
+
+class Handle:
+    """The database a contract serves, opened (and built if missing) on first use."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path
+        self._store: Store | None = None
+        self._pager: Pager | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store.open(self._path)
+        return self._store
+
+    @property
+    def pager(self) -> Pager:
+        if self._pager is None:
+            self._pager = Pager(secret=self.store.cursor_secret(), lifetime_s=CURSOR_LIFETIME_S)
+        return self._pager
+
+
+def decision_uri(decision_id: str) -> str:
+    return f"caselaw://decisions/{decision_id}"
+
+
+def chunk_uri(decision_id: str, chunk_id: str) -> str:
+    return f"caselaw://decisions/{decision_id}/chunks/{chunk_id}"
+
+
+def chunk_ids(text: str) -> list[tuple[str, str, str]]:
+    """(chunk_id, heading, body) of a text; ids are c1, c2, ... in order, stable for the text."""
+    return [(f"c{i}", heading, body) for i, (heading, body) in enumerate(chunk_text(text), 1)]
+
+
+def decision_row(row: dict[str, Any], detail: str) -> DecisionRow:
+    full = detail == "full"
+    court = BY_VALUE.get(row["court"])
+    snippet = row.get("snippet")
+    return DecisionRow(
+        decision_id=row["decision_id"],
+        court=row["court"],
+        case_number=row["case_number"],
+        decided_on=row["decided_on"],
+        subject=row["subject"],
+        headline=row["headline"],
+        uri=decision_uri(row["decision_id"]),
+        snippet=" ".join(snippet.split()) if snippet else None,
+        court_english=(court.english if court else row["court"]) if full else None,
+        ecli=row["ecli"] if full else None,
+        decision_type=row["decision_type"] if full else None,
+        locale=row["locale"] if full else None,
+        summary=row["summary"] if full else None,
+        statutes=list(row["statutes"]) if full else None,
+    )
+
+
+def listing(values: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{value} ({count})" for value, count in values)
+
+
+def explain_empty_search(
+    call: Call,
+    store: Store,
+    query: str | None,
+    filters: Filters,
+    any_word: bool,
+    asked: dict[str, Any],
+) -> None:
+    """An empty first page under filters says, per filter, which values would have matched, and
+    ends with the next call to make, literally (a model follows a call it can copy; a warning in
+    prose it resent unchanged 9-11 times)."""
+    active = filters.active()
+    said = False
+    for name in ("court", "subject", "locale", "eli"):
+        if name not in active:
+            continue
+        found = store.facets(query, filters, name, any_word=any_word)
+        if found:
+            call.warn(
+                "no_hits_filtered",
+                f"No decision matches {name}={active[name]!r} with the other criteria. "
+                f"Values of {name} that would match: {listing(found)}. Send one of them, or "
+                f"omit {name}. Next call: {next_call(asked, {name: found[0][0]})}",
+                name,
+            )
+            said = True
+    if "date_from" in active or "date_to" in active:
+        found = store.facets(query, filters, "date_from", any_word=any_word)
+        if found:
+            span = f"{active.get('date_from', 'any day')} to {active.get('date_to', 'any day')}"
+            path = "date_from" if "date_from" in active else "date_to"
+            call.warn(
+                "no_hits_filtered",
+                f"No decision from {span} matches the other criteria. Years that would match: "
+                f"{listing(found)}. Widen date_from/date_to, or omit them. Next call: "
+                f"{next_call(asked, {'date_from': None, 'date_to': None})}",
+                path,
+            )
+            said = True
+    if not said:
+        _, unfiltered = store.search(query, Filters(), 0, 0, any_word=any_word)
+        if unfiltered:
+            first = sorted(active)[0]
+            call.warn(
+                "no_hits_filtered",
+                f"No decision matches these filters together; without filters {unfiltered} "
+                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}). "
+                f"Next call: {next_call(asked, {first: None})}",
+            )
+
+
+def next_call(asked: dict[str, Any], change: dict[str, Any]) -> str:
+    """The search again with `change` applied (None drops a property), as copyable JSON."""
+    arguments = {k: v for k, v in {**asked, **change}.items() if v is not None}
+    return "search_decisions " + json.dumps(arguments, ensure_ascii=False)
+
+
+def statute_of(eli: str) -> Statute:
+    return Statute(eli=eli, title=STATUTES.get(eli))
+
+
+def decision_detail(found: dict[str, Any], detail: str) -> DecisionDetail:
+    court = BY_VALUE.get(found["court"])
+    decision_id = found["decision_id"]
+    chunks = [
+        Chunk(
+            chunk_id=chunk_id,
+            heading=heading,
+            chars=len(body),
+            uri=chunk_uri(decision_id, chunk_id),
+            text=body if detail == "full" else None,
+        )
+        for chunk_id, heading, body in chunk_ids(found["text"])
+    ]
+    return DecisionDetail(
+        decision_id=decision_id,
+        court=found["court"],
+        court_english=court.english if court else found["court"],
+        case_number=found["case_number"],
+        ecli=found["ecli"],
+        decided_on=found["decided_on"],
+        decision_type=found["decision_type"],
+        subject=found["subject"],
+        locale=found["locale"],
+        headline=found["headline"],
+        summary=found["summary"],
+        statutes=[statute_of(e) for e in found["statutes"]],
+        uri=decision_uri(decision_id),
+        chunks=chunks,
+    )
+
+
+def decision_not_found(what: str, query: str) -> ToolError:
+    return ToolError(
+        "not_found",
+        f"No decision has the {what}.",
+        hint=(
+            "Find the decision with search_decisions (words of its subject, its court, a date "
+            "range) and pass a decision_id it returns to get_decision."
+        ),
+        repair=Repair("search_decisions", {"query": query} if query else {}, "search_first"),
+    )

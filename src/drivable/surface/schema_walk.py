@@ -1,0 +1,635 @@
+"""The schema-variance walk: two JSON Schemas compared in the direction a change breaks.
+
+(Over 500 lines for a reason: one recursion over every JSON Schema construct, whose cases call
+each other through `walk`; split apart, each part would need all the others.)
+
+Inputs are what the server accepts (narrowing breaks a caller), outputs what it returns (widening
+or retyping breaks a reader). Unions, tuples, nullable type lists and `allOf` are walked; a property
+that disappears while a similar one appears is one rename when the evidence supports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drivable.surface.changes import ChangeClass, Direction, _j, _norm_name, _short, _Sink
+from drivable.surface.schema_facts import (
+    _COUNT_LOWER,
+    _COUNT_UPPER,
+    _HANDLED,
+    _NUMERIC_LOWER,
+    _NUMERIC_UPPER,
+    _OPAQUE_VALIDATION,
+    _PROSE_KEYS,
+    _bound,
+    _covers,
+    _defs,
+    _distinctive,
+    _enum_values,
+    _fmt_bound,
+    _merged_all_of,
+    _pair,
+    _resolved_text,
+    _Resolver,
+    _shape,
+    _tighter,
+    _types,
+)
+
+
+class _SchemaWalk:
+    """Walks an old and a new schema side by side and reports each difference once."""
+
+    def __init__(
+        self,
+        sink: _Sink,
+        subject: str,
+        direction: Direction,
+        old_root: Any,
+        new_root: Any,
+    ) -> None:
+        self.sink = sink
+        self.subject = subject
+        self.direction = direction
+        self.old = _Resolver(old_root)
+        self.new = _Resolver(new_root)
+        self.noun = "input" if direction == "in" else "output field"
+        self.root = ""
+        self.now_required: set[str] = set()
+        # equal subtrees can be skipped only when every $ref they hold means the same on both sides
+        old_defs = _defs(old_root)
+        self.same_defs = old_defs is not None and old_defs == _defs(new_root)
+
+    def start(self, old: Any, new: Any, path: str, label: str) -> None:
+        self.root = path
+        self.walk(old, new, path, label)
+
+    def emit(self, klass: ChangeClass, path: str, summary: str) -> None:
+        self.sink.add(klass, self.subject, path, summary)
+
+    def _dotted(self, path: str, name: str) -> str:
+        """The field's name as an agent spells it: `a.b[].c` below the schema root."""
+        below = path[len(self.root) :].lstrip(".") if path.startswith(self.root) else path
+        return f"{below}.{name}" if below else name
+
+    def narrowed(self) -> ChangeClass:
+        """Class of a change that admits fewer values."""
+        return "breaking" if self.direction == "in" else "additive"
+
+    def widened(self) -> ChangeClass:
+        """Class of a change that admits more values."""
+        return "additive" if self.direction == "in" else "breaking"
+
+    def walk(
+        self,
+        old: Any,
+        new: Any,
+        path: str,
+        label: str,
+        seen_old: tuple[str, ...] = (),
+        seen_new: tuple[str, ...] = (),
+    ) -> None:
+        if self.same_defs and old == new:
+            return
+        old_ref = old.get("$ref") if isinstance(old, Mapping) else None
+        new_ref = new.get("$ref") if isinstance(new, Mapping) else None
+        if (
+            old_ref is not None
+            and new_ref is not None
+            and old_ref in seen_old
+            and new_ref in seen_new
+        ):
+            return  # a recursive type already being compared on this path
+        old, seen_old = self.old.resolve(old, seen_old)
+        new, seen_new = self.new.resolve(new, seen_new)
+        if old is True or old == {}:
+            old = {}
+        if new is True or new == {}:
+            new = {}
+        if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+            if old != new:
+                self.emit(
+                    "breaking", path, f"{label}: schema changed from {_short(old)} to {_short(new)}"
+                )
+            return
+        if "allOf" in old:
+            old = _merged_all_of(old, self.old)
+        if "allOf" in new:
+            new = _merged_all_of(new, self.new)
+        old_variants = self._variants(old, self.old)
+        new_variants = self._variants(new, self.new)
+        if len(old_variants) > 1 or len(new_variants) > 1:
+            self._prose(old, new, path, label)
+            self._union(old_variants, new_variants, path, label, seen_old, seen_new)
+            return
+        self._single(old_variants[0], new_variants[0], path, label, seen_old, seen_new)
+
+    def _variants(self, node: Mapping[str, Any], resolver: _Resolver) -> list[Mapping[str, Any]]:
+        members = node.get("anyOf") or node.get("oneOf")
+        if isinstance(members, list) and members:
+            base = {k: v for k, v in node.items() if k not in ("anyOf", "oneOf", *_PROSE_KEYS)}
+            out: list[Mapping[str, Any]] = []
+            for member in members:
+                member, _ = resolver.resolve(member)
+                if not isinstance(member, Mapping):
+                    continue
+                merged = {**base, **member}
+                out.extend(self._variants(merged, resolver))
+            return out or [node]
+        types = _types(node)
+        if isinstance(node.get("type"), list) and types and len(types) > 1:
+            out = []
+            for t in sorted(types):
+                variant = {k: v for k, v in node.items() if k not in ("type", "nullable")}
+                variant["type"] = t
+                if t == "null":
+                    variant = {"type": "null"}
+                out.append(variant)
+            return out
+        return [node]
+
+    def _variant_key(self, node: Mapping[str, Any]) -> str:
+        types = _types(node)
+        key = ",".join(sorted(types)) if types else "any"
+        if "const" in node:
+            key += "=" + _j(node["const"])
+        elif isinstance(node.get("title"), str) and key == "object":
+            key += ":" + node["title"]
+        return key
+
+    def _union(
+        self,
+        old: list[Mapping[str, Any]],
+        new: list[Mapping[str, Any]],
+        path: str,
+        label: str,
+        seen_old: tuple[str, ...],
+        seen_new: tuple[str, ...],
+    ) -> None:
+        old_left = {i: self._variant_key(v) for i, v in enumerate(old)}
+        new_left = {i: self._variant_key(v) for i, v in enumerate(new)}
+        pairs: list[tuple[int, int]] = []
+        for i, key in list(old_left.items()):
+            for j, nkey in list(new_left.items()):
+                if key == nkey:
+                    pairs.append((i, j))
+                    del old_left[i], new_left[j]
+                    break
+        # second pass: the same base type (e.g. two object variants with different titles)
+        for i, key in list(old_left.items()):
+            base = key.split(":")[0].split("=")[0]
+            for j, nkey in list(new_left.items()):
+                if nkey.split(":")[0].split("=")[0] == base and "=" not in key and "=" not in nkey:
+                    pairs.append((i, j))
+                    del old_left[i], new_left[j]
+                    break
+        old_types = set().union(*(_types(v) or {"any"} for v in old)) if old else set()
+        new_types = set().union(*(_types(v) or {"any"} for v in new)) if new else set()
+        # integer <-> number leftovers are a type change, not an unrelated variant
+        for i, key in list(old_left.items()):
+            for j, nkey in list(new_left.items()):
+                if {key, nkey} == {"integer", "number"}:
+                    pairs.append((i, j))
+                    del old_left[i], new_left[j]
+                    break
+        for i, j in sorted(pairs):
+            sub = path if len(old) == 1 and len(new) == 1 else f"{path}|{self._variant_key(new[j])}"
+            self._single(old[i], new[j], sub, label, seen_old, seen_new)
+        for i in sorted(old_left):
+            key = old_left[i]
+            covered = _types(old[i]) is not None and _covers(new_types, _types(old[i]) or set())
+            if covered and "=" not in key:
+                continue
+            if "=" in key:  # a const variant: an enum value by another spelling
+                value = key.split("=", 1)[1]
+                self.emit("breaking", f"{path}|{key}", f"{label}: value {value} removed")
+                continue
+            self.emit(
+                self.narrowed(),
+                f"{path}|{key}",
+                f"{label}: no longer {'accepts' if self.direction == 'in' else 'returns'} {key}",
+            )
+        for j in sorted(new_left):
+            key = new_left[j]
+            covered = _types(new[j]) is not None and _covers(old_types, _types(new[j]) or set())
+            if covered and "=" not in key:
+                continue
+            if "=" in key:
+                value = key.split("=", 1)[1]
+                self.emit("additive", f"{path}|{key}", f"{label}: value {value} added")
+                continue
+            self.emit(
+                self.widened(),
+                f"{path}|{key}",
+                f"{label}: now {'accepts' if self.direction == 'in' else 'may return'} {key}",
+            )
+
+    def _prose(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:
+        for key in ("description", "examples", "example"):
+            if old.get(key) != new.get(key):
+                if key not in old:
+                    detail = f"added: {_short(new[key], 50)}"
+                elif key not in new:
+                    detail = f"removed (was {_short(old[key], 50)})"
+                else:
+                    detail = f"changed: {_short(old[key], 40)} -> {_short(new[key], 40)}"
+                self.emit("routing", f"{path}.{key}", f"{label}: {key} {detail}")
+        if old.get("title") != new.get("title"):
+            self.emit(
+                "cosmetic",
+                f"{path}.title",
+                f"{label}: schema title {_short(old.get('title'))} -> {_short(new.get('title'))}",
+            )
+        if old.get("deprecated") != new.get("deprecated"):
+            state = "deprecated" if new.get("deprecated") else "no longer deprecated"
+            self.emit("routing", f"{path}.deprecated", f"{label}: now {state}")
+
+    def _single(
+        self,
+        old: Mapping[str, Any],
+        new: Mapping[str, Any],
+        path: str,
+        label: str,
+        seen_old: tuple[str, ...],
+        seen_new: tuple[str, ...],
+    ) -> None:
+        self._prose(old, new, path, label)
+        old_t, new_t = _types(old), _types(new)
+        if old_t != new_t:
+            if new_t is None:
+                self.emit(
+                    self.widened(),
+                    f"{path}.type",
+                    f"{label}: type {sorted(old_t or [])} is now unconstrained",
+                )
+            elif old_t is None:
+                self.emit(
+                    self.narrowed(),
+                    f"{path}.type",
+                    f"{label}: type now restricted to {sorted(new_t)}",
+                )
+            elif _covers(old_t, new_t):
+                self.emit(
+                    self.narrowed(),
+                    f"{path}.type",
+                    f"{label}: type narrowed from {sorted(old_t)} to {sorted(new_t)}",
+                )
+            elif _covers(new_t, old_t):
+                self.emit(
+                    self.widened(),
+                    f"{path}.type",
+                    f"{label}: type widened from {sorted(old_t)} to {sorted(new_t)}",
+                )
+            else:
+                self.emit(
+                    "breaking",
+                    f"{path}.type",
+                    f"{label}: type changed from {sorted(old_t)} to {sorted(new_t)}",
+                )
+        self._enum(old, new, path, label)
+        self._format(old, new, path, label)
+        self._bounds(old, new, path, label, new_t or old_t or set())
+        self._default(old, new, path, label)
+        self._objects(old, new, path, label, seen_old, seen_new)
+        self._arrays(old, new, path, label, seen_old, seen_new)
+        for key in sorted((set(old) | set(new)) - _HANDLED):
+            if old.get(key) != new.get(key):
+                # a validation keyword this walk does not reason about: assume the worst
+                klass: ChangeClass = "breaking" if key in _OPAQUE_VALIDATION else "cosmetic"
+                note = " (not compared in detail)" if klass == "breaking" else ""
+                self.emit(
+                    klass,
+                    f"{path}.{key}",
+                    f"{label}: keyword {key} {_short(old.get(key))} -> {_short(new.get(key))}{note}",
+                )
+
+    def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:
+        ov, nv = _enum_values(old), _enum_values(new)
+        if ov == nv:
+            return
+        if ov is None and nv is not None:
+            self.emit(self.narrowed(), f"{path}.enum", f"{label}: now limited to {_short(nv)}")
+            return
+        if nv is None and ov is not None:
+            self.emit(self.widened(), f"{path}.enum", f"{label}: no longer limited to {_short(ov)}")
+            return
+        assert ov is not None and nv is not None
+        old_keys = {_j(v): v for v in ov}
+        new_keys = {_j(v): v for v in nv}
+        for key in sorted(set(old_keys) - set(new_keys)):
+            self.emit("breaking", f"{path}.enum", f"{label}: enum value {key} removed")
+        for key in sorted(set(new_keys) - set(old_keys)):
+            self.emit("additive", f"{path}.enum", f"{label}: enum value {key} added")
+        if set(old_keys) == set(new_keys):
+            self.emit("cosmetic", f"{path}.enum", f"{label}: enum values reordered")
+
+    def _format(
+        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str
+    ) -> None:
+        of, nf = old.get("format"), new.get("format")
+        if of == nf:
+            return
+        if nf is None:
+            self.emit("breaking", f"{path}.format", f"{label}: format {of!r} removed")
+        elif of is None:
+            self.emit(self.narrowed(), f"{path}.format", f"{label}: format {nf!r} added")
+        else:
+            self.emit(
+                "breaking", f"{path}.format", f"{label}: format changed from {of!r} to {nf!r}"
+            )
+
+    def _bounds(
+        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str, types: set[str]
+    ) -> None:
+        integer = types == {"integer"} or types == {"integer", "null"}
+        for side, keys in (("lo", _NUMERIC_LOWER), ("hi", _NUMERIC_UPPER)):
+            ob, nb = _bound(old, side, integer), _bound(new, side, integer)
+            t = _tighter(ob, nb, side)
+            if t == 0:
+                if any(old.get(k) != new.get(k) for k in keys):
+                    self.emit(
+                        "cosmetic",
+                        f"{path}.{keys[0]}",
+                        f"{label}: bound restated as {_fmt_bound(nb, side)}",
+                    )
+                continue
+            word = "tightened" if t > 0 else "loosened"
+            self.emit(
+                self.narrowed() if t > 0 else self.widened(),
+                f"{path}.{keys[0]}",
+                f"{label}: {'lower' if side == 'lo' else 'upper'} bound {word} from {_fmt_bound(ob, side)} to {_fmt_bound(nb, side)}",
+            )
+        for counted, side in ((_COUNT_LOWER, "lo"), (_COUNT_UPPER, "hi")):
+            for key in counted:
+                o, n = old.get(key), new.get(key)
+                if o == n:
+                    continue
+                ob2 = None if o is None else (float(o), False)
+                nb2 = None if n is None else (float(n), False)
+                t = _tighter(ob2, nb2, side)
+                word = "tightened" if t > 0 else "loosened"
+                self.emit(
+                    self.narrowed() if t > 0 else self.widened(),
+                    f"{path}.{key}",
+                    f"{label}: {key} {word} from {o} to {n}",
+                )
+        om, nm = old.get("multipleOf"), new.get("multipleOf")
+        if om != nm:
+            if om is None:
+                klass = self.narrowed()
+            elif nm is None:
+                klass = self.widened()
+            elif (
+                isinstance(om, int | float)
+                and isinstance(nm, int | float)
+                and om
+                and nm
+                and (nm / om).is_integer()
+            ):
+                klass = self.narrowed()
+            elif (
+                isinstance(om, int | float)
+                and isinstance(nm, int | float)
+                and om
+                and nm
+                and (om / nm).is_integer()
+            ):
+                klass = self.widened()
+            else:
+                klass = "breaking"
+            self.emit(klass, f"{path}.multipleOf", f"{label}: multipleOf {om} -> {nm}")
+        op, np_ = old.get("pattern"), new.get("pattern")
+        if op != np_:
+            if op is None:
+                self.emit(self.narrowed(), f"{path}.pattern", f"{label}: pattern {np_!r} added")
+            elif np_ is None:
+                self.emit(self.widened(), f"{path}.pattern", f"{label}: pattern {op!r} removed")
+            else:
+                self.emit(
+                    "breaking",
+                    f"{path}.pattern",
+                    f"{label}: pattern changed from {op!r} to {np_!r}",
+                )
+        ou, nu = bool(old.get("uniqueItems")), bool(new.get("uniqueItems"))
+        if ou != nu:
+            self.emit(
+                self.narrowed() if nu else self.widened(),
+                f"{path}.uniqueItems",
+                f"{label}: uniqueItems {ou} -> {nu}",
+            )
+
+    def _default(
+        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str
+    ) -> None:
+        if old.get("default") == new.get("default") and ("default" in old) == ("default" in new):
+            return
+        if self.direction == "out":
+            self.emit(
+                "cosmetic",
+                f"{path}.default",
+                f"{label}: default {_short(old.get('default'))} -> {_short(new.get('default'))}",
+            )
+        elif "default" not in old:
+            self.emit(
+                "additive", f"{path}.default", f"{label}: default {_short(new['default'])} added"
+            )
+        elif "default" not in new:
+            if path in self.now_required:
+                return  # implied by "now required", reported there
+            self.emit(
+                "routing", f"{path}.default", f"{label}: default {_short(old['default'])} removed"
+            )
+        else:
+            self.emit(
+                "breaking",
+                f"{path}.default",
+                f"{label}: default changed from {_short(old['default'])} to {_short(new['default'])} (an agent that omits it gets different behaviour)",
+            )
+
+    def _objects(
+        self,
+        old: Mapping[str, Any],
+        new: Mapping[str, Any],
+        path: str,
+        label: str,
+        seen_old: tuple[str, ...],
+        seen_new: tuple[str, ...],
+    ) -> None:
+        op = old.get("properties") if isinstance(old.get("properties"), Mapping) else {}
+        np_ = new.get("properties") if isinstance(new.get("properties"), Mapping) else {}
+        assert isinstance(op, Mapping) and isinstance(np_, Mapping)
+        oreq = set(old.get("required") or [])
+        nreq = set(new.get("required") or [])
+        removed = [k for k in op if k not in np_]
+        added = [k for k in np_ if k not in op]
+        old_order = list(op)
+        new_order = list(np_)
+
+        def evidence(a: str, b: str) -> tuple[int, list[str]]:
+            why: list[str] = []
+            score = 0
+            if _norm_name(a) == _norm_name(b):
+                score += 3
+                why.append("same name up to case and separators")
+            shape_a = _shape(op[a], self.old)
+            if _j(shape_a) == _j(_shape(np_[b], self.new)):
+                score += 2 if _distinctive(shape_a) else 1
+                why.append("same schema")
+            da = _resolved_text(op[a], self.old, "description")
+            db = _resolved_text(np_[b], self.new, "description")
+            if da and da == db:
+                score += 2
+                why.append("same description")
+            if old_order.index(a) == new_order.index(b):
+                score += 1
+                why.append("same position")
+            return score, why
+
+        renames = _pair(removed, added, evidence)
+        for a, b, why in renames:
+            sub = f"{path}.{b}"
+            was_req, is_req = a in oreq, b in nreq
+            self.emit(
+                "breaking",
+                f"{path}.{a}",
+                f"{self.noun} `{self._dotted(path, a)}` renamed to `{b}` ({', '.join(why)})",
+            )
+            self._required_change(was_req, is_req, sub, self._dotted(path, b))
+            self.walk(
+                op[a], np_[b], sub, f"{self.noun} `{self._dotted(path, b)}`", seen_old, seen_new
+            )
+        paired_old = {a for a, _, _ in renames}
+        paired_new = {b for _, b, _ in renames}
+        for name in removed:
+            if name in paired_old:
+                continue
+            if self.direction == "in":
+                self.emit(
+                    "breaking",
+                    f"{path}.{name}",
+                    f"input `{self._dotted(path, name)}` removed (a call that sends it is rejected or loses it)",
+                )
+            else:
+                self.emit(
+                    "breaking",
+                    f"{path}.{name}",
+                    f"output field `{self._dotted(path, name)}` removed",
+                )
+        for name in added:
+            if name in paired_new:
+                continue
+            if self.direction == "in":
+                if name in nreq:
+                    self.emit(
+                        "breaking",
+                        f"{path}.{name}",
+                        f"required input `{self._dotted(path, name)}` added",
+                    )
+                else:
+                    self.emit(
+                        "additive",
+                        f"{path}.{name}",
+                        f"optional input `{self._dotted(path, name)}` added",
+                    )
+            else:
+                self.emit(
+                    "additive", f"{path}.{name}", f"output field `{self._dotted(path, name)}` added"
+                )
+        for name in op:
+            if name not in np_:
+                continue
+            self._required_change(
+                name in oreq, name in nreq, f"{path}.{name}", self._dotted(path, name)
+            )
+            self.walk(
+                op[name],
+                np_[name],
+                f"{path}.{name}",
+                f"{self.noun} `{self._dotted(path, name)}`",
+                seen_old,
+                seen_new,
+            )
+        for name in sorted((oreq - set(op)) ^ (nreq - set(np_))):
+            # required names without a property schema
+            self._required_change(
+                name in oreq, name in nreq, f"{path}.{name}", self._dotted(path, name)
+            )
+        oa, na = old.get("additionalProperties"), new.get("additionalProperties")
+        if isinstance(oa, Mapping) and isinstance(na, Mapping):
+            self.walk(oa, na, f"{path}.{{*}}", f"{label} (extra keys)", seen_old, seen_new)
+        elif oa != na:
+            closed_old, closed_new = oa is False, na is False
+            if closed_new and not closed_old:
+                klass: ChangeClass = "breaking" if self.direction == "in" else "cosmetic"
+                self.emit(
+                    klass, f"{path}.additionalProperties", f"{label}: unknown keys are now rejected"
+                )
+            elif closed_old and not closed_new:
+                klass = "additive" if self.direction == "in" else "cosmetic"
+                self.emit(
+                    klass, f"{path}.additionalProperties", f"{label}: unknown keys are now allowed"
+                )
+            else:
+                self.emit(
+                    "cosmetic",
+                    f"{path}.additionalProperties",
+                    f"{label}: additionalProperties {_short(oa)} -> {_short(na)}",
+                )
+
+    def _required_change(self, was: bool, now: bool, path: str, name: str) -> None:
+        if was == now:
+            return
+        if self.direction == "in":
+            if now:
+                self.now_required.add(path)
+                self.emit(
+                    "breaking",
+                    f"{path}.required",
+                    f"input `{name}` was optional and is now required",
+                )
+            else:
+                self.emit(
+                    "additive",
+                    f"{path}.required",
+                    f"input `{name}` was required and is now optional",
+                )
+        elif now:
+            self.emit(
+                "additive", f"{path}.required", f"output field `{name}` is now always present"
+            )
+        else:
+            self.emit("breaking", f"{path}.required", f"output field `{name}` may now be absent")
+
+    def _arrays(
+        self,
+        old: Mapping[str, Any],
+        new: Mapping[str, Any],
+        path: str,
+        label: str,
+        seen_old: tuple[str, ...],
+        seen_new: tuple[str, ...],
+    ) -> None:
+        oi, ni = old.get("items"), new.get("items")
+        if isinstance(oi, Mapping) or isinstance(ni, Mapping):
+            self.walk(
+                oi if oi is not None else {},
+                ni if ni is not None else {},
+                f"{path}[]",
+                f"{label} (items)",
+                seen_old,
+                seen_new,
+            )
+        op_, np_ = old.get("prefixItems"), new.get("prefixItems")
+        if isinstance(op_, list) or isinstance(np_, list):
+            op_ = op_ if isinstance(op_, list) else []
+            np_ = np_ if isinstance(np_, list) else []
+            for i in range(max(len(op_), len(np_))):
+                if i >= len(op_):
+                    self.emit(self.narrowed(), f"{path}[{i}]", f"{label}: tuple item {i} added")
+                elif i >= len(np_):
+                    self.emit(self.widened(), f"{path}[{i}]", f"{label}: tuple item {i} removed")
+                else:
+                    self.walk(
+                        op_[i], np_[i], f"{path}[{i}]", f"{label} (item {i})", seen_old, seen_new
+                    )
