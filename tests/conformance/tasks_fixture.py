@@ -79,7 +79,8 @@ def register(contract: Contract) -> None:
     @tool(
         "greet",
         title="Greet",
-        description='Returns \'Hello, {name}!\' at once (never a task). Example: {"name": "World"}.',
+        description="Returns 'Hello, {name}!' at once (never a task). Use it when a client tests a "
+        'plain call beside task tools. Example: {"name": "World"}.',
     )
     async def greet(args: GreetArguments, call: Call) -> Said:
         return Said(text=f"Hello, {args.name}!")
@@ -88,7 +89,8 @@ def register(contract: Contract) -> None:
         "slow_compute",
         title="Slow compute",
         description="Works for `seconds` seconds (0 to 120), reporting each tenth of a second, then "
-        'echoes `label`. Example: {"seconds": 2, "label": "demo"}.',
+        "echoes `label`. Use it when a client tests a task with progress; seconds over 120 are "
+        'refused. Example: {"seconds": 2, "label": "demo"}.',
         task=SLOW,
     )
     async def slow_compute(args: SlowArguments, call: Call) -> Computed:
@@ -107,7 +109,8 @@ def register(contract: Contract) -> None:
     @tool(
         "failing_job",
         title="Failing job",
-        description="Always ends with a tool error after about a second; runs only as a task. "
+        description="Always ends with a tool error after about a second; runs only as a task. Use "
+        "it when a client tests a failed task result; called without a task it is refused. "
         "Example: {}.",
         errors=["internal_error"],
         task=REQUIRED,
@@ -123,7 +126,8 @@ def register(contract: Contract) -> None:
     @tool(
         "protocol_error_job",
         title="Protocol error job",
-        description="Always ends with a protocol error (task status failed). Example: {}.",
+        description="Always ends with a protocol error (task status failed). Use it when a client "
+        "tests a task that fails; called without a task it is refused. Example: {}.",
         errors=["internal_error"],
         task=REQUIRED,
     )
@@ -142,7 +146,8 @@ def register(contract: Contract) -> None:
         "confirm_delete",
         title="Confirm delete",
         description="Asks the client to confirm deleting `filename` (a pretend file: nothing is "
-        'deleted), then reports the answer; runs only as a task. Example: {"filename": "a.txt"}.',
+        "deleted), then reports the answer; runs only as a task. Use it when a client tests input "
+        'inside a task; called without a task it is refused. Example: {"filename": "a.txt"}.',
         task=REQUIRED,
     )
     async def confirm_delete(args: DeleteArguments, call: Call) -> Deleted:
@@ -169,7 +174,8 @@ def register(contract: Contract) -> None:
         "multi_input",
         title="Multiple inputs",
         description="Asks the client two questions at once and reports both answers; runs only "
-        "as a task. Example: {}.",
+        "as a task. Use it when a client tests several inputs in one task round; called "
+        "without a task it is refused. Example: {}.",
         task=REQUIRED,
     )
     async def multi_input(args: NoArguments, call: Call) -> Answered:
@@ -189,7 +195,8 @@ def register(contract: Contract) -> None:
         "test_tool_with_task",
         title="Greet after asking, as a task",
         description="Asks the user's name (input-required rounds before the task starts), then "
-        "greets them from a task; runs only as a task. Example: {}.",
+        "greets them from a task; runs only as a task. Use it when a client tests input before a "
+        "task; called without a task it is refused. Example: {}.",
         task=LongRunning(
             duration="seconds",
             timeout_s=60,
