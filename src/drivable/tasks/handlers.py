@@ -29,7 +29,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from drivable import settings
-from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec
+from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec, boundary
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.resources import ResourceError
@@ -134,6 +134,10 @@ def install(
             return await blocking_call(ctx, params)
         principal = caller(ctx)
         raw = params.arguments if params.arguments is not None else {}
+        if boundary.refusal(spec.name, raw, contract.max_inline_bytes) is not None:
+            # Values no reader may see (too deep, too large, NUL, lone surrogates): the blocking
+            # pipeline refuses them with the envelope before anything validates them.
+            return await blocking_call(ctx, params)
         try:
             validated = contract.validate(spec.name, raw)
         except (ValidationError, TypeError, ValueError):
