@@ -47,6 +47,7 @@ from drivable.surface.tool_diff import (
     _lifecycle,
     _meta,
     _order,
+    _other_keys,
     _pos,
     _removed_note,
     _text_field,
@@ -165,14 +166,7 @@ def _item_diff(
     _lifecycle(sink, subject, base, old.get("lifecycle"), new.get("lifecycle"))
     _errors(sink, subject, f"{base}.errors", old.get("errors"), new.get("errors"))
     _meta(sink, subject, base, old.get("meta"), new.get("meta"))
-    for key in sorted((set(old) | set(new)) - _ITEM_KNOWN):
-        if old.get(key) != new.get(key):
-            sink.add(
-                "cosmetic",
-                subject,
-                f"{base}.{key}",
-                f"{key} {_short(old.get(key))} -> {_short(new.get(key))}",
-            )
+    _other_keys(sink, subject, base, old, new, _ITEM_KNOWN)
 
 
 def _prompt_arguments(sink: _Sink, subject: str, base: str, old: list[Any], new: list[Any]) -> None:

@@ -268,7 +268,19 @@ def _tool(sink: _Sink, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
     _lifecycle(sink, subject, base, old.get("lifecycle"), new.get("lifecycle"))
     _errors(sink, subject, f"{base}.errors", old.get("errors"), new.get("errors"))
     _meta(sink, subject, base, old.get("meta"), new.get("meta"))
-    for key in sorted((set(old) | set(new)) - _TOOL_KNOWN):
+    _other_keys(sink, subject, base, old, new, _TOOL_KNOWN)
+
+
+def _other_keys(
+    sink: _Sink,
+    subject: str,
+    base: str,
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    known: frozenset[str] | set[str],
+) -> None:
+    """Keys of an item the diff has no rule for: any change to them is cosmetic."""
+    for key in sorted((set(old) | set(new)) - known):
         if old.get(key) != new.get(key):
             sink.add(
                 "cosmetic",
