@@ -23,7 +23,7 @@ PYPI_SERVERS = {
     "time": ("mcp-server-time==2026.10.19", "mcp-server-time"),
     "git": ("mcp-server-git==2026.10.19", "mcp-server-git"),
     "fetch": ("mcp-server-fetch==2026.10.24", "mcp-server-fetch"),
-    "fastmcp": ("fastmcp", None),
+    "fastmcp": ("fastmcp==4.2.3", None),
     # Not a server: the peer linter the audit benchmark compares against (benchmarks/bench_audit.py).
     "mcp-quality": ("mcp-quality==0.7.0", "mcp-quality"),
 }
