@@ -102,11 +102,13 @@ async def connect(
     read_timeout_seconds: float | None = 60.0,
     mode: Mode | None = None,
     elicitation_callback: Any = None,
+    sampling_callback: Any = None,
+    list_roots_callback: Any = None,
 ) -> AsyncIterator[Client]:
     """Open a client on the target; `mode` overrides the target's era choice for this connection.
 
-    A stdio server's stderr goes to `errlog` (default: this process's stderr). With an
-    `elicitation_callback` the client declares elicitation and answers the server's forms with it.
+    A stdio server's stderr goes to `errlog` (default: this process's stderr). Each callback given
+    makes the client declare its capability (elicitation, sampling, roots) and answer with it.
     """
     chosen: Mode = mode or target.mode
     server: Any
@@ -121,7 +123,12 @@ async def connect(
         server = _HttpTransport(target.url, target.bearer_token)
     else:
         server = target.server
-    callbacks = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+    given = {
+        "elicitation_callback": elicitation_callback,
+        "sampling_callback": sampling_callback,
+        "list_roots_callback": list_roots_callback,
+    }
+    callbacks = {k: v for k, v in given.items() if v is not None}
     async with Client(
         server, mode=chosen, cache=None, read_timeout_seconds=read_timeout_seconds, **callbacks
     ) as client:

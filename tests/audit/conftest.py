@@ -60,7 +60,8 @@ def audit_json(*target: str, extra: tuple[str, ...] = ()) -> Run:
 
 @pytest.fixture(scope="session")
 def defects_run() -> Run:
-    return audit_json("--", sys.executable, str(SERVERS / "defects.py"))
+    # A short timeout: one planted tool never answers.
+    return audit_json("--", sys.executable, str(SERVERS / "defects.py"), extra=("--timeout", "3"))
 
 
 @pytest.fixture(scope="session")

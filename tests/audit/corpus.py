@@ -113,6 +113,13 @@ LABELS: dict[str, list[Label]] = {
         ),
         Label("3.honest-annotations", "tool:git_add", "none", "git add is idempotent"),
         Label(
+            "3.strict-types",
+            "tool:git_branch",
+            "minor",
+            "`branch_type` is free text whose description lists 'local', 'remote' and 'all'; "
+            "the server raises on any other value",
+        ),
+        Label(
             "3.sec-confirmation",
             "tool:git_reset",
             "minor",
@@ -149,6 +156,14 @@ LABELS: dict[str, list[Label]] = {
             "it only sends progress notifications",
         ),
         Label("3.naming", "tool:echo", "minor", "a one-word name: fine to import, says no noun"),
+        Label(
+            "1.negotiated-caps",
+            "server",
+            "minor",
+            "registerConditionalTools adds get-roots-list, trigger-elicitation-request, "
+            "trigger-url-elicitation and trigger-sampling-request only for a client that declared "
+            "roots, elicitation (url mode) or sampling; a client without them is never told",
+        ),
     ],
     "filesystem": [
         *_each("3.closed-schemas", FS_READS, "severe", ZOD_OPEN),
@@ -160,6 +175,13 @@ LABELS: dict[str, list[Label]] = {
             "mkdir -p: creating an existing directory succeeds and changes nothing",
         ),
         Label("3.idempotency-key", "tool:create_directory", "none", "mkdir -p is idempotent"),
+        *_each(
+            "3.required-optional",
+            ["read_text_file", "read_file"],
+            "minor",
+            "`head` and `tail` may not be given together (the handler throws 'Cannot specify "
+            "both head and tail parameters simultaneously'); the schema allows both",
+        ),
         *_each(
             "3.sec-confirmation",
             ["write_file", "move_file"],

@@ -140,3 +140,30 @@ def test_retries_decide_idempotency_when_writes_are_allowed(
     assert ("3.idempotency-key", "tool:create_entities") not in memory
     filesystem = {(f["rule"], f["subject"]) for f in corpus["filesystem+writes"]["findings"]}
     assert ("3.honest-annotations", "tool:create_directory") not in filesystem
+
+
+# From server-everything's source (dist/tools/*.js, registerConditionalTools): the tool each
+# client capability makes it register. The tools needing the tasks capability too are not listed
+# to the audit, which does not declare tasks.
+EVERYTHING_BY_CAPABILITY = {
+    "get-roots-list": ["roots"],
+    "trigger-elicitation-request": ["elicitation"],
+    "trigger-url-elicitation": ["elicitation"],
+    "trigger-sampling-request": ["sampling"],
+}
+
+
+def test_tools_listed_only_under_a_client_capability_are_named_and_not_called(
+    corpus: dict[str, dict[str, Any]],
+) -> None:
+    target = corpus["everything"]["target"]
+    assert target["client_capabilities"]["only_when_declared"] == EVERYTHING_BY_CAPABILITY
+    probes = target["probes"]
+    assert not set(EVERYTHING_BY_CAPABILITY) & set(probes["called_tools"])
+    for tool, (capability,) in EVERYTHING_BY_CAPABILITY.items():
+        assert capability in probes["skipped_tools"][tool]
+    # audited statically too
+    subjects = {f["subject"] for f in corpus["everything"]["findings"]}
+    assert {f"tool:{t}" for t in EVERYTHING_BY_CAPABILITY} <= subjects
+    for name in ("time", "git", "filesystem", "memory"):
+        assert corpus[name]["target"]["client_capabilities"]["same_tools"] is True, name

@@ -65,6 +65,25 @@ def test_defect_evidence_carries_payload_and_answer(defects_run: Run) -> None:
     assert "get_note_by_id" in repair["remediation"] or "search_notes" in repair["remediation"]
 
 
+def test_runtime_only_defects_carry_what_the_probe_saw(defects_run: Run) -> None:
+    by_key = {(f["rule"], f["subject"]): f for f in defects_run.report["findings"]}
+    hang = by_key[("7.declare-duration", "tool:calculate")]
+    assert hang["severity"] == "major"
+    assert hang["evidence"]["timeout_s"] == 3 and hang["evidence"]["outcome"] == "timeout"
+    assert hang["evidence"]["sent"] == {"expression": "9**9**9"}
+    as_success = by_key[("6.tool-errors", "tool:get_note_by_slug")]
+    assert as_success["evidence"]["answer"].get("isError") is not True
+    assert "no note has the slug" in as_success["summary"]
+    exclusive = by_key[("3.required-optional", "tool:read_log")]
+    assert "exclude each other" in exclusive["summary"]
+    assert exclusive["evidence"]["probe"] == "all-optionals"
+    assert set(exclusive["evidence"]["sent"]) == {"first_lines", "last_lines"}
+    cold = defects_run.report["target"]["probes"]["cold_start"]
+    assert cold.get("first_call_tool") != "get_note_by_slug" or cold["first_call_outcome"] != (
+        "success"
+    )
+
+
 def test_mutating_tools_are_not_called_without_allow_writes(defects_run: Run) -> None:
     skipped = defects_run.report["target"]["probes"]["skipped_tools"]
     assert {"create_note", "delete_note", "purge_notes"} <= set(skipped)
@@ -95,6 +114,7 @@ def test_clean_server_has_no_critical_or_major_finding(clean_run: Run) -> None:
     assert first_repair["repair_call"]["answer"].get("isError") is not True
     assert probes["cold_start"]["first_call_outcome"] == "success"
     assert probes["skipped_tools"] == {}  # --allow-writes probed the destructive tool too
+    assert clean_run.report["target"]["client_capabilities"]["same_tools"] is True
 
 
 def test_clean_server_over_http_in_both_eras(clean_http: str) -> None:

@@ -119,3 +119,35 @@ def test_a_union_picks_its_most_specific_branch_and_prose_lists_values() -> None
         sample({"type": "string", "description": "e.g. 'America/New_York'"}) == "America/New_York"
     )
     assert sample({"type": "string", "description": "24-hour time (HH:MM)"}) == "10:00"
+
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=2, max_size=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(WORD, min_size=2, max_size=4, unique=True), st.sampled_from(["'", '"', "`"]))
+def test_quoted_values_joined_by_or_are_a_list_and_quoted_examples_are_not(
+    values: list[str], quote: str
+) -> None:
+    from drivable.audit.heuristics import lists_values
+
+    glossed = [f"{v} things ({quote}{v}{quote})" for v in values]
+    prose = "Whether to list " + ", ".join(glossed[:-1]) + " or " + glossed[-1] + "."
+    assert lists_values(prose)
+    examples = "A name, e.g. " + ", ".join(f"{quote}{v}{quote}" for v in values) + " or another."
+    assert not lists_values(examples)
+    assert not lists_values(f"Only {quote}{values[0]}{quote} is special.")
+
+
+def test_git_branch_type_lists_its_values_in_prose() -> None:
+    from drivable.audit.heuristics import lists_values
+
+    # mcp-server-git's git_branch `branch_type` (a plain string; the server accepts these three)
+    assert lists_values(
+        "Whether to list local branches ('local'), remote branches ('remote') or all "
+        "branches('all')."
+    )
+    assert not lists_values(
+        "IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local "
+        "timezone if no timezone provided by the user."
+    )

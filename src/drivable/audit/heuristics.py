@@ -333,12 +333,36 @@ QUOTED_ALTERNATIVES = re.compile(r"['\"`][\w-]+['\"`]\s*(,|\bor\b|\|)\s*['\"`][\
 PIPE_ALTERNATIVES = re.compile(r"\b[a-z_]+\|[a-z_]+(\|[a-z_]+)*\b")
 
 
+QUOTED_VALUE = re.compile(r"['\"`]([\w-]{1,30})['\"`]")
+EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|eg\b|for example|for instance|such as|like)", re.I)
+
+
+def _quoted_choice(description: str) -> bool:
+    """Two or more quoted words joined by an `or`, each with its own gloss: "local branches
+    ('local'), remote branches ('remote') or all branches ('all')". Quoted examples (`e.g.`)
+    are not a closed list."""
+    found = list(QUOTED_VALUE.finditer(description))
+    if len({m.group(1) for m in found}) < 2:
+        return False
+    span = description[found[0].start() : found[-1].end()]
+    lead = description[max(0, found[0].start() - 40) : found[0].start()]
+    return bool(re.search(r"\bor\b", span)) and not EXAMPLE_WORDS.search(lead + span)
+
+
+def _quoted_alternatives(description: str) -> bool:
+    for m in QUOTED_ALTERNATIVES.finditer(description):
+        if not EXAMPLE_WORDS.search(description[max(0, m.start() - 40) : m.start()]):
+            return True
+    return False
+
+
 def lists_values(description: str) -> bool:
     """Whether free prose enumerates the allowed values of a string parameter."""
     return bool(
         LISTED_VALUES.search(description)
-        or QUOTED_ALTERNATIVES.search(description)
+        or _quoted_alternatives(description)
         or PIPE_ALTERNATIVES.search(description)
+        or _quoted_choice(description)
     )
 
 

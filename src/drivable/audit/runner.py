@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 from mcp.client.stdio import get_default_environment
 
+from drivable.audit import capabilities as cap
 from drivable.audit import heuristics as h
 from drivable.audit import probes as pr
 from drivable.audit.ecosystem import adapt, detect
@@ -36,6 +37,8 @@ class AuditOptions:
     max_probe_tools: int = 50
     probes: bool = True
     other_era: bool = True
+    # list the tools again as a client declaring sampling, elicitation and roots
+    other_capabilities: bool = True
 
 
 Progress = Callable[[str], None]
@@ -99,12 +102,17 @@ async def audit_target(
         except Exception as exc:  # each job reports its own failure; none may cancel the others
             results[key] = exc
 
+    # The main session hands over its tool list as soon as it has it, so the capability
+    # comparison runs while the main session probes.
+    listed = _Listed()
     async with anyio.create_task_group() as tg:
         if target.command:
             tg.start_soon(keep, "stdout", lambda: _stdout_check(target, opts))
         if opts.other_era and target.mode != "legacy":
             tg.start_soon(keep, "legacy", lambda: _legacy_surface(target, opts))
-        tg.start_soon(keep, "main", lambda: _main_session(target, opts, say))
+        if opts.other_capabilities:
+            tg.start_soon(keep, "capable", lambda: _capability_view(target, opts, listed))
+        tg.start_soon(keep, "main", lambda: _main_session(target, opts, say, listed))
 
     stdout = results.get("stdout")
     if isinstance(stdout, StdoutReport) and stdout.error and not stdout.lines:
@@ -121,6 +129,10 @@ async def audit_target(
     surface, ctx, session_findings, state = main
     if isinstance(stdout, StdoutReport):
         findings.extend(_stdout_findings(stdout, extra))
+    view = results.get("capable")
+    if isinstance(view, cap.CapabilityView):
+        findings.extend(cap.findings_of(view))
+        session_findings.extend(_capability_tools(view, surface, state))
     findings.extend(reconcile(session_findings, state, surface))
 
     eras: dict[str, Any] = {
@@ -132,6 +144,8 @@ async def audit_target(
     described.update(
         {"era": surface["era"], "eras": eras, "surface": _surface_summary(surface, ctx)}
     )
+    if isinstance(view, cap.CapabilityView):
+        described["client_capabilities"] = view.summary()
     if state is not None:
         findings.extend(state.findings)
         described["probes"] = _probe_summary(state, surface, ctx, findings)
@@ -142,6 +156,49 @@ async def audit_target(
         report.findings, ctx, probed=state is not None, offline=False, extra=extra, state=state
     )
     return report
+
+
+class _Listed:
+    """The main session's tool list, or None once it is known there will be none."""
+
+    def __init__(self) -> None:
+        self.tools: list[dict[str, Any]] | None = None
+        self.ready = anyio.Event()
+
+    def give(self, tools: list[dict[str, Any]] | None) -> None:
+        if not self.ready.is_set():
+            self.tools = tools
+            self.ready.set()
+
+
+async def _capability_view(target: Target, opts: AuditOptions, listed: _Listed) -> Any:
+    try:
+        declaring: Any = await cap.list_tools_declaring(
+            target, cap.CLIENT_CAPABILITIES, opts.connect_timeout
+        )
+    except Exception as exc:  # the comparison fails alone; the audit goes on
+        declaring = exc
+    await listed.ready.wait()
+    if listed.tools is None:
+        return None
+    return await cap.compare(target, listed.tools, declaring, opts.connect_timeout)
+
+
+def _capability_tools(
+    view: cap.CapabilityView, surface: dict[str, Any], state: pr.ProbeState | None
+) -> list[Finding]:
+    """The static rules on tools only a capable client sees; they are not called."""
+    if not view.extra:
+        return []
+    names = {f"tool:{t.get('name')}" for t in view.extra}
+    if state is not None:
+        for name, needed in view.needs.items():
+            state.skipped[name] = (
+                f"listed only to a client that declares {', '.join(needed)}: not called"
+            )
+    capable = {**surface, "tools": [*(surface.get("tools") or []), *view.extra]}
+    _, static = audit_surface(capable, offline=False)
+    return [f for f in static if f.subject in names]
 
 
 async def _stdout_check(target: Target, opts: AuditOptions) -> StdoutReport:
@@ -176,7 +233,17 @@ def _stdout_findings(stdout: StdoutReport, extra: dict[str, list[str]]) -> list[
 
 
 async def _main_session(
-    target: Target, opts: AuditOptions, say: Progress
+    target: Target, opts: AuditOptions, say: Progress, listed: _Listed | None = None
+) -> tuple[dict[str, Any], StaticContext, list[Finding], pr.ProbeState | None]:
+    listed = listed or _Listed()
+    try:
+        return await _main_session_inner(target, opts, say, listed)
+    finally:
+        listed.give(None)  # no-op once the list was given
+
+
+async def _main_session_inner(
+    target: Target, opts: AuditOptions, say: Progress, listed: _Listed
 ) -> tuple[dict[str, Any], StaticContext, list[Finding], pr.ProbeState | None]:
     findings: list[Finding] = []
     state = None
@@ -188,6 +255,7 @@ async def _main_session(
                 ) as client:
                     say("collecting the surface")
                     surface = await collect_surface(client)
+                    listed.give(list(surface.get("tools") or []))
                     # Probes carry their own per-call timeouts; only connecting has a deadline.
                     deadline.deadline = math.inf
                     ctx, static = audit_surface(surface, offline=False)

@@ -41,6 +41,9 @@ PLANTED: list[tuple[str, str]] = [
     ("dv.substrate-leak", "tool:read_events"),
     ("3.strict-types", "tool:read_events"),  # an advertised enum that is not enforced
     ("dv.instruction-text", "tool:get_note_by_id"),
+    ("6.tool-errors", "tool:get_note_by_slug"),  # an error sent with isError false
+    ("7.declare-duration", "tool:calculate"),  # a call that never returns
+    ("3.required-optional", "tool:read_log"),  # exclusive optionals refused only at run time
 ]
 
 OPEN = {"type": "object"}
@@ -128,6 +131,32 @@ TOOLS = [
         ),
     ),
     tool(
+        "get_note_by_slug",
+        "Get one note by its slug. Use when you have a slug from a link; says so when none has "
+        "it. Example: get_note_by_slug(slug='taxes').",
+        {"slug": {"type": "string", "description": "The note's slug, e.g. 'taxes'."}},
+        schema_extra={"required": ["slug"]},
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    ),
+    tool(
+        "calculate",
+        "Evaluate an arithmetic expression. Use when the user asks for a number; errors on a "
+        "syntax error. Example: calculate(expression='9**9**9').",
+        {"expression": {"type": "string", "description": "Python arithmetic, e.g. '9**9**9'."}},
+        schema_extra={"required": ["expression"]},
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    ),
+    tool(
+        "read_log",
+        "Read the server's log. Use when asked what happened; returns an empty list when the log "
+        "is empty. Example: read_log(last_lines=20).",
+        {
+            "first_lines": {"type": "integer", "description": "Omit for the whole log."},
+            "last_lines": {"type": "integer", "description": "Omit for the whole log."},
+        },
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    ),
+    tool(
         "read_events",
         "Read calendar events from a date. Use when asked what happens on a day; returns an empty "
         "list if none. Example: read_events(date_from='2026-01-15').",
@@ -201,6 +230,21 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
                 error=True,
             )
         return text({"events": [], "next_cursor": None}, structured={"events": []})
+    if name == "get_note_by_slug":
+        return text(f"Error: no note has the slug {args.get('slug')!r}")  # planted: isError false
+    if name == "calculate":
+        if "**" in str(args.get("expression", "")):
+            await anyio.sleep(3600)  # planted: an unbounded power tower never returns
+        return text({"value": 0})
+    if name == "read_log":
+        if "first_lines" in args and "last_lines" in args:  # planted: exclusive only at run time
+            envelope = {
+                "code": "conflicting_arguments",
+                "message": "Give first_lines or last_lines, not both.",
+                "issues": [{"path": "last_lines", "code": "conflict"}],
+            }
+            return text(envelope, error=True)
+        return text({"lines": []})
     if name == "getNote":
         return text("ok")
     return text("ok")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import jsonschema
@@ -53,6 +54,67 @@ def check_error_as_success(call: ProbeCall, state: ProbeState, subject: str) -> 
         key=f"{subject}:error-as-success",
     )
     return True
+
+
+def check_timeout(
+    call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str, timeout: float
+) -> None:
+    """No answer within the timeout: major unless the tool says it is long or offers a task."""
+    from drivable.audit.rules.s7_long_running import DURATION_CUES, task_support
+
+    name = str(tool.get("name"))
+    if task_support(tool) or DURATION_CUES.search(str(tool.get("description") or "")):
+        return  # declared long: the probe's timeout is shorter than the tool's own
+    state.add(
+        "7.declare-duration",
+        "major",
+        subject,
+        f"The `{call.probe}` probe got no answer within {timeout:g} s, and nothing in "
+        f"`{name}`'s description says it may take long.",
+        {**call.evidence(), "timeout_s": timeout},
+        f"Bound the work `{name}` does (a time or size limit) and answer a structured error "
+        "past it; if it is long by nature, say its usual duration in the description and offer "
+        "a task.",
+        key=f"{subject}:timeout",
+    )
+
+
+EXCLUSIVE_ANSWER = re.compile(
+    r"\b(both|together|simultaneous(ly)?|mutually exclusive|only one of|at most one|exactly one|"
+    r"cannot be (used|combined|specified|given)|not both|either|conflicts? with)\b",
+    re.I,
+)
+SCHEMA_CHOICE = ("oneOf", "anyOf", "not", "allOf", "dependentRequired", "dependentSchemas")
+
+
+def check_exclusive(
+    call: ProbeCall,
+    together: tuple[str, ...],
+    tool: dict[str, Any],
+    state: ProbeState,
+    subject: str,
+) -> None:
+    """Optionals refused together, naming each other, while the schema allows them together."""
+    schema = h.input_schema(tool)
+    if any(k in schema for k in SCHEMA_CHOICE):
+        return
+    text = answer_text(call)
+    named = [p for p in together if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)]
+    if len(named) < 2 or not EXCLUSIVE_ANSWER.search(text):
+        return
+    pair = " and ".join(f"`{p}`" for p in named[:3])
+    state.add(
+        "3.required-optional",
+        "minor",
+        subject,
+        f"{pair} exclude each other, but only the server says so, when they are sent together: "
+        "the schema accepts both.",
+        call.evidence(schema=schema),
+        f"Encode the choice in `{tool.get('name')}`'s schema (a `oneOf` whose branches each "
+        "allow one of them, or `not: {required: [...]}`) and say it in the parameters' "
+        "descriptions.",
+        key=f"{subject}:exclusive",
+    )
 
 
 def _output_kind(call: ProbeCall) -> str:

@@ -118,6 +118,41 @@ class ProbePlan:
     probe: str
     arguments: dict[str, Any]
     field: str | None
+    together: tuple[str, ...] = ()  # the optionals `all-optionals` sets at once
+
+
+def _optional_value(schema: dict[str, Any], node: dict[str, Any]) -> Any:
+    """A value an optional scalar surely accepts, or MISSING: numbers 1 (or their minimum),
+    booleans true, a default, example or enum member; free strings are left out (a made-up
+    string would be refused for itself, not for its company)."""
+    node = sch.resolve(schema, node)
+    types = sch.types_of(node)
+    if any(k in node for k in ("default", "examples", "enum", "const")):
+        value = sch.sample(schema, node)
+        return value if value is not None and not isinstance(value, (dict, list)) else sch.MISSING
+    if types & {"integer", "number"} and not types & {"string", "object", "array"}:
+        low = node.get("minimum")
+        return max(1, int(low)) if isinstance(low, (int, float)) else 1
+    if types == {"boolean"}:
+        return True
+    return sch.MISSING
+
+
+def all_optionals(tool: dict[str, Any], base: dict[str, Any]) -> ProbePlan | None:
+    """The baseline with every optional scalar set at once: optionals that exclude each other
+    and say so only when called together are caught here (the schema would say it otherwise)."""
+    schema = h.input_schema(tool)
+    required = set(sch.required(schema))
+    added: dict[str, Any] = {}
+    for name, node in sch.properties(schema).items():
+        if name in required or name in base:
+            continue
+        value = _optional_value(schema, node)
+        if value is not sch.MISSING:
+            added[name] = value
+    if len(added) < 2:
+        return None
+    return ProbePlan("all-optionals", {**base, **added}, None, tuple(added))
 
 
 def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbePlan]:
@@ -127,6 +162,9 @@ def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbeP
     required = sch.required(schema)
     base = baseline_arguments(tool, know)
     plans = [ProbePlan("baseline", base, None)]
+    together = all_optionals(tool, base)
+    if together is not None:
+        plans.append(together)
     if required:
         plans.append(ProbePlan("empty-call", {}, required[0]))
     plans.append(ProbePlan("unknown-property", {**base, UNKNOWN_PROPERTY: "x"}, UNKNOWN_PROPERTY))

@@ -137,6 +137,8 @@ async def _probe_one(
     subject = f"tool:{name}"
     baseline: ProbeCall | None = None
     for plan in plan_for(tool, state.know):
+        if plan.probe == "all-optionals" and repeat:
+            continue  # a write with every option set is not a call to make twice for a check
         call = await _send(client, state, name, plan.arguments, timeout)
         call.probe, call.field = plan.probe, plan.field
         if call.outcome == "crash":
@@ -150,12 +152,13 @@ async def _probe_one(
             )
             return False
         if call.outcome == "timeout":
-            # A call that never returns is a limit of the probe, not a verdict on the server:
-            # a bounded computation the model asked for may legitimately take longer.
+            # A call that never returns stalls a model's turn: a finding unless the tool says it
+            # is long (j.check_timeout). No more calls to it: the server may still be busy.
             state.observe(name, f"timeout:{plan.probe}", "timeout")
             if plan.probe == "baseline":
                 state.baseline_ok[name] = False
-            continue
+            j.check_timeout(call, tool, state, subject, timeout)
+            return True
         refusal = _admissibility(call)
         if refusal is not None:
             # Refused before the tool ran, for the request rather than its arguments (a client
@@ -182,6 +185,8 @@ async def _probe_one(
             )
         elif call.outcome == "error-result":
             j.check_envelope(call, tool, state, subject)
+        if plan.together and not call.succeeded:
+            j.check_exclusive(call, plan.together, tool, state, subject)
         if plan.probe == "baseline" and call.succeeded:
             _learn(state, name, call)
             if repeat:

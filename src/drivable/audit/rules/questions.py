@@ -13,7 +13,6 @@ QUESTIONS: dict[str, str] = {
     "1.implicit-state": "Is every workspace, default, cache or config value that changes results or permissions declared, and nothing that does not?",
     "1.state-handles": "Are handles opaque, with a declared lifetime, checked for authorisation on each use and passed as arguments?",
     "1.observability": "Do rate limits, timeouts, retry hints and deprecations reach the model in response payloads rather than logs?",
-    "1.negotiated-caps": "Does the design name the client capabilities it relies on and a fallback for clients without them?",
     "1.roots": "Is workspace scope given as ordinary arguments or configuration, and never used as access control?",
     "1.auth-repair": "For HTTP: is the canonical URI documented, are tokens never passed through, and is step-up answered with a structured repair?",
     "2.discover-first": "Do the summary, the catalogs and the fingerprint agree with what `server/discover` returns?",

@@ -79,6 +79,19 @@ DOCS = {
         "A tool registered only on the stateless path.",
         "Serve one catalog in every era; state the target revisions in the summary.",
     ),
+    "1.negotiated-caps": RuleDoc(
+        "minor",
+        "probe",
+        "The audit lists the tools as the least capable client (no client capabilities) and again "
+        "as a client that declares sampling, elicitation and roots; when the lists differ, once "
+        "per capability, and reports which tool appears only under which capability. The extra "
+        "tools are audited statically too (they are not called).",
+        "A model on a client without the capability never learns the tool exists, nor what it "
+        "lacks; a host that caches one catalog per server shows tools that then fail.",
+        "A sampling tool registered only after a client declared `sampling` in `initialize`.",
+        "List every tool to every client; a call that needs an undeclared capability answers "
+        "JSON-RPC -32021 with `data.requiredCapabilities` and names a fallback.",
+    ),
     "1.metadata-contract": RuleDoc(
         "minor",
         "static",

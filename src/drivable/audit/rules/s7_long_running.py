@@ -42,15 +42,26 @@ DOCS = {
     ),
     "7.declare-duration": RuleDoc(
         "minor",
-        "static",
+        "static+probe",
         "The description of a tool that declares task support says that it is long-running: "
-        "its usual duration or timeout, or that it may return a task.",
+        "its usual duration or timeout, or that it may return a task. A probe call that gets no "
+        "answer within `--timeout` is a finding unless the description says the tool is long "
+        "or the tool offers a task.",
         "A model picks and schedules calls from descriptions; a call that silently takes minutes "
-        "or returns a handle instead of a result surprises it, and it retries or gives up.",
-        "`summarize_decisions`: 'Tally every decision a search matches.' with taskSupport set.",
+        "or returns a handle instead of a result surprises it, and it retries or gives up. A call "
+        "that never returns stalls the whole turn, and the model cannot tell whether it applied.",
+        "`summarize_decisions`: 'Tally every decision a search matches.' with taskSupport set; "
+        "a calculator whose `9**9**9` never returns.",
         "Add one sentence: 'Long-running (usually seconds); stopped after 2 min; with the tasks "
         "extension it returns a task id to poll with tasks/get.' (drivable adds it from "
-        "`LongRunning`.)",
+        "`LongRunning`.) Bound the work of a tool that is not long by nature (a time or size "
+        "limit) and answer a structured error past it.",
+        levels=(
+            (
+                "major",
+                "a probe call got no answer within the timeout and nothing says the tool is long",
+            ),
+        ),
     ),
 }
 
