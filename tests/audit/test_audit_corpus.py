@@ -69,9 +69,12 @@ def _could_mutate(tool: dict[str, Any]) -> bool:
 
 def test_precision_recall_and_no_false_critical(corpus: dict[str, dict[str, Any]]) -> None:
     result = score({k: v["findings"] for k, v in corpus.items()}, LABELS)
+    default_runs = score({k: v["findings"] for k, v in corpus.items() if "+" not in k}, LABELS)
     summary = {
         "servers": len(corpus),
         "severe_reported": result.severe_reported,
+        "severe_reported_default_runs": default_runs.severe_reported,
+        "found_true": result.found_true,
         "precision_critical_major": round(result.precision, 3),
         "recall": round(result.recall, 3),
         "labelled_true": result.labelled_true,

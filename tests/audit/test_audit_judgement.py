@@ -154,3 +154,32 @@ def test_baselines_take_ids_the_server_listed_and_values_its_schema_names() -> N
         "revision": "HEAD",
         "mode": False,
     }
+
+
+@settings(deadline=None)
+@given(
+    st.sampled_from(["No changes staged for commit.", "ENOENT: no such file 'x'"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_an_unknown_property_answered_as_the_failed_baseline_was_never_looked_at(
+    refusal: str, same_answer: bool, wrote_before: bool
+) -> None:
+    """Word for word the failed baseline's answer: the property was ignored (a closed schema is
+    checked before the tool runs). Another answer, or a state a write changed, proves nothing."""
+    from drivable.audit.probes.judge import check_envelope
+
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
+    state = ProbeState({"t": tool}, allow_writes=True)
+    baseline = _answer(refusal, args={})
+    baseline.probe = "baseline"
+    state.calls.append(baseline)
+    if wrote_before:
+        state.mutated.add("t")
+    probe = _answer(refusal if same_answer else "Something else went wrong.", args={})
+    probe.probe, probe.field = "unknown-property", "dv_unknown_property"
+    check_envelope(probe, tool, state, "tool:t")
+    ignored = same_answer and not wrote_before
+    assert state.observed["t"]["unknown-property"] == ("ignored" if ignored else "inconclusive")
+    (f,) = reconcile([_static("3.closed-schemas", "t")], state, {"tools": [tool]})
+    assert (f.severity == "major") is ignored

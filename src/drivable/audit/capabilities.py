@@ -173,3 +173,32 @@ def findings_of(view: CapabilityView) -> list[Finding]:
             "fallback (or say in the description which capability the tool needs).",
         )
     ]
+
+
+class Listed:
+    """The main session's tool list, handed over as soon as it has it (None: there will be none),
+    so the comparison runs while the main session probes."""
+
+    def __init__(self) -> None:
+        self.tools: list[dict[str, Any]] | None = None
+        self.ready = anyio.Event()
+
+    def give(self, tools: list[dict[str, Any]] | None) -> None:
+        if not self.ready.is_set():
+            self.tools = tools
+            self.ready.set()
+
+
+async def view_when_listed(
+    target: Target, listed: Listed, connect_timeout: float
+) -> CapabilityView | None:
+    try:
+        declaring: list[dict[str, Any]] | BaseException = await list_tools_declaring(
+            target, CLIENT_CAPABILITIES, connect_timeout
+        )
+    except Exception as exc:  # the comparison fails alone; the audit goes on
+        declaring = exc
+    await listed.ready.wait()
+    if listed.tools is None:
+        return None
+    return await compare(target, listed.tools, declaring, connect_timeout)

@@ -334,7 +334,7 @@ PIPE_ALTERNATIVES = re.compile(r"\b[a-z_]+\|[a-z_]+(\|[a-z_]+)*\b")
 
 
 QUOTED_VALUE = re.compile(r"['\"`]([\w-]{1,30})['\"`]")
-EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|eg\b|for example|for instance|such as|like)", re.I)
+EXAMPLE_WORDS = re.compile(r"(\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b)", re.I)
 
 
 def _quoted_choice(description: str) -> bool:

@@ -78,6 +78,12 @@ def _judge(
             return replace(
                 f, summary=f"{f.summary} Confirmed: the probe's unknown property was accepted."
             )
+        if verdict == "ignored":
+            return replace(
+                f,
+                summary=f"{f.summary} Confirmed: with an unknown property the server gave its "
+                "failed baseline's answer word for word; it never looked at the property.",
+            )
         if verdict == "refused":
             return replace(
                 f,

@@ -104,14 +104,16 @@ async def audit_target(
 
     # The main session hands over its tool list as soon as it has it, so the capability
     # comparison runs while the main session probes.
-    listed = _Listed()
+    listed = cap.Listed()
     async with anyio.create_task_group() as tg:
         if target.command:
             tg.start_soon(keep, "stdout", lambda: _stdout_check(target, opts))
         if opts.other_era and target.mode != "legacy":
             tg.start_soon(keep, "legacy", lambda: _legacy_surface(target, opts))
         if opts.other_capabilities:
-            tg.start_soon(keep, "capable", lambda: _capability_view(target, opts, listed))
+            tg.start_soon(
+                keep, "capable", lambda: cap.view_when_listed(target, listed, opts.connect_timeout)
+            )
         tg.start_soon(keep, "main", lambda: _main_session(target, opts, say, listed))
 
     stdout = results.get("stdout")
@@ -156,32 +158,6 @@ async def audit_target(
         report.findings, ctx, probed=state is not None, offline=False, extra=extra, state=state
     )
     return report
-
-
-class _Listed:
-    """The main session's tool list, or None once it is known there will be none."""
-
-    def __init__(self) -> None:
-        self.tools: list[dict[str, Any]] | None = None
-        self.ready = anyio.Event()
-
-    def give(self, tools: list[dict[str, Any]] | None) -> None:
-        if not self.ready.is_set():
-            self.tools = tools
-            self.ready.set()
-
-
-async def _capability_view(target: Target, opts: AuditOptions, listed: _Listed) -> Any:
-    try:
-        declaring: Any = await cap.list_tools_declaring(
-            target, cap.CLIENT_CAPABILITIES, opts.connect_timeout
-        )
-    except Exception as exc:  # the comparison fails alone; the audit goes on
-        declaring = exc
-    await listed.ready.wait()
-    if listed.tools is None:
-        return None
-    return await cap.compare(target, listed.tools, declaring, opts.connect_timeout)
 
 
 def _capability_tools(
@@ -233,9 +209,9 @@ def _stdout_findings(stdout: StdoutReport, extra: dict[str, list[str]]) -> list[
 
 
 async def _main_session(
-    target: Target, opts: AuditOptions, say: Progress, listed: _Listed | None = None
+    target: Target, opts: AuditOptions, say: Progress, listed: cap.Listed | None = None
 ) -> tuple[dict[str, Any], StaticContext, list[Finding], pr.ProbeState | None]:
-    listed = listed or _Listed()
+    listed = listed or cap.Listed()
     try:
         return await _main_session_inner(target, opts, say, listed)
     finally:
@@ -243,7 +219,7 @@ async def _main_session(
 
 
 async def _main_session_inner(
-    target: Target, opts: AuditOptions, say: Progress, listed: _Listed
+    target: Target, opts: AuditOptions, say: Progress, listed: cap.Listed
 ) -> tuple[dict[str, Any], StaticContext, list[Finding], pr.ProbeState | None]:
     findings: list[Finding] = []
     state = None

@@ -233,6 +233,15 @@ def read_as_no_cursor(call: ProbeCall, result: dict[str, Any]) -> bool:
     return isinstance(notes, list) and any(isinstance(n, str) and call.field in n for n in notes)
 
 
+def _as_failed_baseline(call: ProbeCall, state: ProbeState) -> bool:
+    """The unknown-property probe got the failed baseline's answer word for word: the property
+    was never looked at (a schema that forbids it is checked before the tool runs)."""
+    baseline = next((c for c in state.calls if c.tool == call.tool and c.probe == "baseline"), None)
+    if baseline is None or baseline.outcome != "error-result" or call.tool in state.mutated:
+        return False
+    return text_blocks(baseline) == text_blocks(call) and bool(text_blocks(call))
+
+
 def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:
     name = str(tool.get("name"))
     envelope, carrier = envelope_of(call)
@@ -241,7 +250,15 @@ def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, sub
         # Refused only if the rejection is about the unknown property; a rejection for another
         # reason (state a write changed, a bad baseline) shows nothing about the schema.
         named = mentions_field(UNKNOWN_PROPERTY, envelope, text)
-        state.observe(name, "unknown-property", "refused" if named else "inconclusive")
+        state.observe(
+            name,
+            "unknown-property",
+            "refused"
+            if named
+            else "ignored"
+            if _as_failed_baseline(call, state)
+            else "inconclusive",
+        )
     _check_error_carrier(call, tool, state, subject)
     if not envelope or not isinstance(envelope.get("code"), str):
         prose = " ".join(text_blocks(call)).strip()
