@@ -21,7 +21,8 @@ names up to case and separators, the same schema shape, the same description, th
 lifecycle `replaced_by`), never as a removal and an addition.
 
 The work is in three modules beside this one: `changes` (a classified change and its sink),
-`schema_facts` and `schema_walk` (what one JSON Schema node says, and the walk that compares two),
+`schema_facts` and `schema_walk` (what the diff reads off a node beyond `drivable.schema`, which
+resolves, folds and types schemas for it, and the walk that compares two),
 and `tool_diff` (a tool's annotations, lifecycle, errors and rename evidence). `diff`, `Change`,
 `CLASSES`, `counts` and `to_json` are imported from here.
 """
