@@ -192,6 +192,9 @@ DESTRUCTIVE_VERBS = frozenset(
         "unregister",
     ]
 )
+# Verbs of tools that answer a list of rows: the ones paging rules apply to, and the ones whose
+# answers hold ids a later call can use (the probes read them first), in the order a model tries.
+LISTING_VERBS = ("list", "search", "find", "query", "browse")
 # Verbs that mutate beyond doubt: a read-only claim on them is a lie, not a judgement call.
 STRONG_MUTATING_VERBS = frozenset(
     [
