@@ -306,7 +306,7 @@ CURSOR_NAME = re.compile(
     r"^(cursor|page_token|pagetoken|next_cursor|continuation|after|next)$", re.I
 )
 NUMERIC_COUNT_NAME = re.compile(
-    r"^(limit|count|page_size|pagesize|max_results|top|size|n|k)$", re.I
+    r"^(limit|count|page_size|pagesize|per_page|perpage|max_results|top|top_k|size|n|k)$", re.I
 )
 
 
