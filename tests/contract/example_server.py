@@ -19,7 +19,7 @@ from drivable.contract import (
 )
 from drivable.contract.collections import EachOnItsOwn
 from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
-from drivable.contract.paging import Detail, PageInfo, Pager, paged_rows
+from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import IdOf
@@ -176,7 +176,8 @@ class ListOutput(PageInfo):
 )
 async def list_notes(args: ListInput, call: Call) -> ListOutput:
     start = PAGER.offset("list_notes", args)
-    rows, more = paged_rows(list(NOTES.values()), start, args.limit)
+    notes = list(NOTES.values())
+    rows, more = notes[start : start + args.limit], len(notes) > start + args.limit
     listed = [
         ListedNote(id=n["id"], title=n["title"], day=n["day"] if args.detail == "full" else None)
         for n in rows

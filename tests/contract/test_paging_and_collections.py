@@ -82,7 +82,7 @@ async def test_a_cursor_from_another_query_is_refused() -> None:
     other = Pager(secret=b"another-deployment")
     from tests.contract.example_server import ListInput
 
-    assert other.next_cursor("list_notes", ListInput(limit=3), 3) != token
+    assert other.page("list_notes", ListInput(limit=3), 0, 3, True).next_cursor != token
 
 
 async def test_best_effort_applies_valid_entries_and_names_the_rest() -> None:

@@ -320,3 +320,20 @@ async def test_strict_mode_raises_on_each_slip_and_production_degrades() -> None
     assert undeclared.is_error and undeclared.structured["code"] == "not_found"
     dropped = await lenient.call("get_bad_repair", {"query": "x"})
     assert dropped.is_error and "repair" not in dropped.structured
+
+
+def test_the_verb_lists_agree_on_what_reads_and_what_writes() -> None:
+    """The runtime's fixed verbs, the synonyms a misnamed call is resolved through and the audit's
+    verb classes are three lists; they must agree: every runtime verb is one the audit classifies,
+    and a synonym never leads from a reading verb to a writing one (or back)."""
+    from drivable.audit import heuristics as h
+    from drivable.contract.stages.resolve import VERB_SYNONYMS
+    from drivable.contract.tool import VERBS
+
+    assert VERBS <= h.READ_VERBS | h.MUTATING_VERBS, VERBS - (h.READ_VERBS | h.MUTATING_VERBS)
+    for said, meant in VERB_SYNONYMS.items():
+        assert set(meant) <= VERBS, (said, meant)
+        reads = said in h.READ_VERBS
+        assert reads or said in h.MUTATING_VERBS, said
+        assert all((m in h.READ_VERBS) == reads for m in meant), (said, meant)
+    assert set(h.LISTING_VERBS) <= h.READ_VERBS

@@ -74,6 +74,27 @@ def test_usage_errors_are_one_line_naming_the_help() -> None:
         assert "-h" in done.stderr or "--help" in done.stderr, (args, done.stderr)
 
 
+def test_every_command_refuses_what_it_cannot_use_in_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A bad input to any command ends in one line naming the command, exit 2, no traceback (a
+    server command that does not start may be preceded by the line saying what was started)."""
+    missing = str(tmp_path / "missing")
+    cases = (
+        ("audit", "--from-file", f"{missing}.json"),
+        ("rules", "nosuch.rule"),
+        ("codes", "nosuch_code"),
+        ("snapshot", "--", missing),
+        ("diff", f"{missing}-old", f"{missing}-new"),
+        ("import-decisions", f"{missing}.jsonl"),
+        ("serve", "--http", "nosuch:contract"),
+    )
+    for args in cases:
+        done = run_cli(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        last = done.stderr.strip().splitlines()[-1]
+        assert last.startswith(f"drivable {args[0]}:"), (args, done.stderr)
+        assert "Traceback" not in done.stderr and "Error:" not in last, (args, done.stderr)
+
+
 def test_version_and_short_help() -> None:
     from drivable import __version__
 

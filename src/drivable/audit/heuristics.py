@@ -192,6 +192,9 @@ DESTRUCTIVE_VERBS = frozenset(
         "unregister",
     ]
 )
+# Verbs of tools that answer a list of rows: the ones paging rules apply to, and the ones whose
+# answers hold ids a later call can use (the probes read them first), in the order a model tries.
+LISTING_VERBS = ("list", "search", "find", "query", "browse")
 # Verbs that mutate beyond doubt: a read-only claim on them is a lie, not a judgement call.
 STRONG_MUTATING_VERBS = frozenset(
     [
@@ -303,7 +306,7 @@ CURSOR_NAME = re.compile(
     r"^(cursor|page_token|pagetoken|next_cursor|continuation|after|next)$", re.I
 )
 NUMERIC_COUNT_NAME = re.compile(
-    r"^(limit|count|page_size|pagesize|max_results|top|size|n|k)$", re.I
+    r"^(limit|count|page_size|pagesize|per_page|perpage|max_results|top|top_k|size|n|k)$", re.I
 )
 
 

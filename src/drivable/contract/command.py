@@ -29,7 +29,9 @@ def codes_command(
         elif code in WARNING_CODES:
             typer.echo(f"{code} (warning)\n{WARNING_CODES[code].doc}")
         else:
-            typer.echo(f"unknown code {code!r}; `drivable codes` lists them", err=True)
+            typer.echo(
+                f"drivable codes: unknown code {code!r}; `drivable codes` lists them", err=True
+            )
             raise typer.Exit(2)
         return
     for c in ERROR_CODES.values():

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -128,8 +128,7 @@ class Pager:
             repair=forward or self._restart(tool, args, cursor_field),
         )
 
-    def next_cursor(self, tool: str | Call, args: BaseModel, offset: int) -> str:
-        tool = _name(tool)
+    def _next_cursor(self, tool: str, args: BaseModel, offset: int) -> str:
         scope = self._scope(tool, args)
         token = encode_cursor({"o": offset}, secret=self.key, scope=scope)
         self._remember(scope, token)
@@ -141,16 +140,10 @@ class Pager:
         """Page fields for rows `start .. start+shown`; `more` says whether rows follow."""
         if not more:
             return PageInfo(has_more=False, next_cursor=None)
-        return PageInfo(has_more=True, next_cursor=self.next_cursor(tool, args, start + shown))
+        return PageInfo(
+            has_more=True, next_cursor=self._next_cursor(_name(tool), args, start + shown)
+        )
 
 
 def _name(tool: str | Call) -> str:
     return tool if isinstance(tool, str) else tool.tool
-
-
-T = TypeVar("T")
-
-
-def paged_rows(rows: list[T], start: int, size: int) -> tuple[list[T], bool]:
-    """The slice `start .. start+size` of an in-memory list, and whether rows follow."""
-    return rows[start : start + size], len(rows) > start + size

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from drivable.contract.boundary import safe_text, safe_value
 from drivable.contract.envelope import Issue
 from drivable.kinds import absence
+from drivable.schema import properties, resolve
 
 _TYPE_CODES = {
     "missing": "missing_property",
@@ -95,30 +96,21 @@ def dotted(path: Sequence[str | int]) -> str:
 
 def allowed_properties(schema: Mapping[str, Any], path: Sequence[str | int]) -> list[str]:
     """The property names the advertised schema allows at `path` (the object holding the field)."""
-    defs = schema.get("$defs", {})
-
-    def deref(node: Mapping[str, Any]) -> Mapping[str, Any]:
-        while "$ref" in node:
-            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
-        return node
-
-    node = deref(schema)
+    node = resolve(schema, schema)
     for step in path:
-        node = deref(node)
         if isinstance(step, int):
-            node = deref(node.get("items", {}))
+            node = resolve(schema, node.get("items"))
             continue
-        props = node.get("properties", {})
-        if step in props:
-            node = deref(props[step])
-            for key in ("anyOf", "oneOf"):
-                members = [deref(m) for m in node.get(key, []) if deref(m).get("type") != "null"]
-                if len(members) == 1:
-                    node = members[0]
-        else:
+        props = properties(node)
+        if step not in props:
             return []
-    node = deref(node)
-    return sorted(node.get("properties", {}))
+        node = resolve(schema, props[step])
+        for key in ("anyOf", "oneOf"):
+            members = [resolve(schema, m) for m in node.get(key) or []]
+            members = [m for m in members if m.get("type") != "null"]
+            if len(members) == 1:
+                node = members[0]
+    return sorted(properties(node))
 
 
 def issues_from(

@@ -1,5 +1,8 @@
 """money: an amount in integer minor units of a currency (cents for EUR, yen for JPY, fils for KWD).
 
+(Over 500 lines for a reason: every spelling of an amount has one reader, and the readings decide
+together which one an ambiguous amount is; the kind is one module, as date's is.)
+
 The field knows its currency (`currency="GBP"`), only its minor-unit exponent (`exponent=2`), or
 learns the currency later from data (`currency_from="invoice"`: the reading is settled by the
 handler with `settle(value, currency)` once it has read the invoice). Exponents come from CLDR

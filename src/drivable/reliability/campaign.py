@@ -2,6 +2,9 @@
 
 `short` is the CI tier (minutes); `full` is the slow tier `make reliability` runs: at least 10,000
 fuzzed calls per reference server and 64 clients for 60 s against 2 workers.
+
+(About 500 lines for a reason: it is the orchestration alone, the profiles of the servers, their
+stores and legs, and the order the checks run in; every check it runs lives in a module of its own.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 `hypothesis-jsonschema` (0.23) does not run on the hypothesis this project pins (it reaches into
 internals that moved), so this is a small generator for the JSON Schema subset drivable advertises:
 objects with properties and required, string (length, pattern, enum, format date), integer and
-number (bounds), boolean, null, arrays (items, bounds), anyOf/oneOf, enum/const, $ref into $defs.
+number (bounds), boolean, null, arrays (items, bounds), anyOf/oneOf, allOf, enum/const, local `$ref`s (resolved by `drivable.schema`).
 
 `arguments(schema)` draws maps that mostly fit the schema, and `hostile_arguments(schema)` maps
 with hostile values spliced into them: what a confused or malicious client sends.
@@ -19,6 +19,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+from drivable.schema import merge_all_of, resolve
 
 JSON = Any
 Strategy = st.SearchStrategy[Any]
@@ -100,20 +102,6 @@ def deep(levels: int, kind: str = "list") -> JSON:
     return value
 
 
-def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
-    seen = 0
-    while "$ref" in schema and seen < 20:
-        ref = str(schema["$ref"])
-        node: Any = root
-        for part in ref.removeprefix("#/").split("/"):
-            node = node.get(part, {}) if isinstance(node, Mapping) else {}
-        merged = dict(node)
-        merged.update({k: v for k, v in schema.items() if k != "$ref"})
-        schema = merged
-        seen += 1
-    return schema
-
-
 def _date_strings() -> Strategy:
     return st.dates(datetime.date(1900, 1, 1), datetime.date(2100, 12, 31)).map(
         lambda d: d.isoformat()
@@ -155,7 +143,9 @@ def strategy_for(
 ) -> Strategy:
     """Values valid against `schema` (as far as this subset goes)."""
     root = root if root is not None else schema
-    schema = _resolve(schema, root)
+    schema = resolve(root, schema)
+    if isinstance(schema.get("allOf"), list):
+        schema = merge_all_of(root, schema)
     if depth > MAX_DEPTH:
         return st.none()
     if "const" in schema:

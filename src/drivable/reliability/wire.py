@@ -9,6 +9,10 @@ to a server process of its own; over HTTP as a POST, followed by the transport's
 (wrong content type or accept, unknown protocol version, a foreign Host or Origin, a GET stream,
 routing headers that disagree with the body).
 
+(About 500 lines for a reason: the bodies it sends, the checks of their answers and the two
+transports' senders are one plan read in one order; each part is a few functions that only the
+others call.)
+
 Every request must get one answer: a result, or a JSON-RPC error whose `data` is the envelope
 (`machine_code` other than `internal_error`, a `hint`), never a bare -32603, never a leak.
 """

@@ -1,7 +1,9 @@
-"""Local `$ref` resolution (`#/$defs/X`, `#/definitions/X`, any JSON pointer into the root)."""
+"""Local `$ref` resolution (`#/$defs/X`, `#/definitions/X`, any JSON pointer into the root), and
+`allOf` folded into one node."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 MAX_HOPS = 32  # a chain of refs longer than this is a cycle: stop and keep the last node
@@ -19,7 +21,7 @@ def resolve_pointer(root: Any, pointer: str) -> Any:
         return root
     for raw in path.lstrip("/").split("/"):
         token = _unescape(raw)
-        if isinstance(target, dict) and token in target:
+        if isinstance(target, Mapping) and token in target:
             target = target[token]
         elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
             target = target[int(token)]
@@ -28,21 +30,53 @@ def resolve_pointer(root: Any, pointer: str) -> Any:
     return target
 
 
-def resolve(root: dict[str, Any], node: Any) -> dict[str, Any]:
-    """Follow local `$ref`s from `node` until a node without one; sibling keywords win over the
-    target's (2020-12 allows siblings beside `$ref`). Remote or broken refs leave the node as is."""
-    if not isinstance(node, dict):
-        return {}
+def follow(root: Any, node: Any, seen: tuple[str, ...] = ()) -> tuple[Any, tuple[str, ...]]:
+    """Follow local `$ref`s from `node` until a node without one, and say which refs were followed.
+
+    A ref already in `seen` is not followed again: a walk that passes its `seen` down stops where a
+    recursive type refers to itself. Sibling keywords win over the target's (2020-12 allows
+    siblings beside `$ref`); a `true` target is the empty schema. Remote or broken refs leave the
+    node as it is, and so does anything that is not an object (a boolean schema comes back as is).
+    """
     current = node
-    seen: set[str] = set()
     for _ in range(MAX_HOPS):
+        if not isinstance(current, Mapping):
+            return current, seen
         ref = current.get("$ref")
         if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
-            return current
-        seen.add(ref)
+            return current, seen
         target = resolve_pointer(root, ref)
-        if not isinstance(target, dict):
-            return current
-        siblings = {k: v for k, v in current.items() if k != "$ref"}
-        current = {**target, **siblings}
-    return current
+        if target is True:
+            target = {}
+        if not isinstance(target, Mapping):
+            return current, seen
+        seen = (*seen, ref)
+        current = {**target, **{k: v for k, v in current.items() if k != "$ref"}}
+    return current, seen
+
+
+def resolve(root: Any, node: Any) -> dict[str, Any]:
+    """The node behind `node`'s local `$ref`s (see `follow`); `{}` for anything not an object."""
+    resolved, _ = follow(root, node)
+    if isinstance(resolved, dict):
+        return resolved
+    return dict(resolved) if isinstance(resolved, Mapping) else {}
+
+
+def merge_all_of(root: Any, node: Mapping[str, Any]) -> dict[str, Any]:
+    """`node` with its `allOf` members folded in (nested `allOf`s too): `properties` and `required`
+    are unioned, any other keyword keeps the first value met, the node's own before its members'."""
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    members = node.get("allOf")
+    for member in members if isinstance(members, list) else ():
+        member = resolve(root, member)
+        if "allOf" in member:
+            member = merge_all_of(root, member)
+        for key, value in member.items():
+            if key == "properties" and isinstance(value, Mapping):
+                out["properties"] = {**value, **(out.get("properties") or {})}
+            elif key == "required" and isinstance(value, list):
+                out["required"] = sorted(set(out.get("required") or []) | set(value))
+            else:
+                out.setdefault(key, value)
+    return out

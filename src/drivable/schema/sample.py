@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from drivable.schema.resolve import resolve
+from drivable.schema.resolve import merge_all_of, resolve
 from drivable.schema.walk import properties, required, types_of
 
 MISSING: Any = object()
@@ -105,11 +105,7 @@ def sample(
             }
             return sample(root, merged, name=name, hint=hint, depth=depth + 1)
     if isinstance(node.get("allOf"), list):
-        merged = dict(node)
-        merged.pop("allOf")
-        for part in node["allOf"]:
-            merged.update(resolve(root, part))
-        return sample(root, merged, name=name, hint=hint, depth=depth + 1)
+        return sample(root, merge_all_of(root, node), name=name, hint=hint, depth=depth + 1)
     types = types_of(node)
     if "string" in types and "format" not in node:
         described = _described(node)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,27 +55,67 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def types_of(node: Any) -> set[str]:
-    """The JSON types a node admits: `type` (string or list), else the union of its branches."""
-    if not isinstance(node, dict):
-        return set()
+def _named_types(node: Mapping[str, Any]) -> set[str] | None:
+    """The types `type` names (a string or a list), or None when the node has no `type`."""
     t = node.get("type")
     if isinstance(t, str):
         return {t}
     if isinstance(t, list):
         return {x for x in t if isinstance(x, str)}
+    return None
+
+
+def _value_types(node: Mapping[str, Any]) -> set[str] | None:
+    """The types of the values `enum` or `const` allow, or None when the node has neither."""
+    if isinstance(node.get("enum"), list):
+        return {json_type(v) for v in node["enum"]}
+    if "const" in node:
+        return {json_type(node["const"])}
+    return None
+
+
+def types_of(node: Any) -> set[str]:
+    """The JSON types a node admits: `type` (string or list), else the union of its branches,
+    else the types of its `enum` or `const` values; empty when none of these says."""
+    if not isinstance(node, dict):
+        return set()
+    named = _named_types(node)
+    if named is not None:
+        return named
     found: set[str] = set()
     for key in ("anyOf", "oneOf"):
         for branch in node.get(key) or []:
             found |= types_of(branch)
-    if not found and "enum" in node and isinstance(node["enum"], list):
-        found = {_json_type(v) for v in node["enum"]}
-    if not found and "const" in node:
-        found = {_json_type(node["const"])}
-    return found
+    return found or _value_types(node) or set()
 
 
-def _json_type(value: Any) -> str:
+def declared_types(node: Any) -> set[str] | None:
+    """The types one node (not its branches) admits, None when it leaves the type open: `type`,
+    else its `enum`/`const` values, else `object` for `properties` and `array` for `items`; an
+    OpenAPI-style `nullable: true` adds `null`. What two versions of a schema are compared on."""
+    if not isinstance(node, Mapping):
+        return None
+    types = _named_types(node)
+    if types is None:
+        types = _value_types(node)
+    if types is None:
+        if "properties" in node:
+            return {"object"}
+        return {"array"} if "items" in node else None
+    return types | {"null"} if node.get("nullable") is True else types
+
+
+def enum_values(node: Any) -> list[Any] | None:
+    """The values a node is limited to (`enum`, or `const` as a one-value enum), or None."""
+    if not isinstance(node, Mapping):
+        return None
+    if isinstance(node.get("enum"), list):
+        return list(node["enum"])
+    return [node["const"]] if "const" in node else None
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a JSON value (a float with no fraction is an integer, as in 2020-12)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -83,7 +123,7 @@ def _json_type(value: Any) -> str:
     if isinstance(value, int):
         return "integer"
     if isinstance(value, float):
-        return "number"
+        return "integer" if value.is_integer() else "number"
     if isinstance(value, str):
         return "string"
     return "array" if isinstance(value, list) else "object"

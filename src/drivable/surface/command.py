@@ -47,10 +47,13 @@ def _say_target(target: Target, label: str = "") -> None:
 
 
 def _reason(exc: BaseException) -> str:
-    """The innermost cause, out of the task groups the SDK wraps it in."""
+    """The innermost cause, out of the task groups the SDK wraps it in, said as a sentence (a
+    command that does not exist reads "No such file or directory: 'x'", not an exception class)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    return f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename!r}" if exc.filename else exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def _take(target: Target) -> dict[str, Any]:
@@ -98,13 +101,13 @@ def snapshot_command(
             mode="legacy" if legacy else "auto",
         )
     except ValueError as exc:
-        typer.echo(f"snapshot: {exc}", err=True)
+        typer.echo(f"drivable snapshot: {exc}", err=True)
         raise typer.Exit(2) from None
     _say_target(target)
     try:
         snap = _take(target)
     except Exception as exc:
-        typer.echo(f"snapshot: could not read the server: {_reason(exc)}", err=True)
+        typer.echo(f"drivable snapshot: could not read the server: {_reason(exc)}", err=True)
         raise typer.Exit(2) from None
     text = snapshot.dumps(snap)
     if output is None:
@@ -174,7 +177,7 @@ def diff_command(
 ) -> None:
     """Classify every change from OLD to NEW: breaking, routing, additive, cosmetic."""
     if fmt not in ("text", "json", "md", "markdown"):
-        typer.echo("diff: --format is text, json or md", err=True)
+        typer.echo("drivable diff: --format is text, json or md", err=True)
         raise typer.Exit(2)
     try:
         # two live servers start side by side (each in its own thread and event loop)
@@ -187,10 +190,10 @@ def diff_command(
             )
             a, b = fa.result(), fb.result()
     except (ValueError, OSError, json.JSONDecodeError) as exc:
-        typer.echo(f"diff: {exc}", err=True)
+        typer.echo(f"drivable diff: {exc}", err=True)
         raise typer.Exit(2) from None
     except Exception as exc:
-        typer.echo(f"diff: could not read a server: {_reason(exc)}", err=True)
+        typer.echo(f"drivable diff: could not read a server: {_reason(exc)}", err=True)
         raise typer.Exit(2) from None
     changes = diff_mod.diff(a, b)
     report = render.render(changes, fmt, a, b)

@@ -20,8 +20,10 @@ disappears while a similar one appears is reported as one rename when the eviden
 names up to case and separators, the same schema shape, the same description, the same position, a
 lifecycle `replaced_by`), never as a removal and an addition.
 
-The work is in three modules beside this one: `changes` (a classified change and its sink),
-`schema_facts` and `schema_walk` (what one JSON Schema node says, and the walk that compares two),
+The work is in the modules beside this one: `changes` (a classified change and its sink),
+`schema_facts`, `schema_keywords` and `schema_walk` (what the diff reads off a node beyond
+`drivable.schema`, which resolves, folds and types schemas for it; one node's own keywords
+compared; and the walk that compares two),
 and `tool_diff` (a tool's annotations, lifecycle, errors and rename evidence). `diff`, `Change`,
 `CLASSES`, `counts` and `to_json` are imported from here.
 """

@@ -1,7 +1,8 @@
-"""What one JSON Schema node says, as the surface diff compares it.
+"""What the surface diff reads off a JSON Schema node beyond `drivable.schema`.
 
-`$ref`/`$defs` resolved (`_Resolver`), `allOf` merged, types, enum members, numeric and count
-bounds read with their exclusivity, and the greedy pairing of removed and added names by evidence.
+Resolving `$ref`s, folding `allOf`, a node's types and enum values come from `drivable.schema`; here
+are the keyword tables the diff compares by, numeric bounds read with their exclusivity, a node's
+shape (what rename evidence compares), and the greedy pairing of removed and added names.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from drivable.schema import follow
 
 _PROSE_KEYS = ("title", "description", "examples", "example", "$comment")
 _NUMERIC_LOWER = ("minimum", "exclusiveMinimum")
@@ -82,118 +85,24 @@ _OPAQUE_VALIDATION = {
 }
 
 
-class _Resolver:
-    """Follows local `$ref`s (`#/...` JSON pointers) inside one root schema."""
-
-    def __init__(self, root: Any) -> None:
-        self.root = root
-
-    def resolve(self, node: Any, seen: tuple[str, ...] = ()) -> tuple[Any, tuple[str, ...]]:
-        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if ref in seen or not ref.startswith("#"):
-                return node, seen
-            seen = (*seen, ref)
-            target: Any = self.root
-            for part in ref[1:].split("/"):
-                if not part:
-                    continue
-                part = part.replace("~1", "/").replace("~0", "~")
-                if isinstance(target, Mapping) and part in target:
-                    target = target[part]
-                else:
-                    return node, seen
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            node = {**target, **siblings} if isinstance(target, Mapping) else target
-        return node, seen
-
-
-def _merged_all_of(node: Mapping[str, Any], resolver: _Resolver) -> dict[str, Any]:
-    """Fold `allOf` members into one schema (properties and required are unioned)."""
-    out = {k: v for k, v in node.items() if k != "allOf"}
-    for member in node.get("allOf") or []:
-        member, _ = resolver.resolve(member)
-        if not isinstance(member, Mapping):
-            continue
-        member = _merged_all_of(member, resolver) if "allOf" in member else member
-        for key, value in member.items():
-            if key == "properties" and isinstance(value, Mapping):
-                out["properties"] = {**value, **(out.get("properties") or {})}
-            elif key == "required" and isinstance(value, list):
-                out["required"] = sorted(set(out.get("required") or []) | set(value))
-            else:
-                out.setdefault(key, value)
-    return out
-
-
-def _types(node: Mapping[str, Any]) -> set[str] | None:
-    """The JSON types a (non-union) schema admits; None when unconstrained."""
-    raw = node.get("type")
-    types: set[str] | None
-    if isinstance(raw, str):
-        types = {raw}
-    elif isinstance(raw, list):
-        types = {str(t) for t in raw}
-    else:
-        values = None
-        if "enum" in node and isinstance(node["enum"], list):
-            values = node["enum"]
-        elif "const" in node:
-            values = [node["const"]]
-        if values is None:
-            if "properties" in node:
-                return {"object"}
-            if "items" in node:
-                return {"array"}
-            return None
-        types = {_json_type(v) for v in values}
-    if node.get("nullable") is True:
-        types.add("null")
-    return types
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def _covers(wide: set[str], narrow: set[str]) -> bool:
     return all(t in wide or (t == "integer" and "number" in wide) for t in narrow)
 
 
-def _shape(node: Any, resolver: _Resolver, depth: int = 0) -> Any:
+def _shape(node: Any, root: Any, depth: int = 0) -> Any:
     """A schema with prose removed and refs inlined (to a depth): what rename evidence compares."""
     if depth > 8:
         return "…"
-    node, _ = resolver.resolve(node)
+    node, _ = follow(root, node)
     if isinstance(node, Mapping):
         return {
-            k: _shape(v, resolver, depth + 1)
+            k: _shape(v, root, depth + 1)
             for k, v in sorted(node.items())
             if k not in _PROSE_KEYS and k not in ("$defs", "definitions", "default")
         }
     if isinstance(node, list):
-        return [_shape(v, resolver, depth + 1) for v in node]
+        return [_shape(v, root, depth + 1) for v in node]
     return node
-
-
-def _enum_values(node: Mapping[str, Any]) -> list[Any] | None:
-    if isinstance(node.get("enum"), list):
-        return list(node["enum"])
-    if "const" in node:
-        return [node["const"]]
-    return None
 
 
 def _bound(node: Mapping[str, Any], side: str, integer: bool) -> tuple[float, bool] | None:
@@ -256,8 +165,8 @@ def _distinctive(shape: Any) -> bool:
     return any(k not in ("type",) for k in shape)
 
 
-def _resolved_text(node: Any, resolver: _Resolver, key: str) -> str | None:
-    node, _ = resolver.resolve(node)
+def _resolved_text(node: Any, root: Any, key: str) -> str | None:
+    node, _ = follow(root, node)
     if isinstance(node, Mapping) and isinstance(node.get(key), str):
         return str(node[key])
     return None

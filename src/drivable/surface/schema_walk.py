@@ -1,11 +1,10 @@
 """The schema-variance walk: two JSON Schemas compared in the direction a change breaks.
 
-(Over 500 lines for a reason: one recursion over every JSON Schema construct, whose cases call
-each other through `walk`; split apart, each part would need all the others.)
-
 Inputs are what the server accepts (narrowing breaks a caller), outputs what it returns (widening
 or retyping breaks a reader). Unions, tuples, nullable type lists and `allOf` are walked; a property
-that disappears while a similar one appears is one rename when the evidence supports it.
+that disappears while a similar one appears is one rename when the evidence supports it. The
+recursion is here (its cases call each other through `walk`); the comparison of one node's own
+keywords (prose, enum, format, bounds, default) is in `schema_keywords`.
 """
 
 from __future__ import annotations
@@ -13,32 +12,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from drivable.schema import declared_types, follow, merge_all_of
 from drivable.surface.changes import ChangeClass, Direction, _j, _norm_name, _short, _Sink
 from drivable.surface.schema_facts import (
-    _COUNT_LOWER,
-    _COUNT_UPPER,
     _HANDLED,
-    _NUMERIC_LOWER,
-    _NUMERIC_UPPER,
     _OPAQUE_VALIDATION,
     _PROSE_KEYS,
-    _bound,
     _covers,
     _defs,
     _distinctive,
-    _enum_values,
-    _fmt_bound,
-    _merged_all_of,
     _pair,
     _resolved_text,
-    _Resolver,
     _shape,
-    _tighter,
-    _types,
 )
+from drivable.surface.schema_keywords import Schema, _NodeKeywords
+
+# The local refs followed on the way down, old side and new side: a ref met again on both sides is
+# a recursive type already being compared on this path.
+Seen = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-class _SchemaWalk:
+class _SchemaWalk(_NodeKeywords):
     """Walks an old and a new schema side by side and reports each difference once."""
 
     def __init__(
@@ -52,8 +46,8 @@ class _SchemaWalk:
         self.sink = sink
         self.subject = subject
         self.direction = direction
-        self.old = _Resolver(old_root)
-        self.new = _Resolver(new_root)
+        self.old_root = old_root
+        self.new_root = new_root
         self.noun = "input" if direction == "in" else "output field"
         self.root = ""
         self.now_required: set[str] = set()
@@ -65,33 +59,15 @@ class _SchemaWalk:
         self.root = path
         self.walk(old, new, path, label)
 
-    def emit(self, klass: ChangeClass, path: str, summary: str) -> None:
-        self.sink.add(klass, self.subject, path, summary)
-
     def _dotted(self, path: str, name: str) -> str:
         """The field's name as an agent spells it: `a.b[].c` below the schema root."""
         below = path[len(self.root) :].lstrip(".") if path.startswith(self.root) else path
         return f"{below}.{name}" if below else name
 
-    def narrowed(self) -> ChangeClass:
-        """Class of a change that admits fewer values."""
-        return "breaking" if self.direction == "in" else "additive"
-
-    def widened(self) -> ChangeClass:
-        """Class of a change that admits more values."""
-        return "additive" if self.direction == "in" else "breaking"
-
-    def walk(
-        self,
-        old: Any,
-        new: Any,
-        path: str,
-        label: str,
-        seen_old: tuple[str, ...] = (),
-        seen_new: tuple[str, ...] = (),
-    ) -> None:
+    def walk(self, old: Any, new: Any, path: str, label: str, seen: Seen = ((), ())) -> None:
         if self.same_defs and old == new:
             return
+        seen_old, seen_new = seen
         old_ref = old.get("$ref") if isinstance(old, Mapping) else None
         new_ref = new.get("$ref") if isinstance(new, Mapping) else None
         if (
@@ -101,8 +77,9 @@ class _SchemaWalk:
             and new_ref in seen_new
         ):
             return  # a recursive type already being compared on this path
-        old, seen_old = self.old.resolve(old, seen_old)
-        new, seen_new = self.new.resolve(new, seen_new)
+        old, seen_old = follow(self.old_root, old, seen_old)
+        new, seen_new = follow(self.new_root, new, seen_new)
+        seen = seen
         if old is True or old == {}:
             old = {}
         if new is True or new == {}:
@@ -114,30 +91,30 @@ class _SchemaWalk:
                 )
             return
         if "allOf" in old:
-            old = _merged_all_of(old, self.old)
+            old = merge_all_of(self.old_root, old)
         if "allOf" in new:
-            new = _merged_all_of(new, self.new)
-        old_variants = self._variants(old, self.old)
-        new_variants = self._variants(new, self.new)
+            new = merge_all_of(self.new_root, new)
+        old_variants = self._variants(old, self.old_root)
+        new_variants = self._variants(new, self.new_root)
         if len(old_variants) > 1 or len(new_variants) > 1:
             self._prose(old, new, path, label)
-            self._union(old_variants, new_variants, path, label, seen_old, seen_new)
+            self._union(old_variants, new_variants, path, label, seen)
             return
-        self._single(old_variants[0], new_variants[0], path, label, seen_old, seen_new)
+        self._single(old_variants[0], new_variants[0], path, label, seen)
 
-    def _variants(self, node: Mapping[str, Any], resolver: _Resolver) -> list[Mapping[str, Any]]:
+    def _variants(self, node: Schema, root: Any) -> list[Schema]:
         members = node.get("anyOf") or node.get("oneOf")
         if isinstance(members, list) and members:
             base = {k: v for k, v in node.items() if k not in ("anyOf", "oneOf", *_PROSE_KEYS)}
-            out: list[Mapping[str, Any]] = []
+            out: list[Schema] = []
             for member in members:
-                member, _ = resolver.resolve(member)
+                member, _ = follow(root, member)
                 if not isinstance(member, Mapping):
                     continue
                 merged = {**base, **member}
-                out.extend(self._variants(merged, resolver))
+                out.extend(self._variants(merged, root))
             return out or [node]
-        types = _types(node)
+        types = declared_types(node)
         if isinstance(node.get("type"), list) and types and len(types) > 1:
             out = []
             for t in sorted(types):
@@ -149,8 +126,8 @@ class _SchemaWalk:
             return out
         return [node]
 
-    def _variant_key(self, node: Mapping[str, Any]) -> str:
-        types = _types(node)
+    def _variant_key(self, node: Schema) -> str:
+        types = declared_types(node)
         key = ",".join(sorted(types)) if types else "any"
         if "const" in node:
             key += "=" + _j(node["const"])
@@ -159,13 +136,7 @@ class _SchemaWalk:
         return key
 
     def _union(
-        self,
-        old: list[Mapping[str, Any]],
-        new: list[Mapping[str, Any]],
-        path: str,
-        label: str,
-        seen_old: tuple[str, ...],
-        seen_new: tuple[str, ...],
+        self, old: list[Schema], new: list[Schema], path: str, label: str, seen: Seen
     ) -> None:
         old_left = {i: self._variant_key(v) for i, v in enumerate(old)}
         new_left = {i: self._variant_key(v) for i, v in enumerate(new)}
@@ -184,8 +155,8 @@ class _SchemaWalk:
                     pairs.append((i, j))
                     del old_left[i], new_left[j]
                     break
-        old_types = set().union(*(_types(v) or {"any"} for v in old)) if old else set()
-        new_types = set().union(*(_types(v) or {"any"} for v in new)) if new else set()
+        old_types = set().union(*(declared_types(v) or {"any"} for v in old)) if old else set()
+        new_types = set().union(*(declared_types(v) or {"any"} for v in new)) if new else set()
         # integer <-> number leftovers are a type change, not an unrelated variant
         for i, key in list(old_left.items()):
             for j, nkey in list(new_left.items()):
@@ -195,10 +166,12 @@ class _SchemaWalk:
                     break
         for i, j in sorted(pairs):
             sub = path if len(old) == 1 and len(new) == 1 else f"{path}|{self._variant_key(new[j])}"
-            self._single(old[i], new[j], sub, label, seen_old, seen_new)
+            self._single(old[i], new[j], sub, label, seen)
         for i in sorted(old_left):
             key = old_left[i]
-            covered = _types(old[i]) is not None and _covers(new_types, _types(old[i]) or set())
+            covered = declared_types(old[i]) is not None and _covers(
+                new_types, declared_types(old[i]) or set()
+            )
             if covered and "=" not in key:
                 continue
             if "=" in key:  # a const variant: an enum value by another spelling
@@ -212,7 +185,9 @@ class _SchemaWalk:
             )
         for j in sorted(new_left):
             key = new_left[j]
-            covered = _types(new[j]) is not None and _covers(old_types, _types(new[j]) or set())
+            covered = declared_types(new[j]) is not None and _covers(
+                old_types, declared_types(new[j]) or set()
+            )
             if covered and "=" not in key:
                 continue
             if "=" in key:
@@ -225,37 +200,9 @@ class _SchemaWalk:
                 f"{label}: now {'accepts' if self.direction == 'in' else 'may return'} {key}",
             )
 
-    def _prose(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:
-        for key in ("description", "examples", "example"):
-            if old.get(key) != new.get(key):
-                if key not in old:
-                    detail = f"added: {_short(new[key], 50)}"
-                elif key not in new:
-                    detail = f"removed (was {_short(old[key], 50)})"
-                else:
-                    detail = f"changed: {_short(old[key], 40)} -> {_short(new[key], 40)}"
-                self.emit("routing", f"{path}.{key}", f"{label}: {key} {detail}")
-        if old.get("title") != new.get("title"):
-            self.emit(
-                "cosmetic",
-                f"{path}.title",
-                f"{label}: schema title {_short(old.get('title'))} -> {_short(new.get('title'))}",
-            )
-        if old.get("deprecated") != new.get("deprecated"):
-            state = "deprecated" if new.get("deprecated") else "no longer deprecated"
-            self.emit("routing", f"{path}.deprecated", f"{label}: now {state}")
-
-    def _single(
-        self,
-        old: Mapping[str, Any],
-        new: Mapping[str, Any],
-        path: str,
-        label: str,
-        seen_old: tuple[str, ...],
-        seen_new: tuple[str, ...],
-    ) -> None:
+    def _single(self, old: Schema, new: Schema, path: str, label: str, seen: Seen) -> None:
         self._prose(old, new, path, label)
-        old_t, new_t = _types(old), _types(new)
+        old_t, new_t = declared_types(old), declared_types(new)
         if old_t != new_t:
             if new_t is None:
                 self.emit(
@@ -291,8 +238,8 @@ class _SchemaWalk:
         self._format(old, new, path, label)
         self._bounds(old, new, path, label, new_t or old_t or set())
         self._default(old, new, path, label)
-        self._objects(old, new, path, label, seen_old, seen_new)
-        self._arrays(old, new, path, label, seen_old, seen_new)
+        self._objects(old, new, path, label, seen)
+        self._arrays(old, new, path, label, seen)
         for key in sorted((set(old) | set(new)) - _HANDLED):
             if old.get(key) != new.get(key):
                 # a validation keyword this walk does not reason about: assume the worst
@@ -304,158 +251,7 @@ class _SchemaWalk:
                     f"{label}: keyword {key} {_short(old.get(key))} -> {_short(new.get(key))}{note}",
                 )
 
-    def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str) -> None:
-        ov, nv = _enum_values(old), _enum_values(new)
-        if ov == nv:
-            return
-        if ov is None and nv is not None:
-            self.emit(self.narrowed(), f"{path}.enum", f"{label}: now limited to {_short(nv)}")
-            return
-        if nv is None and ov is not None:
-            self.emit(self.widened(), f"{path}.enum", f"{label}: no longer limited to {_short(ov)}")
-            return
-        assert ov is not None and nv is not None
-        old_keys = {_j(v): v for v in ov}
-        new_keys = {_j(v): v for v in nv}
-        for key in sorted(set(old_keys) - set(new_keys)):
-            self.emit("breaking", f"{path}.enum", f"{label}: enum value {key} removed")
-        for key in sorted(set(new_keys) - set(old_keys)):
-            self.emit("additive", f"{path}.enum", f"{label}: enum value {key} added")
-        if set(old_keys) == set(new_keys):
-            self.emit("cosmetic", f"{path}.enum", f"{label}: enum values reordered")
-
-    def _format(
-        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str
-    ) -> None:
-        of, nf = old.get("format"), new.get("format")
-        if of == nf:
-            return
-        if nf is None:
-            self.emit("breaking", f"{path}.format", f"{label}: format {of!r} removed")
-        elif of is None:
-            self.emit(self.narrowed(), f"{path}.format", f"{label}: format {nf!r} added")
-        else:
-            self.emit(
-                "breaking", f"{path}.format", f"{label}: format changed from {of!r} to {nf!r}"
-            )
-
-    def _bounds(
-        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str, types: set[str]
-    ) -> None:
-        integer = types == {"integer"} or types == {"integer", "null"}
-        for side, keys in (("lo", _NUMERIC_LOWER), ("hi", _NUMERIC_UPPER)):
-            ob, nb = _bound(old, side, integer), _bound(new, side, integer)
-            t = _tighter(ob, nb, side)
-            if t == 0:
-                if any(old.get(k) != new.get(k) for k in keys):
-                    self.emit(
-                        "cosmetic",
-                        f"{path}.{keys[0]}",
-                        f"{label}: bound restated as {_fmt_bound(nb, side)}",
-                    )
-                continue
-            word = "tightened" if t > 0 else "loosened"
-            self.emit(
-                self.narrowed() if t > 0 else self.widened(),
-                f"{path}.{keys[0]}",
-                f"{label}: {'lower' if side == 'lo' else 'upper'} bound {word} from {_fmt_bound(ob, side)} to {_fmt_bound(nb, side)}",
-            )
-        for counted, side in ((_COUNT_LOWER, "lo"), (_COUNT_UPPER, "hi")):
-            for key in counted:
-                o, n = old.get(key), new.get(key)
-                if o == n:
-                    continue
-                ob2 = None if o is None else (float(o), False)
-                nb2 = None if n is None else (float(n), False)
-                t = _tighter(ob2, nb2, side)
-                word = "tightened" if t > 0 else "loosened"
-                self.emit(
-                    self.narrowed() if t > 0 else self.widened(),
-                    f"{path}.{key}",
-                    f"{label}: {key} {word} from {o} to {n}",
-                )
-        om, nm = old.get("multipleOf"), new.get("multipleOf")
-        if om != nm:
-            if om is None:
-                klass = self.narrowed()
-            elif nm is None:
-                klass = self.widened()
-            elif (
-                isinstance(om, int | float)
-                and isinstance(nm, int | float)
-                and om
-                and nm
-                and (nm / om).is_integer()
-            ):
-                klass = self.narrowed()
-            elif (
-                isinstance(om, int | float)
-                and isinstance(nm, int | float)
-                and om
-                and nm
-                and (om / nm).is_integer()
-            ):
-                klass = self.widened()
-            else:
-                klass = "breaking"
-            self.emit(klass, f"{path}.multipleOf", f"{label}: multipleOf {om} -> {nm}")
-        op, np_ = old.get("pattern"), new.get("pattern")
-        if op != np_:
-            if op is None:
-                self.emit(self.narrowed(), f"{path}.pattern", f"{label}: pattern {np_!r} added")
-            elif np_ is None:
-                self.emit(self.widened(), f"{path}.pattern", f"{label}: pattern {op!r} removed")
-            else:
-                self.emit(
-                    "breaking",
-                    f"{path}.pattern",
-                    f"{label}: pattern changed from {op!r} to {np_!r}",
-                )
-        ou, nu = bool(old.get("uniqueItems")), bool(new.get("uniqueItems"))
-        if ou != nu:
-            self.emit(
-                self.narrowed() if nu else self.widened(),
-                f"{path}.uniqueItems",
-                f"{label}: uniqueItems {ou} -> {nu}",
-            )
-
-    def _default(
-        self, old: Mapping[str, Any], new: Mapping[str, Any], path: str, label: str
-    ) -> None:
-        if old.get("default") == new.get("default") and ("default" in old) == ("default" in new):
-            return
-        if self.direction == "out":
-            self.emit(
-                "cosmetic",
-                f"{path}.default",
-                f"{label}: default {_short(old.get('default'))} -> {_short(new.get('default'))}",
-            )
-        elif "default" not in old:
-            self.emit(
-                "additive", f"{path}.default", f"{label}: default {_short(new['default'])} added"
-            )
-        elif "default" not in new:
-            if path in self.now_required:
-                return  # implied by "now required", reported there
-            self.emit(
-                "routing", f"{path}.default", f"{label}: default {_short(old['default'])} removed"
-            )
-        else:
-            self.emit(
-                "breaking",
-                f"{path}.default",
-                f"{label}: default changed from {_short(old['default'])} to {_short(new['default'])} (an agent that omits it gets different behaviour)",
-            )
-
-    def _objects(
-        self,
-        old: Mapping[str, Any],
-        new: Mapping[str, Any],
-        path: str,
-        label: str,
-        seen_old: tuple[str, ...],
-        seen_new: tuple[str, ...],
-    ) -> None:
+    def _objects(self, old: Schema, new: Schema, path: str, label: str, seen: Seen) -> None:
         op = old.get("properties") if isinstance(old.get("properties"), Mapping) else {}
         np_ = new.get("properties") if isinstance(new.get("properties"), Mapping) else {}
         assert isinstance(op, Mapping) and isinstance(np_, Mapping)
@@ -472,12 +268,12 @@ class _SchemaWalk:
             if _norm_name(a) == _norm_name(b):
                 score += 3
                 why.append("same name up to case and separators")
-            shape_a = _shape(op[a], self.old)
-            if _j(shape_a) == _j(_shape(np_[b], self.new)):
+            shape_a = _shape(op[a], self.old_root)
+            if _j(shape_a) == _j(_shape(np_[b], self.new_root)):
                 score += 2 if _distinctive(shape_a) else 1
                 why.append("same schema")
-            da = _resolved_text(op[a], self.old, "description")
-            db = _resolved_text(np_[b], self.new, "description")
+            da = _resolved_text(op[a], self.old_root, "description")
+            db = _resolved_text(np_[b], self.new_root, "description")
             if da and da == db:
                 score += 2
                 why.append("same description")
@@ -496,9 +292,7 @@ class _SchemaWalk:
                 f"{self.noun} `{self._dotted(path, a)}` renamed to `{b}` ({', '.join(why)})",
             )
             self._required_change(was_req, is_req, sub, self._dotted(path, b))
-            self.walk(
-                op[a], np_[b], sub, f"{self.noun} `{self._dotted(path, b)}`", seen_old, seen_new
-            )
+            self.walk(op[a], np_[b], sub, f"{self.noun} `{self._dotted(path, b)}`", seen)
         paired_old = {a for a, _, _ in renames}
         paired_new = {b for _, b, _ in renames}
         for name in removed:
@@ -547,8 +341,7 @@ class _SchemaWalk:
                 np_[name],
                 f"{path}.{name}",
                 f"{self.noun} `{self._dotted(path, name)}`",
-                seen_old,
-                seen_new,
+                seen,
             )
         for name in sorted((oreq - set(op)) ^ (nreq - set(np_))):
             # required names without a property schema
@@ -557,7 +350,7 @@ class _SchemaWalk:
             )
         oa, na = old.get("additionalProperties"), new.get("additionalProperties")
         if isinstance(oa, Mapping) and isinstance(na, Mapping):
-            self.walk(oa, na, f"{path}.{{*}}", f"{label} (extra keys)", seen_old, seen_new)
+            self.walk(oa, na, f"{path}.{{*}}", f"{label} (extra keys)", seen)
         elif oa != na:
             closed_old, closed_new = oa is False, na is False
             if closed_new and not closed_old:
@@ -601,15 +394,7 @@ class _SchemaWalk:
         else:
             self.emit("breaking", f"{path}.required", f"output field `{name}` may now be absent")
 
-    def _arrays(
-        self,
-        old: Mapping[str, Any],
-        new: Mapping[str, Any],
-        path: str,
-        label: str,
-        seen_old: tuple[str, ...],
-        seen_new: tuple[str, ...],
-    ) -> None:
+    def _arrays(self, old: Schema, new: Schema, path: str, label: str, seen: Seen) -> None:
         oi, ni = old.get("items"), new.get("items")
         if isinstance(oi, Mapping) or isinstance(ni, Mapping):
             self.walk(
@@ -617,8 +402,7 @@ class _SchemaWalk:
                 ni if ni is not None else {},
                 f"{path}[]",
                 f"{label} (items)",
-                seen_old,
-                seen_new,
+                seen,
             )
         op_, np_ = old.get("prefixItems"), new.get("prefixItems")
         if isinstance(op_, list) or isinstance(np_, list):
@@ -630,6 +414,4 @@ class _SchemaWalk:
                 elif i >= len(np_):
                     self.emit(self.widened(), f"{path}[{i}]", f"{label}: tuple item {i} removed")
                 else:
-                    self.walk(
-                        op_[i], np_[i], f"{path}[{i}]", f"{label} (item {i})", seen_old, seen_new
-                    )
+                    self.walk(op_[i], np_[i], f"{path}[{i}]", f"{label} (item {i})", seen)

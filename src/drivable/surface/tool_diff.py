@@ -8,8 +8,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from drivable.schema import follow
 from drivable.surface.changes import ChangeClass, _j, _norm_name, _short, _similar_text, _Sink
-from drivable.surface.schema_facts import _pair, _Resolver, _shape
+from drivable.surface.schema_facts import _pair, _shape
 from drivable.surface.schema_walk import _SchemaWalk
 from drivable.surface.snapshot import ANNOTATION_DEFAULTS
 
@@ -190,7 +191,7 @@ def _tool_rename_evidence(
         score += 3
         why.append("same name up to case and separators")
     ois, nis = old.get("inputSchema") or {}, new.get("inputSchema") or {}
-    if _j(_shape(ois, _Resolver(ois))) == _j(_shape(nis, _Resolver(nis))):
+    if _j(_shape(ois, ois)) == _j(_shape(nis, nis)):
         props = (ois.get("properties") if isinstance(ois, Mapping) else None) or {}
         score += 2 if len(props) >= 3 else 1
         why.append("same input schema")
@@ -231,7 +232,7 @@ _TOOL_KNOWN = {
 
 def _empty_like(schema: Any) -> dict[str, Any]:
     """An object schema with no properties that otherwise reads like `schema` (root resolved)."""
-    root, _ = _Resolver(schema).resolve(schema)
+    root, _ = follow(schema, schema)
     out: dict[str, Any] = {"type": "object", "properties": {}}
     if isinstance(root, Mapping):
         for key in ("title", "description", "additionalProperties", "$defs", "definitions"):

@@ -24,7 +24,8 @@ from drivable.audit.probes.state import ProbeState
 from drivable.audit.safety import judge
 
 COLD_START_VERBS = ("search", "list", "find", "get")
-LISTING_VERBS = ("list", "search", "find", "query", "browse", "read")
+# A `read_*` answer holds ids too (a record names its relatives), after the listings.
+LEARNING_ORDER = (*h.LISTING_VERBS, "read")
 
 
 def first_safe_tool(state: ProbeState) -> str | None:
@@ -60,7 +61,7 @@ def _first_files(dirs: tuple[str, ...]) -> tuple[str, ...]:
 def _listing_first(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     def rank(tool: dict[str, Any]) -> int:
         verb = h.verb_of(str(tool.get("name") or ""))
-        return LISTING_VERBS.index(verb) if verb in LISTING_VERBS else len(LISTING_VERBS)
+        return LEARNING_ORDER.index(verb) if verb in LEARNING_ORDER else len(LEARNING_ORDER)
 
     return sorted(tools, key=rank)
 

@@ -391,31 +391,19 @@ def _exclusive_checks(
 
 def _portability_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
     problems: list[str] = []
-
-    def walk(node: Any, pointer: str, depth: int) -> None:
-        if not isinstance(node, dict):
-            return
+    for at in sch.walk(schema):
+        node, pointer, depth = at.schema, at.pointer, at.depth
         if "patternProperties" in node:
-            problems.append(f"{pointer or '/'}: patternProperties")
+            problems.append(f"{pointer}: patternProperties")
         for key in ("anyOf", "oneOf"):
             branches = [
                 b for b in node.get(key) or [] if isinstance(b, dict) and b.get("type") != "null"
             ]
             if len(branches) > 2 or (len(branches) > 1 and depth > 1):
-                problems.append(f"{pointer or '/'}: {key} of {len(branches)} at depth {depth}")
+                problems.append(f"{pointer}: {key} of {len(branches)} at depth {depth}")
         ref = node.get("$ref")
         if isinstance(ref, str) and pointer.startswith(ref[1:]):
             problems.append(f"{pointer}: recursive $ref {ref}")
-        for key in ("properties", "$defs", "definitions"):
-            for child_name, child in (node.get(key) or {}).items():
-                walk(child, f"{pointer}/{key}/{child_name}", depth + (key == "properties"))
-        if isinstance(node.get("items"), dict):
-            walk(node["items"], f"{pointer}/items", depth + 1)
-        for key in ("anyOf", "oneOf", "allOf"):
-            for i, child in enumerate(node.get(key) or []):
-                walk(child, f"{pointer}/{key}/{i}", depth)
-
-    walk(schema, "", 0)
     if problems:
         yield finding(
             "3.portable-schema",

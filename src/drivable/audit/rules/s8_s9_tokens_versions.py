@@ -12,7 +12,6 @@ from drivable.audit import heuristics as h
 from drivable.audit.model import Finding
 from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
 
-LIST_VERBS = {"list", "search", "find", "query", "browse"}
 OFFSET_PARAM = re.compile(r"^(offset|page|page_number|skip|start)$", re.I)
 LIMIT_PARAM = re.compile(r"^(limit|page_size|pagesize|max_results|top|per_page|count|size)$", re.I)
 TIERS = {"stable", "preview", "experimental"}
@@ -139,7 +138,7 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
         props = sch.properties(h.input_schema(tool))
         subject = tool_subject(tool)
         verb = h.verb_of(name)
-        if verb in LIST_VERBS:
+        if verb in h.LISTING_VERBS:
             has_cursor = any(h.is_cursor_property(p, n) for p, n in props.items())
             offset = [p for p in props if OFFSET_PARAM.match(p)]
             if not has_cursor:

@@ -21,7 +21,7 @@ from drivable.contract import READ_ONLY, Call, Contract
 from drivable.contract.output import Output
 from drivable.kinds import KindModel
 from drivable.servers.caselaw.data import Subject
-from drivable.servers.caselaw.store import Filters, query_words
+from drivable.servers.caselaw.domain import reads_any_word, search_filters
 from drivable.tasks import LongRunning
 
 if TYPE_CHECKING:
@@ -98,17 +98,8 @@ def register(contract: Contract, db: Handle, court_value: Any) -> None:
     )
     async def summarize_decisions(args: SummarizeInput, call: Call) -> SummaryOutput:
         store = db.store
-        filters = Filters(
-            court=args.court,
-            date_from=args.date_from.isoformat() if args.date_from else None,
-            date_to=args.date_to.isoformat() if args.date_to else None,
-            subject=args.subject,
-        )
-        any_word = bool(
-            args.query
-            and len(query_words(args.query)) > 1
-            and not store.matches_every_word(args.query)
-        )
+        filters = search_filters(args)
+        any_word = reads_any_word(store, args.query)
         if any_word:
             call.note(
                 "query: No decision contains all these words, so decisions containing any of "

@@ -123,12 +123,12 @@ def import_command(
     """Import court decisions from JSONL into a caselaw database; report bad lines by number."""
     target = db or default_path()
     if not file.is_file():
-        typer.echo(f"cannot read {file}: not a file", err=True)
+        typer.echo(f"drivable import-decisions: cannot read {file}: not a file", err=True)
         raise typer.Exit(2)
     try:
         imported, bad = import_decisions(file, target)
     except (OSError, sqlite3.Error) as error:
-        typer.echo(f"cannot import into {target}: {error}", err=True)
+        typer.echo(f"drivable import-decisions: cannot import into {target}: {error}", err=True)
         raise typer.Exit(2) from None
     for number, problem in bad:
         typer.echo(f"line {number}: {problem}", err=True)

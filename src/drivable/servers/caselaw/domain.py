@@ -13,7 +13,6 @@ from drivable.contract.paging import Pager
 from drivable.servers.caselaw.courts import (
     BY_VALUE,
 )
-from drivable.servers.caselaw.data import STATUTES
 from drivable.servers.caselaw.models import (
     CURSOR_LIFETIME_S,
     Chunk,
@@ -21,7 +20,8 @@ from drivable.servers.caselaw.models import (
     DecisionRow,
     Statute,
 )
-from drivable.servers.caselaw.store import Filters, Store, chunk_text
+from drivable.servers.caselaw.statutes import STATUTES
+from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
 
 
 class Handle:
@@ -82,6 +82,27 @@ def decision_row(row: dict[str, Any], detail: str) -> DecisionRow:
 
 def listing(values: list[tuple[str, int]]) -> str:
     return ", ".join(f"{value} ({count})" for value, count in values)
+
+
+def search_filters(args: Any) -> Filters:
+    """The store's filters from a search's arguments: search_decisions and summarize_decisions
+    filter alike, and a filter the tool does not declare (summarize has no locale) stays unset."""
+    date_from, date_to = getattr(args, "date_from", None), getattr(args, "date_to", None)
+    return Filters(
+        court=getattr(args, "court", None),
+        date_from=date_from.isoformat() if date_from else None,
+        date_to=date_to.isoformat() if date_to else None,
+        subject=getattr(args, "subject", None),
+        locale=getattr(args, "locale", None),
+        eli=getattr(args, "eli", None),
+    )
+
+
+def reads_any_word(store: Store, query: str | None) -> bool:
+    """A query whose words never occur together anywhere is read as "any of these words" (a
+    model's long question would otherwise find nothing). The choice depends on the query alone,
+    so every page of one query makes the same one."""
+    return bool(query and len(query_words(query)) > 1 and not store.matches_every_word(query))
 
 
 def explain_empty_search(

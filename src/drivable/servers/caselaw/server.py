@@ -38,6 +38,8 @@ from drivable.servers.caselaw.domain import (
     decision_row,
     decision_uri,
     explain_empty_search,
+    reads_any_word,
+    search_filters,
 )
 from drivable.servers.caselaw.models import (
     CURSOR_LIFETIME_S,
@@ -53,7 +55,6 @@ from drivable.servers.caselaw.models import (
     SearchInput,
     SearchOutput,
 )
-from drivable.servers.caselaw.store import Filters, query_words
 
 SUMMARY = Summary(
     text=(
@@ -135,22 +136,8 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 repair=Repair("search_decisions", swapped, "swap_the_dates"),
             )
         start = pager.offset("search_decisions", args)
-        filters = Filters(
-            court=args.court,
-            date_from=args.date_from.isoformat() if args.date_from else None,
-            date_to=args.date_to.isoformat() if args.date_to else None,
-            subject=args.subject,
-            locale=args.locale,
-            eli=args.eli,
-        )
-        # A query whose words never occur together anywhere is read as "any of these words"
-        # (a model's long question would otherwise find nothing); the note says so. The choice
-        # depends on the query alone, so every page of one query makes the same one.
-        any_word = bool(
-            args.query
-            and len(query_words(args.query)) > 1
-            and not store.matches_every_word(args.query)
-        )
+        filters = search_filters(args)
+        any_word = reads_any_word(store, args.query)
         if any_word:
             call.note(
                 "query: No decision contains all these words, so the results contain any of "

@@ -16,7 +16,7 @@ import secrets
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -444,10 +444,6 @@ def build(path: Path, records: Iterable[Record]) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
-
-
-def statutes_of(rows: Sequence[dict[str, Any]]) -> set[str]:
-    return {eli for row in rows for eli in row.get("statutes", [])}
 
 
 __all__ = [
