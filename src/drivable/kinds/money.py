@@ -27,7 +27,7 @@ import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from babel.core import get_global
@@ -110,8 +110,13 @@ def symbols() -> dict[str, frozenset[str]]:
     return {s: frozenset(c) for s, c in index.items()}
 
 
+@lru_cache(maxsize=1024)
 def currencies_of(marker: str) -> frozenset[str]:
-    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$")."""
+    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$").
+
+    Cached: a handful of markers ("EUR", "$", "Kč") spell nearly every amount, and the answer
+    depends on the marker alone (the CLDR data is fixed once loaded).
+    """
     folded = nfkc(marker).strip().casefold()
     if len(folded) == 3 and folded.upper() in codes():
         return frozenset({folded.upper()})
@@ -126,11 +131,15 @@ def currencies_of(marker: str) -> frozenset[str]:
 
 def major(minor: int, currency: str) -> str:
     """(4200, "GBP") -> "42.00 GBP": the amount in major units, a dot, the ISO code after it."""
-    digits = exponent_of(currency)
-    sign = "-" if minor < 0 else ""
-    whole, part = divmod(abs(minor), 10**digits)
-    amount = f"{whole}.{part:0{digits}d}" if digits else str(whole)
-    return f"{sign}{amount} {currency}"
+    return f"{_amount(minor, exponent_of(currency))} {currency}"
+
+
+def _amount(minor: int, exponent: int) -> str:
+    """(4200, 2) -> "42.00": minor units written in major units, without a currency."""
+    if not exponent:
+        return str(minor)
+    whole, part = divmod(abs(minor), 10**exponent)
+    return f"{'-' if minor < 0 else ''}{whole}.{part:0{exponent}d}"
 
 
 def both_units(minor: int, currency: str) -> str:
@@ -141,13 +150,9 @@ def both_units(minor: int, currency: str) -> str:
 # -- reading ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Spelled:
-    """What a money spelling says before its currency is known."""
-
-    numbers: tuple[Decimal, ...]  # one, or the two readings of "1,234"
-    currencies: frozenset[str] | None  # named by a code or symbol; None when none was written
-    marker: str = ""
+# What a money spelling says before its currency is known: its numbers (one, or the two readings
+# of "1,234"), the currencies a code or symbol names (None when none was written), the marker.
+Spelled = tuple[tuple[Decimal, ...], frozenset[str] | None, str]
 
 
 @dataclass(frozen=True)
@@ -176,13 +181,14 @@ def _spelled(text: str) -> Spelled | str:
         return "it has no digits"
     head, body, tail = split.groups()
     whole = False
-    spaced_tail = tail.strip()
-    if spaced_tail[:1] in ".," and spaced_tail and _WHOLE_SUFFIX.match(spaced_tail):
-        whole = True
-        spaced_tail = _WHOLE_SUFFIX.sub("", spaced_tail).strip()
-    head = head.strip()
+    if tail:
+        tail = tail.strip()
+        if tail[:1] in ".," and tail and _WHOLE_SUFFIX.match(tail):
+            whole = True
+            tail = _WHOLE_SUFFIX.sub("", tail).strip()
     negative = False
     if head:
+        head = head.strip()
         for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
             if head[:1] in _SIGNS and head:
                 negative ^= head[0] != "+"
@@ -193,12 +199,15 @@ def _spelled(text: str) -> Spelled | str:
         if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
             body = head[-1] + body
             head = head[:-1].strip()
-    markers = [m for m in (head, spaced_tail) if m]
     named: frozenset[str] | None = None
-    for marker in markers:
-        found = currencies_of(marker)
+    if head:
+        named = currencies_of(head)
+        if not named:
+            return f"{shown(head)} names no currency"
+    if tail:
+        found = currencies_of(tail)
         if not found:
-            return f"{shown(marker)} names no currency"
+            return f"{shown(tail)} names no currency"
         named = found if named is None else named & found
         if not named:
             return "it names two different currencies"
@@ -213,9 +222,9 @@ def _spelled(text: str) -> Spelled | str:
         numbers = tuple(n for n in numbers if n == n.to_integral_value())
         if not numbers:
             return "a whole-amount mark after a fraction"
-    if whole and named is None:
-        named = frozenset()  # "42,-" is a price: major units, currency still the field's
-    return Spelled(numbers, named, " ".join(markers))
+        if named is None:
+            named = frozenset()  # "42,-" is a price: major units, currency still the field's
+    return numbers, named, f"{head} {tail}" if head and tail else head or tail
 
 
 def _field_currency(options: Options) -> tuple[str | None, int | None]:
@@ -255,7 +264,8 @@ def read_money(value: Any, options: Options) -> Reading:
     spelled = _spelled(value)
     if isinstance(spelled, str):
         return _unreadable(value, spelled)
-    return _decide(value, spelled.numbers, spelled.currencies, options, spelled.marker)
+    numbers, named, marker = spelled
+    return _decide(value, numbers, named, options, marker)
 
 
 def _decide(
@@ -268,7 +278,9 @@ def _decide(
     currency, exponent = _field_currency(options)
     if named and currency is not None and currency not in named:
         return _mismatch(received, named, currency, options, marker)
-    needs_exponent = named is not None or any(_has_fraction(n) for n in numbers)
+    # Whether each number was written with decimals, asked once: a marker means major units anyway.
+    fractions = None if named is not None else [_has_fraction(n) for n in numbers]
+    needs_exponent = fractions is None or True in fractions
     if currency is None and needs_exponent and options.extra.get("currency_from"):
         # The currency comes from data the handler reads (the invoice): checked there.
         return Reading.of(Pending(received, options))
@@ -282,22 +294,24 @@ def _decide(
         exponents = _exponents_of(named) if named else common_exponents()
         return _unknown_exponent(received, numbers, named is not None, exponents, options)
     # Every meaning the spelling can have, in minor units: (minor, how it was read).
+    exponent = exponent or 0
     readings: list[tuple[int, str]] = []
-    for n in numbers:
-        if named is not None:  # a currency marker: major units
-            _add(readings, n.scaleb(exponent or 0), "major")
+    for i, n in enumerate(numbers):
+        if fractions is None:  # a currency marker: major units
+            _add(readings, n.scaleb(exponent), "major")
+        elif fractions[i]:
+            _add(readings, n.scaleb(exponent), "major")
+            _add(readings, n, "minor")
         else:
-            if _has_fraction(n):
-                _add(readings, n.scaleb(exponent or 0), "major")
-                _add(readings, n, "minor")
-            else:
-                _add(readings, n, "digits")
+            _add(readings, n, "digits")
     if not readings:
-        return _too_precise(received, numbers, currency, exponent or 0)
+        return _too_precise(received, numbers, currency, exponent)
     low, high = options.minimum, options.maximum
-    fitting = [
-        r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)
-    ]
+    fitting = (
+        [r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)]
+        if options.bounded
+        else readings
+    )
     if not fitting:
         bounds = bounds_text(low, high)
         amounts = " or ".join(str(r[0]) for r in readings)
@@ -312,14 +326,15 @@ def _decide(
         minor, how = fitting[0]
         if type(received) is int:
             return Reading.of(minor)
-        return Reading.of(minor, _note(received, minor, how, currency, exponent or 0, marker))
-    hint = " or ".join(_meaning(m, how, currency, exponent or 0) for m, how in fitting)
+        return Reading.of(minor, _note(received, minor, how, currency, exponent, marker))
+    hint = " or ".join([_meaning(m, how, currency, exponent) for m, how in fitting])
+    minors = [m for m, _ in fitting]
     return Reading.ask(
         received,
         expected=EXPECTED,
         hint=f"{shown(received)} could be {hint}. Send the amount in minor units as a JSON "
-        f"integer: {' or '.join(str(m) for m, _ in fitting)}.",
-        readings=tuple(m for m, _ in fitting),
+        f"integer: {' or '.join(map(str, minors))}.",
+        readings=tuple(minors),
         code="ambiguous_amount",
     )
 
@@ -425,11 +440,9 @@ def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
 
 
 def _in_major(minor: int, currency: str | None, exponent: int) -> str:
-    if currency is not None:
-        return major(minor, currency)
-    sign = "-" if minor < 0 else ""
-    whole, part = divmod(abs(minor), 10**exponent)
-    return f"{sign}{whole}.{part:0{exponent}d}" if exponent else f"{sign}{whole}"
+    """As `major`, with the currency's exponent already known (or no currency, only an exponent)."""
+    amount = _amount(minor, exponent)
+    return amount if currency is None else f"{amount} {currency}"
 
 
 def _meaning(minor: int, how: str, currency: str | None, exponent: int) -> str:
