@@ -135,11 +135,12 @@ def major(minor: int, currency: str) -> str:
 
 
 def _amount(minor: int, exponent: int) -> str:
-    """(4200, 2) -> "42.00": minor units written in major units, without a currency."""
+    """(4200, 2) -> "42.00", (5, 3) -> "0.005": minor units written in major units, without a
+    currency (the decimal mark put into the digits: half the cost of `divmod` and a format)."""
     if not exponent:
         return str(minor)
-    whole, part = divmod(abs(minor), 10**exponent)
-    return f"{'-' if minor < 0 else ''}{whole}.{part:0{exponent}d}"
+    digits = str(abs(minor)).zfill(exponent + 1)
+    return f"{'-' if minor < 0 else ''}{digits[:-exponent]}.{digits[-exponent:]}"
 
 
 def both_units(minor: int, currency: str) -> str:
@@ -189,13 +190,14 @@ def _spelled(text: str) -> Spelled | str:
     negative = False
     if head:
         head = head.strip()
-        for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
-            if head[:1] in _SIGNS and head:
-                negative ^= head[0] != "+"
-                head = head[1:].strip()
-            if head[-1:] in _SIGNS and head:
-                negative ^= head[-1] != "+"
-                head = head[:-1].strip()
+        if head and (head[0] in _SIGNS or head[-1] in _SIGNS):  # most heads are a symbol only
+            for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
+                if head[:1] in _SIGNS and head:
+                    negative ^= head[0] != "+"
+                    head = head[1:].strip()
+                if head[-1:] in _SIGNS and head:
+                    negative ^= head[-1] != "+"
+                    head = head[:-1].strip()
         if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
             body = head[-1] + body
             head = head[:-1].strip()
@@ -246,7 +248,13 @@ def read_money(value: Any, options: Options) -> Reading:
     fast = canonical(value, options)
     if fast is not None:
         return fast
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
+    if type(value) is str:  # the spellings this kind is for, tested first
+        spelled = _spelled(value)
+        if isinstance(spelled, str):
+            return _unreadable(value, spelled)
+        numbers, named, marker = spelled
+        return _decide(value, numbers, named, options, marker)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return Reading.invalid(
             type(value).__name__ if not isinstance(value, bool) else value,
             expected=EXPECTED,
@@ -421,18 +429,18 @@ def _unknown_exponent(
 
 
 def _has_fraction(n: Decimal) -> bool:
-    exp = n.as_tuple().exponent
-    return isinstance(exp, int) and exp < 0
+    """Whether `n` was written with decimals ("42.00", not "42" or "1e3"): its exponent is
+    negative exactly when rounding it to an integer changes its exponent (a third of the cost
+    of `as_tuple`, which copies every digit)."""
+    return not n.same_quantum(n.to_integral_value())
 
 
 def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
-    """Add `n` as a reading if it is a whole number of minor units not read already. (Compared
-    as an int against the Decimal, exactly: a third of the cost of `to_integral_value`.)"""
-    if not -_HUGE < n < _HUGE:
+    """Add `n` as a reading if it is a whole number of minor units not read already.
+    (`to_integral_value` is exact, never rounded to the context's precision.)"""
+    if not -_HUGE < n < _HUGE or n != n.to_integral_value():
         return
     minor = int(n)
-    if minor != n:
-        return
     for m, _ in readings:
         if m == minor:
             return
