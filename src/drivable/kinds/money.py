@@ -131,16 +131,19 @@ def currencies_of(marker: str) -> frozenset[str]:
 
 def major(minor: int, currency: str) -> str:
     """(4200, "GBP") -> "42.00 GBP": the amount in major units, a dot, the ISO code after it."""
-    return f"{_amount(minor, exponent_of(currency))} {currency}"
+    return _in_major(minor, currency, exponent_of(currency))
 
 
-def _amount(minor: int, exponent: int) -> str:
-    """(4200, 2) -> "42.00", (5, 3) -> "0.005": minor units written in major units, without a
-    currency (the decimal mark put into the digits: half the cost of `divmod` and a format)."""
-    if not exponent:
-        return str(minor)
-    digits = str(abs(minor)).zfill(exponent + 1)
-    return f"{'-' if minor < 0 else ''}{digits[:-exponent]}.{digits[-exponent:]}"
+def _in_major(minor: int, currency: str | None, exponent: int) -> str:
+    """As `major`, with the currency's exponent known; with no currency, the amount alone:
+    (4200, None, 2) -> "42.00", (5, None, 3) -> "0.005". (The decimal mark is put into the
+    digits: half the cost of `divmod` and a nested format.)"""
+    if exponent:
+        digits = str(abs(minor)).zfill(exponent + 1)
+        amount = f"{'-' if minor < 0 else ''}{digits[:-exponent]}.{digits[-exponent:]}"
+    else:
+        amount = str(minor)
+    return amount if currency is None else f"{amount} {currency}"
 
 
 def both_units(minor: int, currency: str) -> str:
@@ -447,13 +450,8 @@ def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
     readings.append((minor, how))
 
 
-def _in_major(minor: int, currency: str | None, exponent: int) -> str:
-    """As `major`, with the currency's exponent already known (or no currency, only an exponent)."""
-    amount = _amount(minor, exponent)
-    return amount if currency is None else f"{amount} {currency}"
-
-
 def _meaning(minor: int, how: str, currency: str | None, exponent: int) -> str:
+    """One reading as an ask names it: "4200 (42.00 GBP, the amount in major units)"."""
     amount = _in_major(minor, currency, exponent)
     if how == "major":
         return f"{minor} ({amount}, the amount in major units)"
