@@ -46,6 +46,7 @@ EXPECTED = "a JSON integer of minor units (cents), such as 4200 for 42.00"
 # The marks "42,-" and "42.–" write a whole amount of money; only prices are spelled so.
 _WHOLE_SUFFIX = re.compile(r"^[.,]\s*[-\u2012\u2013\u2014]")
 _HUGE = Decimal(10) ** 30  # no amount of money has more digits; bounds the integer built
+_MINUS_HUGE = -_HUGE
 _SIGNS = "+-\u2212\u2012\u2013"
 # What comes before the first digit, the digits and marks up to the last digit, what follows.
 _SPLIT = re.compile(r"(\D*)(\d(?:.*\d)?)(\D*)", re.DOTALL)
@@ -233,6 +234,11 @@ def _spelled(text: str) -> Spelled | str:
 
 
 def _field_currency(options: Options) -> tuple[str | None, int | None]:
+    """The field's currency and its exponent (or the exponent alone), derived once per field."""
+    return options.derived("money.currency", _declared_currency)
+
+
+def _declared_currency(options: Options) -> tuple[str | None, int | None]:
     currency = options.extra.get("currency")
     exponent = options.extra.get("exponent")
     if isinstance(currency, str):
@@ -248,15 +254,15 @@ def _where(options: Options) -> str:
 
 @kind("money", schema=_schema, expected=EXPECTED, canonical=canonical_value)
 def read_money(value: Any, options: Options) -> Reading:
-    fast = canonical(value, options)
-    if fast is not None:
-        return fast
-    if type(value) is str:  # the spellings this kind is for, tested first
+    if type(value) is str and not value.isdigit():  # the spellings this kind is for, first
         spelled = _spelled(value)
         if isinstance(spelled, str):
             return _unreadable(value, spelled)
         numbers, named, marker = spelled
         return _decide(value, numbers, named, options, marker)
+    fast = canonical(value, options)  # digits alone, or a JSON integer, within the bounds
+    if fast is not None:
+        return fast
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return Reading.invalid(
             type(value).__name__ if not isinstance(value, bool) else value,
@@ -338,13 +344,16 @@ def _decide(
         if type(received) is int:
             return Reading.of(minor)
         return Reading.of(minor, _note(received, minor, how, currency, exponent, marker))
-    hint = " or ".join([_meaning(m, how, currency, exponent) for m, how in fitting])
-    minors = [m for m, _ in fitting]
+    meanings: list[str] = []
+    minors: list[int] = []
+    for m, how in fitting:
+        meanings.append(_meaning(m, how, currency, exponent))
+        minors.append(m)
     return Reading.ask(
         received,
         expected=EXPECTED,
-        hint=f"{shown(received)} could be {hint}. Send the amount in minor units as a JSON "
-        f"integer: {' or '.join(map(str, minors))}.",
+        hint=f"{shown(received)} could be {' or '.join(meanings)}. Send the amount in minor "
+        f"units as a JSON integer: {' or '.join(map(str, minors))}.",
         readings=tuple(minors),
         code="ambiguous_amount",
     )
@@ -441,7 +450,7 @@ def _has_fraction(n: Decimal) -> bool:
 def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
     """Add `n` as a reading if it is a whole number of minor units not read already.
     (`to_integral_value` is exact, never rounded to the context's precision.)"""
-    if not -_HUGE < n < _HUGE or n != n.to_integral_value():
+    if not _MINUS_HUGE < n < _HUGE or n != n.to_integral_value():
         return
     minor = int(n)
     for m, _ in readings:
