@@ -4,6 +4,7 @@ ambiguous one asks with all its readings, another currency is refused naming bot
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -14,8 +15,11 @@ from drivable.kinds import read
 from drivable.kinds._registry import KINDS, make_options, read_with
 from drivable.kinds.money import (
     Pending,
+    _add,
     _declared_currency,
     _field_currency,
+    _has_fraction,
+    _in_major,
     currencies_of,
     exponent_of,
     settle,
@@ -280,6 +284,28 @@ def test_what_the_kind_keeps_between_reads_changes_no_reading(
         assert _field_currency(options) == _declared_currency(options)
     for marker in MARKERS:
         assert currencies_of(marker) == currencies_of.__wrapped__(marker)
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False), st.integers(0, 4))
+@example(Decimal("42.00"), 2)
+@example(Decimal("1.0E+3"), 3)
+@example(Decimal("-0E-10"), 0)
+def test_the_shortcuts_on_decimals_agree_with_their_definitions(n: Decimal, exponent: int) -> None:
+    """Written with decimals is a negative exponent; whole is equal to its integer part; the
+    major units written by placing the mark are those of `divmod`."""
+    written_exponent = n.as_tuple().exponent
+    assert _has_fraction(n) == (isinstance(written_exponent, int) and written_exponent < 0)
+    got: list[tuple[int, str]] = []
+    _add(got, n, "minor")
+    whole = abs(n) < Decimal(10) ** 30 and int(n) == n
+    assert got == ([(int(n), "minor")] if whole else [])
+    if whole:
+        minor = int(n)
+        units, part = divmod(abs(minor), 10**exponent)
+        sign = "-" if minor < 0 else ""
+        written = f"{sign}{units}.{part:0{exponent}d}" if exponent else str(minor)
+        assert _in_major(minor, None, exponent) == written
+        assert _in_major(minor, "XTS", exponent) == f"{written} XTS"
 
 
 anything = st.one_of(
