@@ -61,7 +61,7 @@ def placeholder_of(value: Any) -> str | None:
         return None
     # No placeholder has a digit, and of the templates only a bracketed one can hold one: "$42"
     # and "42 Kč" are values, known without folding them.
-    if value.lstrip()[:1] not in _BRACKETS and _DIGIT.search(value) is not None:
+    if _DIGIT.search(value) is not None and value.lstrip()[:1] not in _BRACKETS:
         return None
     folded = caseless(value)
     if folded in PLACEHOLDERS:
