@@ -323,13 +323,14 @@ def _decide(
             _add(readings, n, "digits")
     if not readings:
         return _too_precise(received, numbers, currency, exponent)
-    low, high = options.minimum, options.maximum
-    fitting = (
-        [r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)]
-        if options.bounded
-        else readings
-    )
+    fitting = readings
+    if options.bounded:
+        low, high = options.minimum, options.maximum
+        fitting = [
+            r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)
+        ]
     if not fitting:
+        low, high = options.minimum, options.maximum
         bounds = bounds_text(low, high)
         amounts = " or ".join(str(r[0]) for r in readings)
         return Reading.invalid(
