@@ -4,6 +4,7 @@ ambiguous one asks with all its readings, another currency is refused naming bot
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,7 +12,18 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from drivable.kinds import read
-from drivable.kinds.money import Pending, exponent_of, settle
+from drivable.kinds._registry import KINDS, make_options, read_with
+from drivable.kinds.money import (
+    Pending,
+    _add,
+    _declared_currency,
+    _field_currency,
+    _has_fraction,
+    _in_major,
+    currencies_of,
+    exponent_of,
+    settle,
+)
 
 OUTCOMES = {"value", "absent", "ask", "invalid"}
 # Currencies with 0, 2 and 3 decimals, and the symbols their users write (from CLDR via babel).
@@ -225,6 +237,75 @@ def test_without_a_currency_a_decimal_asks_with_every_magnitude(
 def test_without_a_currency_the_bounds_can_leave_one_reading() -> None:
     reading = read("amount_cents", "120.00", minimum=1000, maximum=50_000)
     assert reading.value == 12000 and "2 decimals" in reading.notes[0]
+
+
+# What the kind keeps between reads (the currencies a marker names, the field's currency and
+# exponent derived once per field) must not change any reading: read in turns through two fields'
+# long-lived options, every reading equals one made cold (fresh options, the marker cache empty).
+MARKERS = ["", "EUR", "eur", "GBP", "JPY", "KWD", "BHD", "CZK", "USD", "€", "£", "¥", "$", "Kč", "XYZ"]  # fmt: skip
+amounts = st.builds(
+    lambda whole, mark, digits, marker, before: (
+        f"{marker}{whole}{mark}{digits}" if before else f"{whole}{mark}{digits} {marker}".strip()
+    ),
+    st.integers(0, 10**6),
+    st.sampled_from([".", ","]),
+    st.sampled_from(["", "0", "5", "00", "50", "000", "500", "505"]),
+    st.sampled_from(MARKERS),
+    st.booleans(),
+)
+fields = st.sampled_from(CURRENCIES).flatmap(
+    lambda c: st.sampled_from(
+        [{"currency": c}, {"currency": c.lower()}, {"exponent": exponent_of(c)}]
+    )
+) | st.sampled_from([{}, {"currency_from": "invoice"}, {"currency": "EUR", "maximum": 10_000}])
+
+
+@settings(max_examples=300)
+@given(st.lists(amounts | st.integers(0, 10**6), min_size=1, max_size=6), fields, fields)
+@example(["42.00", "$42", "42 Kč", "¥42", "42.500 KWD"], {"currency": "JPY"}, {"exponent": 3})
+def test_what_the_kind_keeps_between_reads_changes_no_reading(
+    values: list[Any], first: dict[str, Any], second: dict[str, Any]
+) -> None:
+    assert {c: exponent_of(c) for c in ("JPY", "EUR", "KWD")} == {"JPY": 0, "EUR": 2, "KWD": 3}
+    money = KINDS["money"]
+    kept = [make_options(**first), make_options(**second)]
+    for value in values:
+        for options, declared in zip(kept, (first, second), strict=True):
+            warm = read_with(money, value, options)
+            currencies_of.cache_clear()
+            cold = read_with(money, value, make_options(**declared))
+            assert warm == cold, (value, declared)
+            if isinstance(warm.value, Pending):  # settled through options derived anew
+                for currency in ("JPY", "EUR", "KWD"):
+                    settled = settle(Pending(value, options), currency)
+                    fresh = make_options(**{**declared, "currency": currency})
+                    assert settled == read_with(money, value, fresh), (value, currency)
+    for options in kept:  # what was kept is what the options declare
+        assert _field_currency(options) == _declared_currency(options)
+    for marker in MARKERS:
+        assert currencies_of(marker) == currencies_of.__wrapped__(marker)
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False), st.integers(0, 4))
+@example(Decimal("42.00"), 2)
+@example(Decimal("1.0E+3"), 3)
+@example(Decimal("-0E-10"), 0)
+def test_the_shortcuts_on_decimals_agree_with_their_definitions(n: Decimal, exponent: int) -> None:
+    """Written with decimals is a negative exponent; whole is equal to its integer part; the
+    major units written by placing the mark are those of `divmod`."""
+    written_exponent = n.as_tuple().exponent
+    assert _has_fraction(n) == (isinstance(written_exponent, int) and written_exponent < 0)
+    got: list[tuple[int, str]] = []
+    _add(got, n, "minor")
+    whole = abs(n) < Decimal(10) ** 30 and int(n) == n
+    assert got == ([(int(n), "minor")] if whole else [])
+    if whole:
+        minor = int(n)
+        units, part = divmod(abs(minor), 10**exponent)
+        sign = "-" if minor < 0 else ""
+        written = f"{sign}{units}.{part:0{exponent}d}" if exponent else str(minor)
+        assert _in_major(minor, None, exponent) == written
+        assert _in_major(minor, "XTS", exponent) == f"{written} XTS"
 
 
 anything = st.one_of(

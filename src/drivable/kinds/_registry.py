@@ -5,12 +5,13 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from drivable.kinds import absence
 from drivable.kinds._reading import Reading
 
 Intent = Literal["read", "write"]
+T = TypeVar("T")
 
 # Work is bounded before any parsing: a scalar spelled in more characters than this is refused at
 # once. Free text (a search query) is bounded by its own field, not by the kinds.
@@ -38,9 +39,21 @@ class Options:
     extra: Mapping[str, Any] = field(default_factory=dict)
     # True when minimum or maximum is set: one attribute for the fast paths to test.
     bounded: bool = field(init=False, repr=False, compare=False)
+    # What a kind derives from these options, once per field rather than once per read (money's
+    # currency and exponent), by `derived`. The options are frozen, so it never goes stale.
+    _derived: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bounded", self.minimum is not None or self.maximum is not None)
+        object.__setattr__(self, "_derived", {})
+
+    def derived(self, key: str, derive: Callable[[Options], T]) -> T:
+        """`derive(self)`, computed on the first call for `key` and kept with the options."""
+        try:
+            return self._derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._derived[key] = derive(self)
+            return value
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
@@ -182,7 +195,7 @@ def read_with(spec: KindSpec, value: Any, options: Options) -> Reading:
         not spec.handles_placeholders
         and isinstance(value, str)
         and not value.isdigit()
-        and not _is_a_choice(value, options)
+        and not (options.choices and _is_a_choice(value, options))
     ):
         placeholder = absence.placeholder_of(value)
         if placeholder is not None:

@@ -59,6 +59,10 @@ def placeholder_of(value: Any) -> str | None:
     """The folded placeholder `value` spells, or None when it is a real value (or not a string)."""
     if not isinstance(value, str):
         return None
+    # No placeholder has a digit, and of the templates only a bracketed one can hold one: "$42"
+    # and "42 Kč" are values, known without folding them.
+    if _DIGIT.search(value) is not None and value.lstrip()[:1] not in _BRACKETS:
+        return None
     folded = caseless(value)
     if folded in PLACEHOLDERS:
         return folded or "empty string"
@@ -69,6 +73,8 @@ def placeholder_of(value: Any) -> str | None:
 
 
 _TEMPLATE_OPENERS = frozenset("<{[$")
+_BRACKETS = frozenset("<{[")
+_DIGIT = re.compile(r"[0-9]")
 
 
 def is_absent(value: Any) -> bool:

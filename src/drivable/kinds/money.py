@@ -30,7 +30,7 @@ import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from babel.core import get_global
@@ -49,6 +49,7 @@ EXPECTED = "a JSON integer of minor units (cents), such as 4200 for 42.00"
 # The marks "42,-" and "42.–" write a whole amount of money; only prices are spelled so.
 _WHOLE_SUFFIX = re.compile(r"^[.,]\s*[-\u2012\u2013\u2014]")
 _HUGE = Decimal(10) ** 30  # no amount of money has more digits; bounds the integer built
+_MINUS_HUGE = -_HUGE
 _SIGNS = "+-\u2212\u2012\u2013"
 # What comes before the first digit, the digits and marks up to the last digit, what follows.
 _SPLIT = re.compile(r"(\D*)(\d(?:.*\d)?)(\D*)", re.DOTALL)
@@ -113,8 +114,13 @@ def symbols() -> dict[str, frozenset[str]]:
     return {s: frozenset(c) for s, c in index.items()}
 
 
+@lru_cache(maxsize=1024)
 def currencies_of(marker: str) -> frozenset[str]:
-    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$")."""
+    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$").
+
+    Cached: a handful of markers ("EUR", "$", "Kč") spell nearly every amount, and the answer
+    depends on the marker alone (the CLDR data is fixed once loaded).
+    """
     folded = nfkc(marker).strip().casefold()
     if len(folded) == 3 and folded.upper() in codes():
         return frozenset({folded.upper()})
@@ -129,11 +135,19 @@ def currencies_of(marker: str) -> frozenset[str]:
 
 def major(minor: int, currency: str) -> str:
     """(4200, "GBP") -> "42.00 GBP": the amount in major units, a dot, the ISO code after it."""
-    digits = exponent_of(currency)
-    sign = "-" if minor < 0 else ""
-    whole, part = divmod(abs(minor), 10**digits)
-    amount = f"{whole}.{part:0{digits}d}" if digits else str(whole)
-    return f"{sign}{amount} {currency}"
+    return _in_major(minor, currency, exponent_of(currency))
+
+
+def _in_major(minor: int, currency: str | None, exponent: int) -> str:
+    """As `major`, with the currency's exponent known; with no currency, the amount alone:
+    (4200, None, 2) -> "42.00", (5, None, 3) -> "0.005". (The decimal mark is put into the
+    digits: half the cost of `divmod` and a nested format.)"""
+    if exponent:
+        digits = str(abs(minor)).zfill(exponent + 1)
+        amount = f"{'-' if minor < 0 else ''}{digits[:-exponent]}.{digits[-exponent:]}"
+    else:
+        amount = str(minor)
+    return amount if currency is None else f"{amount} {currency}"
 
 
 def both_units(minor: int, currency: str) -> str:
@@ -144,13 +158,9 @@ def both_units(minor: int, currency: str) -> str:
 # -- reading ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Spelled:
-    """What a money spelling says before its currency is known."""
-
-    numbers: tuple[Decimal, ...]  # one, or the two readings of "1,234"
-    currencies: frozenset[str] | None  # named by a code or symbol; None when none was written
-    marker: str = ""
+# What a money spelling says before its currency is known: its numbers (one, or the two readings
+# of "1,234"), the currencies a code or symbol names (None when none was written), the marker.
+Spelled = tuple[tuple[Decimal, ...], frozenset[str] | None, str]
 
 
 @dataclass(frozen=True)
@@ -179,29 +189,34 @@ def _spelled(text: str) -> Spelled | str:
         return "it has no digits"
     head, body, tail = split.groups()
     whole = False
-    spaced_tail = tail.strip()
-    if spaced_tail[:1] in ".," and spaced_tail and _WHOLE_SUFFIX.match(spaced_tail):
-        whole = True
-        spaced_tail = _WHOLE_SUFFIX.sub("", spaced_tail).strip()
-    head = head.strip()
+    if tail:
+        tail = tail.strip()
+        if tail[:1] in ".," and tail and _WHOLE_SUFFIX.match(tail):
+            whole = True
+            tail = _WHOLE_SUFFIX.sub("", tail).strip()
     negative = False
     if head:
-        for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
-            if head[:1] in _SIGNS and head:
-                negative ^= head[0] != "+"
-                head = head[1:].strip()
-            if head[-1:] in _SIGNS and head:
-                negative ^= head[-1] != "+"
-                head = head[:-1].strip()
+        head = head.strip()
+        if head and (head[0] in _SIGNS or head[-1] in _SIGNS):  # most heads are a symbol only
+            for _ in range(2):  # a sign before or after the symbol: "-$42", "$-42", "- 42 €"
+                if head[:1] in _SIGNS and head:
+                    negative ^= head[0] != "+"
+                    head = head[1:].strip()
+                if head[-1:] in _SIGNS and head:
+                    negative ^= head[-1] != "+"
+                    head = head[:-1].strip()
         if head.endswith((".", ",")):  # ".5 EUR", ",50 €": a leading decimal mark
             body = head[-1] + body
             head = head[:-1].strip()
-    markers = [m for m in (head, spaced_tail) if m]
     named: frozenset[str] | None = None
-    for marker in markers:
-        found = currencies_of(marker)
+    if head:
+        named = currencies_of(head)
+        if not named:
+            return f"{shown(head)} names no currency"
+    if tail:
+        found = currencies_of(tail)
         if not found:
-            return f"{shown(marker)} names no currency"
+            return f"{shown(tail)} names no currency"
         named = found if named is None else named & found
         if not named:
             return "it names two different currencies"
@@ -216,12 +231,17 @@ def _spelled(text: str) -> Spelled | str:
         numbers = tuple(n for n in numbers if n == n.to_integral_value())
         if not numbers:
             return "a whole-amount mark after a fraction"
-    if whole and named is None:
-        named = frozenset()  # "42,-" is a price: major units, currency still the field's
-    return Spelled(numbers, named, " ".join(markers))
+        if named is None:
+            named = frozenset()  # "42,-" is a price: major units, currency still the field's
+    return numbers, named, f"{head} {tail}" if head and tail else head or tail
 
 
 def _field_currency(options: Options) -> tuple[str | None, int | None]:
+    """The field's currency and its exponent (or the exponent alone), derived once per field."""
+    return options.derived("money.currency", _declared_currency)
+
+
+def _declared_currency(options: Options) -> tuple[str | None, int | None]:
     currency = options.extra.get("currency")
     exponent = options.extra.get("exponent")
     if isinstance(currency, str):
@@ -237,10 +257,16 @@ def _where(options: Options) -> str:
 
 @kind("money", schema=_schema, expected=EXPECTED, canonical=canonical_value)
 def read_money(value: Any, options: Options) -> Reading:
-    fast = canonical(value, options)
+    if type(value) is str and not value.isdigit():  # the spellings this kind is for, first
+        spelled = _spelled(value)
+        if isinstance(spelled, str):
+            return _unreadable(value, spelled)
+        numbers, named, marker = spelled
+        return _decide(value, numbers, named, options, marker)
+    fast = canonical(value, options)  # digits alone, or a JSON integer, within the bounds
     if fast is not None:
         return fast
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return Reading.invalid(
             type(value).__name__ if not isinstance(value, bool) else value,
             expected=EXPECTED,
@@ -258,7 +284,8 @@ def read_money(value: Any, options: Options) -> Reading:
     spelled = _spelled(value)
     if isinstance(spelled, str):
         return _unreadable(value, spelled)
-    return _decide(value, spelled.numbers, spelled.currencies, options, spelled.marker)
+    numbers, named, marker = spelled
+    return _decide(value, numbers, named, options, marker)
 
 
 def _decide(
@@ -271,7 +298,9 @@ def _decide(
     currency, exponent = _field_currency(options)
     if named and currency is not None and currency not in named:
         return _mismatch(received, named, currency, options, marker)
-    needs_exponent = named is not None or any(_has_fraction(n) for n in numbers)
+    # Whether each number was written with decimals, asked once: a marker means major units anyway.
+    fractions = None if named is not None else [_has_fraction(n) for n in numbers]
+    needs_exponent = fractions is None or True in fractions
     if currency is None and needs_exponent and options.extra.get("currency_from"):
         # The currency comes from data the handler reads (the invoice): checked there.
         return Reading.of(Pending(received, options))
@@ -285,23 +314,26 @@ def _decide(
         exponents = _exponents_of(named) if named else common_exponents()
         return _unknown_exponent(received, numbers, named is not None, exponents, options)
     # Every meaning the spelling can have, in minor units: (minor, how it was read).
+    exponent = exponent or 0
     readings: list[tuple[int, str]] = []
-    for n in numbers:
-        if named is not None:  # a currency marker: major units
-            _add(readings, n.scaleb(exponent or 0), "major")
+    for i, n in enumerate(numbers):
+        if fractions is None:  # a currency marker: major units
+            _add(readings, n.scaleb(exponent), "major")
+        elif fractions[i]:
+            _add(readings, n.scaleb(exponent), "major")
+            _add(readings, n, "minor")
         else:
-            if _has_fraction(n):
-                _add(readings, n.scaleb(exponent or 0), "major")
-                _add(readings, n, "minor")
-            else:
-                _add(readings, n, "digits")
+            _add(readings, n, "digits")
     if not readings:
-        return _too_precise(received, numbers, currency, exponent or 0)
-    low, high = options.minimum, options.maximum
-    fitting = [
-        r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)
-    ]
+        return _too_precise(received, numbers, currency, exponent)
+    fitting = readings
+    if options.bounded:
+        low, high = options.minimum, options.maximum
+        fitting = [
+            r for r in readings if (low is None or r[0] >= low) and (high is None or r[0] <= high)
+        ]
     if not fitting:
+        low, high = options.minimum, options.maximum
         bounds = bounds_text(low, high)
         amounts = " or ".join(str(r[0]) for r in readings)
         return Reading.invalid(
@@ -315,14 +347,18 @@ def _decide(
         minor, how = fitting[0]
         if type(received) is int:
             return Reading.of(minor)
-        return Reading.of(minor, _note(received, minor, how, currency, exponent or 0, marker))
-    hint = " or ".join(_meaning(m, how, currency, exponent or 0) for m, how in fitting)
+        return Reading.of(minor, _note(received, minor, how, currency, exponent, marker))
+    meanings: list[str] = []
+    minors: list[int] = []
+    for m, how in fitting:
+        meanings.append(_meaning(m, how, currency, exponent))
+        minors.append(m)
     return Reading.ask(
         received,
         expected=EXPECTED,
-        hint=f"{shown(received)} could be {hint}. Send the amount in minor units as a JSON "
-        f"integer: {' or '.join(str(m) for m, _ in fitting)}.",
-        readings=tuple(m for m, _ in fitting),
+        hint=f"{shown(received)} could be {' or '.join(meanings)}. Send the amount in minor "
+        f"units as a JSON integer: {' or '.join(map(str, minors))}.",
+        readings=tuple(minors),
         code="ambiguous_amount",
     )
 
@@ -409,33 +445,26 @@ def _unknown_exponent(
 
 
 def _has_fraction(n: Decimal) -> bool:
-    exp = n.as_tuple().exponent
-    return isinstance(exp, int) and exp < 0
+    """Whether `n` was written with decimals ("42.00", not "42" or "1e3"): its exponent is
+    negative exactly when rounding it to an integer changes its exponent (a third of the cost
+    of `as_tuple`, which copies every digit)."""
+    return not n.same_quantum(n.to_integral_value())
 
 
 def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
-    """Add `n` as a reading if it is a whole number of minor units not read already. (Compared
-    as an int against the Decimal, exactly: a third of the cost of `to_integral_value`.)"""
-    if not -_HUGE < n < _HUGE:
+    """Add `n` as a reading if it is a whole number of minor units not read already.
+    (`to_integral_value` is exact, never rounded to the context's precision.)"""
+    if not _MINUS_HUGE < n < _HUGE or n != n.to_integral_value():
         return
     minor = int(n)
-    if minor != n:
-        return
     for m, _ in readings:
         if m == minor:
             return
     readings.append((minor, how))
 
 
-def _in_major(minor: int, currency: str | None, exponent: int) -> str:
-    if currency is not None:
-        return major(minor, currency)
-    sign = "-" if minor < 0 else ""
-    whole, part = divmod(abs(minor), 10**exponent)
-    return f"{sign}{whole}.{part:0{exponent}d}" if exponent else f"{sign}{whole}"
-
-
 def _meaning(minor: int, how: str, currency: str | None, exponent: int) -> str:
+    """One reading as an ask names it: "4200 (42.00 GBP, the amount in major units)"."""
     amount = _in_major(minor, currency, exponent)
     if how == "major":
         return f"{minor} ({amount}, the amount in major units)"
