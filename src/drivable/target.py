@@ -102,11 +102,13 @@ async def connect(
     read_timeout_seconds: float | None = 60.0,
     mode: Mode | None = None,
     elicitation_callback: Any = None,
+    extensions: Sequence[Any] = (),
 ) -> AsyncIterator[Client]:
     """Open a client on the target; `mode` overrides the target's era choice for this connection.
 
     A stdio server's stderr goes to `errlog` (default: this process's stderr). With an
-    `elicitation_callback` the client declares elicitation and answers the server's forms with it.
+    `elicitation_callback` the client declares elicitation and answers the server's forms with it;
+    `extensions` (`mcp.client.extension.ClientExtension`s) are declared as the client's own.
     """
     chosen: Mode = mode or target.mode
     server: Any
@@ -121,7 +123,11 @@ async def connect(
         server = _HttpTransport(target.url, target.bearer_token)
     else:
         server = target.server
-    callbacks = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+    callbacks: dict[str, Any] = (
+        {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+    )
+    if extensions:  # opt-in client extensions (the eval's host of the tasks extension)
+        callbacks["extensions"] = list(extensions)
     async with Client(
         server, mode=chosen, cache=None, read_timeout_seconds=read_timeout_seconds, **callbacks
     ) as client:
