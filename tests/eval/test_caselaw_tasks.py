@@ -5,12 +5,13 @@ task, polls it and reads its result; cancels one and starts it again. Every pers
 from __future__ import annotations
 
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
-from drivable.eval.solver import EvalTarget, run_trial
-from drivable.eval.tasks import CANCEL, GET
+from drivable.eval.solver import EvalTarget, _call, run_trial
+from drivable.eval.tasks import CANCEL, GET, TaskHost, TasksExtension, offered
 from drivable.eval.trace import TraceWriter
+from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import bundled, loads
 from drivable.serve.mount import build_server
-from drivable.target import Target
+from drivable.target import Target, connect, wire
 from tests.conformance.fixture import contract as fixture
 from tests.eval.evalkit import caselaw_target, jobs
 
@@ -90,3 +91,46 @@ async def test_cancel_task_stops_a_running_task_and_says_so() -> None:
     result = await run_trial(target, loads(CANCEL_SLOW), SimulatedAgent("literal"))
     assert result.verdict["completed"], result.verdict
     assert result.verdict["tool_calls"] == 2  # no waiting out the 60 s: cancelled at once
+
+
+async def _until_ended(host: TaskHost, task_id: str) -> Observation:
+    for _ in range(40):
+        seen = await host.call(ToolCall(GET, {"taskId": task_id}))
+        if (seen.structured or {}).get("status") != "working":
+            return seen
+    raise AssertionError("the task never ended")
+
+
+async def test_a_failed_call_read_through_the_host_is_an_error_with_the_envelope() -> None:
+    async with connect(
+        Target(server=build_server(fixture), mode="auto"), extensions=[TasksExtension()]
+    ) as client:
+        assert offered(client)
+        tools = [wire(t) for t in (await client.list_tools()).tools]
+        host = TaskHost(client, tools)
+        assert {t["name"] for t in host.tools()} == {GET, CANCEL}
+        started = await _call(client, ToolCall("failing_job", {}), host)
+        assert not started.is_error and started.structured is not None
+        assert started.structured["resultType"] == "task" and "_meta" not in started.structured
+        failed_tool = await _until_ended(host, started.structured["taskId"])
+        # a tool error inside a completed task: the agent reads the envelope, and the scorer
+        # counts it against the call that started the task
+        assert failed_tool.is_error and failed_tool.envelope() is not None
+        assert failed_tool.envelope()["code"] == "internal_error"  # type: ignore[index]
+        assert host.attributed(failed_tool).call.tool == "failing_job"
+        protocol = await _call(client, ToolCall("protocol_error_job", {}), host)
+        assert protocol.structured is not None
+        lost = await _until_ended(host, protocol.structured["taskId"])
+        assert lost.is_error and '"status":"failed"' in lost.text
+        unknown = await host.call(ToolCall(GET, {"taskId": "never-issued"}))
+        assert unknown.is_error and unknown.envelope() is not None
+        assert host.attributed(unknown) is unknown  # not a task of this trial
+        empty = await host.call(ToolCall(CANCEL, {}))
+        assert empty.is_error and empty.envelope()["issues"][0]["path"] == "taskId"  # type: ignore[index]
+
+
+async def test_a_server_tool_named_like_a_host_tool_keeps_its_name() -> None:
+    host = TaskHost(None, [{"name": GET}])
+    names = {t["name"] for t in host.tools()}
+    assert names == {f"host_{GET}", CANCEL}
+    assert host.handles(ToolCall(f"host_{GET}", {})) and not host.handles(ToolCall(GET, {}))

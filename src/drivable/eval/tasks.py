@@ -13,8 +13,8 @@ server/discover the agent gets two host tools beside the server's, the way a hos
 
 A `tools/call` the server answers with a task handle reaches the agent as that handle
 (`resultType: "task"`, `taskId`, `status`, `pollIntervalMs`, ...). Every agent, simulated or
-model, sees the same tools and the same answers. For scoring, a completed task's result is the
-result of the call that started it (`attributed`): a step done by `summarize_decisions(...)` with
+model, sees the same tools and the same answers. For scoring, a task's result (or its failure) is
+the result of the call that started it (`attributed`): a step done by `summarize_decisions(...)` with
 `by_court` in its result is done when the agent reads that task's result, not when it starts it.
 """
 
@@ -164,6 +164,7 @@ class TaskHost:
         poll_ms = handle.get("pollIntervalMs")
         poll_s = poll_ms / 1000 if isinstance(poll_ms, (int, float)) and poll_ms > 0 else 1.0
         self.tasks[task_id] = _Known(call, time.monotonic(), min(poll_s, MAX_WAIT_S))
+        handle = {k: v for k, v in handle.items() if k != "_meta"}
         return Observation(call, False, handle, ENCODER.encode(handle))
 
     async def call(self, call: ToolCall) -> Observation:
@@ -180,21 +181,28 @@ class TaskHost:
                     await anyio.sleep(max(0.0, known.heard_at + known.poll_s - time.monotonic()))
                 state = await self._send("tasks/get", task_id)
         except MCPError as error:
-            data = error.error.data
-            if isinstance(data, dict) and isinstance(data.get("code"), str):
-                return Observation(call, True, data, ENCODER.encode(data))
+            envelope = rpc_envelope(error.error.data)
+            if envelope is not None:
+                return Observation(call, True, envelope, ENCODER.encode(envelope))
             return Observation(call, True, None, f"{error.error.code}: {error.error.message}")
         if known is not None:
             known.heard_at = time.monotonic()
             poll_ms = state.get("pollIntervalMs")
             if isinstance(poll_ms, (int, float)) and poll_ms > 0:
                 known.poll_s = min(poll_ms / 1000, MAX_WAIT_S)
-        state.pop("resultType", None)  # the method's own marker, not the task's
+        # What the agent reads: the task without the protocol's own markers, and a completed
+        # task's result as a host shows a tool result (its data, not the data and its JSON copy).
+        state = {k: v for k, v in state.items() if k not in ("resultType", "_meta")}
+        text = ENCODER.encode(shown(state))
         failed = state.get("status") == "failed"
         ended = state.get("error")
-        if failed and isinstance(ended, dict) and isinstance(ended.get("data"), dict):
-            return Observation(call, True, ended["data"], ENCODER.encode(state))
-        return Observation(call, failed, state, ENCODER.encode(state))
+        lost = rpc_envelope(ended.get("data")) if failed and isinstance(ended, dict) else None
+        if failed:
+            return Observation(call, True, lost, text)
+        result = state.get("result")
+        if isinstance(result, dict) and result.get("isError"):  # the tool's call failed
+            return Observation(call, True, envelope_of(result), text)
+        return Observation(call, failed, state, text)
 
     async def _cancel(self, task_id: str) -> dict[str, Any]:
         """Cancel, then the state it left: cancellation is cooperative, so the host waits
@@ -216,21 +224,47 @@ class TaskHost:
     def attributed(self, obs: Observation) -> Observation:
         """For the scorer: a completed task read through the host is the result of the call
         that started it (the same text the agent read); anything else is itself."""
-        if self.names.get(obs.call.tool) != GET or obs.is_error or obs.structured is None:
-            return obs
         known = self.tasks.get(str(obs.call.arguments.get("taskId")))
-        result = obs.structured.get("result")
-        if known is None or obs.structured.get("status") != "completed":
+        if self.names.get(obs.call.tool) != GET or known is None:
             return obs
-        if not isinstance(result, dict):
+        if obs.is_error:  # the task's call failed (a tool error, a lost worker, an expired result)
+            return Observation(known.call, True, obs.structured, obs.text)
+        state = obs.structured or {}
+        result = state.get("result")
+        if state.get("status") != "completed" or not isinstance(result, dict):
             return obs
-        if result.get("isError"):
-            envelope = envelope_of(result)
-            return Observation(known.call, True, envelope, obs.text)
         structured = result.get("structuredContent")
         return Observation(
             known.call, False, structured if isinstance(structured, dict) else None, obs.text
         )
+
+
+def rpc_envelope(data: Any) -> dict[str, Any] | None:
+    """The envelope in a JSON-RPC error's `data`, where drivable renames `code` and `message` to
+    `machine_code` and `human_message`, back in the shape a tool result carries it."""
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("code"), str):
+        return data
+    if not isinstance(data.get("machine_code"), str):
+        return None
+    rest = {k: v for k, v in data.items() if k not in ("machine_code", "human_message")}
+    return {"code": data["machine_code"], "message": data.get("human_message", ""), **rest}
+
+
+def shown(state: dict[str, Any]) -> dict[str, Any]:
+    """A task state as the agent reads it: a completed task's `result` is the tool's data (its
+    structuredContent), its envelope when it is an error, else its content blocks."""
+    result = state.get("result")
+    if not isinstance(result, dict):
+        return state
+    if result.get("isError"):
+        view: Any = {"isError": True, "error": envelope_of(result) or result.get("content")}
+    elif isinstance(result.get("structuredContent"), dict):
+        view = result["structuredContent"]
+    else:
+        view = {"content": result.get("content") or []}
+    return {**state, "result": view}
 
 
 def _refusal(call: ToolCall, message: str) -> Observation:
