@@ -26,6 +26,7 @@ from drivable.contract import (
 from drivable.contract.content import Image, Text
 from drivable.kinds import KindModel
 from drivable.serve import build_server
+from drivable.testing import call_text
 
 
 class Words(KindModel):
@@ -106,6 +107,13 @@ async def test_notes_on_the_call_follow_the_prose_as_a_json_block() -> None:
     said = json.loads(texts[1])
     assert said["notes"] == ["Said it as asked."]
     assert said["warnings"][0]["code"] == "value_repaired"
+
+
+async def test_the_testing_helper_reads_prose_and_refuses_data() -> None:
+    async with _client(_contract()) as client:
+        assert await call_text(client, "echo_words", {"text": "hi", "times": 3}) == "hi hi hi"
+        with pytest.raises(AssertionError, match="failed"):
+            await call_text(client, "echo_wrong", {"text": "hi"})
 
 
 async def test_attached_blocks_follow_the_prose() -> None:
