@@ -134,3 +134,11 @@ async def test_a_server_tool_named_like_a_host_tool_keeps_its_name() -> None:
     names = {t["name"] for t in host.tools()}
     assert names == {f"host_{GET}", CANCEL}
     assert host.handles(ToolCall(f"host_{GET}", {})) and not host.handles(ToolCall(GET, {}))
+
+
+def test_the_side_by_side_run_leaves_task_workflows_out_unless_named() -> None:
+    """The naive twin serves no tasks: by default both sides run the same workflows."""
+    from drivable.eval.sidebyside import runnable
+
+    assert not TASK_FLOWS & {w.name for w in runnable("caselaw", [])}
+    assert [w.name for w in runnable("caselaw", ["long-running-task"])] == ["long-running-task"]

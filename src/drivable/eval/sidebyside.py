@@ -70,8 +70,12 @@ def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
 
 
 def runnable(name: str, only: list[str]) -> list[Workflow]:
+    """The set's workflows both sides can run. A long-running one (`tasks: true`) has no naive
+    counterpart (the naive twin serves no tasks extension): it runs only when named."""
     return [
-        w for w in bundled(name) if "http-auth" not in w.requires and (not only or w.name in only)
+        w
+        for w in bundled(name)
+        if "http-auth" not in w.requires and (w.name in only if only else not w.tasks)
     ]
 
 
