@@ -1,7 +1,7 @@
 """`make eval-local`: a real model on every bundled set, naive twin against drivable server.
 
 For each set (example, caselaw, billing) the local model runs every workflow that needs no HTTP
-auth against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
+auth and no tasks extension against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
 test tools), each over stdio so every trial gets a fresh server process. Trials run one at a time
 on one shared model: all of one side's trials in a row, so the tool-list prefix stays cached.
 
