@@ -146,10 +146,8 @@ class TaskHost:
     def __init__(self, client: Any, tools: Sequence[dict[str, Any]]) -> None:
         self.client = client
         taken = {str(t.get("name")) for t in tools}
-        # A server tool of the same name keeps its name; the host's is prefixed.
-        self.names = {
-            (n if n not in taken else f"host_{n}"): n for n in (GET, CANCEL)
-        }  # shown -> role
+        # shown name -> role; a server tool of the same name keeps it, the host's is prefixed
+        self.names = {(f"host_{n}" if n in taken else n): n for n in (GET, CANCEL)}
         self.tasks: dict[str, _Known] = {}
 
     def tools(self) -> list[dict[str, Any]]:
