@@ -104,11 +104,13 @@ async def connect(
     elicitation_callback: Any = None,
     sampling_callback: Any = None,
     list_roots_callback: Any = None,
+    extensions: Sequence[Any] = (),
 ) -> AsyncIterator[Client]:
     """Open a client on the target; `mode` overrides the target's era choice for this connection.
 
     A stdio server's stderr goes to `errlog` (default: this process's stderr). Each callback given
-    makes the client declare its capability (elicitation, sampling, roots) and answer with it.
+    makes the client declare its capability (elicitation, sampling, roots) and answer with it;
+    `extensions` (`mcp.client.extension.ClientExtension`s) are declared as the client's own.
     """
     chosen: Mode = mode or target.mode
     server: Any
@@ -128,7 +130,9 @@ async def connect(
         "sampling_callback": sampling_callback,
         "list_roots_callback": list_roots_callback,
     }
-    callbacks = {k: v for k, v in given.items() if v is not None}
+    callbacks: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    if extensions:  # opt-in client extensions (the eval's host of the tasks extension)
+        callbacks["extensions"] = list(extensions)
     async with Client(
         server, mode=chosen, cache=None, read_timeout_seconds=read_timeout_seconds, **callbacks
     ) as client:

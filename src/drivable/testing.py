@@ -142,6 +142,25 @@ async def call_ok(
     return structured
 
 
+async def call_text(client: Client, tool: str, arguments: Mapping[str, Any] | None = None) -> str:
+    """Call a prose tool (one returning `Text`), assert it answered prose in the drivable shape
+    (no outputSchema listed, no structuredContent, its text first), and return that text."""
+    from drivable.contract.envelope import envelope_of
+
+    result = await client.call_tool(tool, dict(arguments or {}))
+    if result.is_error:
+        raise AssertionError(
+            f"{tool} failed: {json.dumps(envelope_of(result), ensure_ascii=False, indent=1)}"
+        )
+    assert result.structured_content is None, f"{tool} answered data, not prose"
+    described = await _tool(client, tool)
+    assert described is not None, f"{tool} is not in tools/list"
+    assert not described.get("outputSchema"), f"{tool} lists an outputSchema but answers prose"
+    first = result.content[0] if result.content else None
+    assert first is not None and first.type == "text", f"{tool}'s answer does not start with text"
+    return str(first.text)
+
+
 async def call_error(
     client: Client,
     tool: str,

@@ -4,7 +4,8 @@
 They are real long-running tools of the runtime: slow_compute sleeps in steps and reports them,
 confirm_delete and multi_input ask the client through the task's input requests, failing_job ends
 with a tool error, protocol_error_job with a protocol error (status failed), test_tool_with_task
-asks the user's name in input-required rounds and only then starts its task.
+asks the user's name in input-required rounds and only then starts its task. The two greetings
+answer prose (`Text`): the suite compares their text content with the bare sentence.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import Field
 
 from drivable.contract import READ_ONLY, Call, Contract, Output, ToolError
 from drivable.contract.client import Elicit
+from drivable.contract.content import Text
 from drivable.kinds import KindModel
 from drivable.tasks import LongRunning, current_task
 
@@ -79,11 +81,12 @@ def register(contract: Contract) -> None:
     @tool(
         "greet",
         title="Greet",
-        description="Returns 'Hello, {name}!' at once (never a task). Use it when a client tests a "
-        'plain call beside task tools. Example: {"name": "World"}.',
+        description="Returns the greeting 'Hello, {name}!' as plain text, at once (never a task). "
+        "Use it when a client tests a plain call beside task tools. "
+        'Example: {"name": "World"}.',
     )
-    async def greet(args: GreetArguments, call: Call) -> Said:
-        return Said(text=f"Hello, {args.name}!")
+    async def greet(args: GreetArguments, call: Call) -> Text:
+        return Text(f"Hello, {args.name}!")
 
     @tool(
         "slow_compute",
@@ -195,7 +198,7 @@ def register(contract: Contract) -> None:
         "test_tool_with_task",
         title="Greet after asking, as a task",
         description="Asks the user's name (input-required rounds before the task starts), then "
-        "greets them from a task; runs only as a task. Use it when a client tests input before a "
+        "returns the greeting as plain text from a task; runs only as a task. Use it when a client tests input before a "
         "task; called without a task it is refused. Example: {}.",
         task=LongRunning(
             duration="seconds",
@@ -206,8 +209,8 @@ def register(contract: Contract) -> None:
             asks_first={"user_name": NAME_FORM},
         ),
     )
-    async def tool_with_task(args: NoArguments, call: Call) -> Said:
+    async def tool_with_task(args: NoArguments, call: Call) -> Text:
         answer = await call.client.ask("user_name", NAME_FORM)  # answered before the task began
         await asyncio.sleep(0.2)
         name = answer.content.get("name") if answer.accepted else None
-        return Said(text=f"Hello, {name or 'stranger'}!")
+        return Text(f"Hello, {name or 'stranger'}!")

@@ -10,7 +10,7 @@ from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import Workflow, bundled
 from drivable.serve.mount import build_server
-from drivable.target import Target
+from drivable.target import Mode, Target
 from tests.contract.example_server import contract
 from tests.eval.naive_notes_server import server as naive_server
 
@@ -22,14 +22,13 @@ def drivable_target() -> EvalTarget:
     )
 
 
-def caselaw_target() -> EvalTarget:
+def caselaw_target(mode: Mode = "legacy") -> EvalTarget:
+    """caselaw in process; `auto` speaks the 2026-07-28 wire (where the tasks extension lives)."""
     from drivable.serve.http import load_contract
     from drivable.servers import import_path
 
     caselaw = load_contract(import_path("caselaw"))
-    return EvalTarget(
-        Target(server=build_server(caselaw), mode="legacy"), contract=caselaw, mode="legacy"
-    )
+    return EvalTarget(Target(server=build_server(caselaw), mode=mode), contract=caselaw, mode=mode)
 
 
 def naive_target() -> EvalTarget:

@@ -94,3 +94,11 @@ async def test_the_same_workflow_passes_with_a_token_the_server_accepts(caselaw_
     )
     assert result.verdict["completed"], result.verdict
     assert result.verdict["discovery"]["tokens"] > 0
+
+
+async def test_a_long_running_tally_is_started_polled_and_read_over_http(caselaw_http: str) -> None:
+    """The host's tasks/get carries Mcp-Name: <taskId> over streamable HTTP (SEP-2663)."""
+    flow = next(w for w in bundled("caselaw") if w.name == "long-running-task")
+    target = EvalTarget(Target(url=caselaw_http, bearer_token=READER_TOKEN))
+    result = await run_trial(target, flow, SimulatedAgent("literal", 0))
+    assert result.skipped is None and result.verdict["completed"], result.verdict

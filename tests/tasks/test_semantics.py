@@ -298,7 +298,9 @@ def test_questions_asked_before_the_task_are_rounds_then_the_task_uses_the_answe
     # The handler's own `call.client.ask` found the answer: it never asked again in the task.
     assert all(s["status"] != "input_required" for s in seen)
     assert done["status"] == "completed"
-    assert done["result"]["structuredContent"]["text"] == f"Hello, {name}!"
+    # A prose tool's stored result is its text alone, as a blocking call would answer it.
+    assert done["result"]["content"] == [{"type": "text", "text": f"Hello, {name}!"}]
+    assert "structuredContent" not in done["result"]
 
 
 def test_a_handler_asking_through_call_client_inside_a_task_asks_through_the_task(

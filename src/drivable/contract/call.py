@@ -77,6 +77,9 @@ class Outcome:
     is_error: bool
     meta: dict[str, Any] | None = None
     content: tuple[Any, ...] = ()  # attached content blocks, after the JSON text
+    # A prose tool's answer (`Text`): the first text block instead of the JSON; `structured`
+    # then holds only the call's notes, warnings and rejected entries (sent as a second block).
+    prose: str | None = None
 
     def text(self) -> str:
-        return WIRE_ENCODER.encode(self.structured)
+        return self.prose if self.prose is not None else WIRE_ENCODER.encode(self.structured)

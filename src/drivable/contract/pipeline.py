@@ -22,7 +22,7 @@ from drivable.contract.stages.effects import is_durable, run_effects
 from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
 from drivable.contract.stages.resolve import resolve
-from drivable.contract.stages.shaping import shape
+from drivable.contract.stages.shaping import outcome
 from drivable.contract.strict import StrictError
 
 
@@ -38,8 +38,7 @@ async def run(attempt: Attempt) -> Outcome:
         try:
             if is_durable(attempt):
                 return await run_effects(attempt)
-            structured = shape(attempt, await invoke(attempt))
-            return Outcome(structured, is_error=False, content=tuple(attempt.context.attachments))
+            return outcome(attempt, await invoke(attempt))
         except (Refused, StrictError, ClientRound):
             raise  # a ClientRound is the transport's to answer (input_required, -32021)
         except Exception as failure:

@@ -458,15 +458,17 @@ class Contract:
             description = f"{description} {stated}"
         if spec.task is not None:
             description = f"{description} {spec.task.sentence()}"
-        return {
+        wire: dict[str, Any] = {
             "name": spec.name,
             "title": spec.title,
             "description": description,
             "inputSchema": spec.input_schema,
-            "outputSchema": spec.output_schema,
-            "annotations": {"title": spec.title, **spec.effects.annotations()},
-            "_meta": self.tool_meta(spec),
         }
+        if not spec.prose:  # prose has no structure to declare
+            wire["outputSchema"] = spec.output_schema
+        wire["annotations"] = {"title": spec.title, **spec.effects.annotations()}
+        wire["_meta"] = self.tool_meta(spec)
+        return wire
 
     def listed_tools(self) -> list[ToolSpec]:
         """Deterministic order ([9.deterministic-order]): the order the tools were declared.

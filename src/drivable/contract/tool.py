@@ -5,6 +5,10 @@ validate (`Contract.validate`). Registration refuses a tool a model could not dr
 description, a name that is not verb_noun, undecided annotations, a read-only tool marked
 destructive, an id input not declared with the shared id kinds, cross-field checks (mutually
 exclusive optionals belong in one discriminated union), an open schema, no output model.
+
+A handler declared to return `drivable.contract.content.Text` answers prose for the model to read
+(a greeting, a diff, a page of markdown): no outputSchema, no structuredContent, its text as the
+first content block. Data always has an output model; prose is for what has no structure.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from drivable.contract.content import Text
 from drivable.contract.envelope import ISSUE_SCHEMA
 from drivable.kinds import Kind, KindModel
 
@@ -95,7 +100,8 @@ class ToolSpec:
     description: str
     effects: Effects
     input_model: type[KindModel]
-    output_model: type[BaseModel]
+    # None: the handler answers prose (`Text`), so the tool has no outputSchema.
+    output_model: type[BaseModel] | None
     handler: Handler
     errors: tuple[str, ...]
     stability: Stability
@@ -108,6 +114,11 @@ class ToolSpec:
     name_exempt: str | None = None
     # Long-running work (`drivable.tasks.LongRunning`): may answer with a task handle.
     task: Any = None
+
+    @property
+    def prose(self) -> bool:
+        """The tool answers prose for the model (a `Text`), not data with an outputSchema."""
+        return self.output_model is None
 
     @property
     def keyed(self) -> bool:
@@ -357,8 +368,9 @@ def output_schema_of(
 
 def models_of(
     tool: str, handler: Handler, localns: Mapping[str, Any] | None = None
-) -> tuple[type[KindModel], type[BaseModel]]:
-    """The input model (first parameter) and output model (return type) of a handler.
+) -> tuple[type[KindModel], type[BaseModel] | None]:
+    """The input model (first parameter) and output model (return type) of a handler; None for
+    the output model of a handler that returns prose (`Text`).
 
     `localns` resolves models declared in the scope that declared the handler.
     """
@@ -375,11 +387,25 @@ def models_of(
         raise ContractError(
             f"tool {tool!r}: the input model must subclass drivable.kinds.KindModel"
         )
+    if output_model is Text:
+        return input_model, None
     if not (isinstance(output_model, type) and issubclass(output_model, BaseModel)):
         raise ContractError(
-            f"tool {tool!r}: the handler must return a pydantic model (its outputSchema)"
+            f"tool {tool!r}: the handler must return a pydantic model (its outputSchema), or "
+            "drivable.contract.content.Text when its answer is prose with no structure"
         )
     return input_model, output_model
+
+
+def check_prose(tool: str, spec: ToolSpec) -> None:
+    """A prose answer has nowhere to carry a confirm token or a receipt's replay: tools that
+    change things under a key or a confirmation answer with data."""
+    if spec.effects.destructive or spec.keyed:
+        raise ContractError(
+            f"tool {tool!r}: a destructive or keyed tool answers with an output model (its "
+            "confirm token and replayed receipt are fields of the result); return Text only "
+            "from a tool that reads or changes nothing under a key"
+        )
 
 
 def build_spec(
@@ -431,9 +457,12 @@ def build_spec(
     )
     spec.input_schema = input_schema_of(name, input_model)
     spec.best_effort = tuple(best_effort_fields(input_model))
-    spec.output_schema = output_schema_of(
-        name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
-    )
+    if output_model is None:
+        check_prose(name, spec)
+    else:
+        spec.output_schema = output_schema_of(
+            name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
+        )
     if task is not None:
         from drivable.tasks.policy import LongRunning, TaskDeclarationError
 

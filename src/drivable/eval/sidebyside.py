@@ -1,7 +1,7 @@
 """`make eval-local`: a real model on every bundled set, naive twin against drivable server.
 
 For each set (example, caselaw, billing) the local model runs every workflow that needs no HTTP
-auth against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
+auth and no tasks extension against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
 test tools), each over stdio so every trial gets a fresh server process. Trials run one at a time
 on one shared model: all of one side's trials in a row, so the tool-list prefix stays cached.
 
@@ -70,8 +70,12 @@ def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
 
 
 def runnable(name: str, only: list[str]) -> list[Workflow]:
+    """The set's workflows both sides can run. A long-running one (`tasks: true`) has no naive
+    counterpart (the naive twin serves no tasks extension): it runs only when named."""
     return [
-        w for w in bundled(name) if "http-auth" not in w.requires and (not only or w.name in only)
+        w
+        for w in bundled(name)
+        if "http-auth" not in w.requires and (w.name in only if only else not w.tasks)
     ]
 
 

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
+from drivable.eval.tasks import TaskHost, TasksExtension, TaskStarted, offered
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
 from drivable.eval.workflow import Workflow
@@ -107,9 +108,15 @@ def observation_of(call: ToolCall, result: Any) -> Observation:
     )
 
 
-async def _call(client: Any, call: ToolCall) -> Observation:
+async def _call(client: Any, call: ToolCall, host: TaskHost | None = None) -> Observation:
+    if host is not None and host.handles(call):
+        return await host.call(call)
     try:
         result = await client.call_tool(call.tool, call.arguments)
+    except TaskStarted as started:  # a long-running tool answered with a task handle
+        if host is None:
+            return Observation(call, True, None, "The server started a task this host cannot poll.")
+        return host.started(call, started.handle)
     except Exception as exc:  # a protocol error is an observation too: the agent sees it
         return Observation(call=call, is_error=True, structured=None, text=f"{exc}")
     return observation_of(call, result)
@@ -248,7 +255,10 @@ async def _run_connected(
     trace: TraceWriter | None,
     started: float,
 ) -> TrialResult:
-    async with connect(target.target, mode=target.mode, errlog=target.errlog) as client:
+    extensions = [TasksExtension()] if workflow.tasks else []
+    async with connect(
+        target.target, mode=target.mode, errlog=target.errlog, extensions=extensions
+    ) as client:
         pages: list[Any] = []
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
@@ -259,10 +269,25 @@ async def _run_connected(
             cursor = page.next_cursor
             if not cursor:
                 break
+        host = TaskHost(client, tools) if workflow.tasks and offered(client) else None
+        if workflow.tasks and host is None:
+            return TrialResult(
+                workflow.name,
+                workflow.fixture,
+                agent.name,
+                trial,
+                seed,
+                {"steps": [], "completed": False},
+                time.perf_counter() - started,
+                skipped="needs the tasks extension (this connection did not negotiate it)",
+            )
+        server_tools = tools
+        if host is not None:  # the host's task tools, shown beside the server's to every agent
+            tools = [*tools, *host.tools()]
         by_name = {str(t["name"]): t for t in tools}
         normalize = contract_normalizer(target.contract) if target.contract is not None else None
         tracker = Tracker(workflow, tools, normalize=normalize, discovery=discovery_cost(pages))
-        envelope_style = speaks_envelope(tools, target.contract)
+        envelope_style = speaks_envelope(server_tools, target.contract)
         forced_by_step = {f.step: f for f in workflow.forced_errors}
         await agent.begin(workflow, tools)
         last: Observation | None = None
@@ -295,9 +320,10 @@ async def _run_connected(
                     else Observation(action, True, None, forced.text())
                 )
             else:
-                last = await _call(client, action)
+                last = await _call(client, action, host)
             latency = (time.perf_counter() - t0) * 1000
-            step, attempt = tracker.observe(last, forced=forced_step is not None)
+            scored = host.attributed(last) if host is not None else last
+            step, attempt = tracker.observe(scored, forced=forced_step is not None)
             if trace is not None:
                 trace.write(
                     record(
@@ -318,7 +344,7 @@ async def _run_connected(
                 )
         for check in workflow.state:
             call = ToolCall(check.call.tool, dict(check.call.arguments))
-            obs = await _call(client, call)
+            obs = await _call(client, call, host)
             # a state query may answer with an error (not_found after a delete): read its text
             passed = (check.error is None or obs.is_error == check.error) and (
                 check.result_contains is None or contains(obs, check.result_contains)

@@ -173,6 +173,9 @@ class Workflow(_Strict):
     forced_errors: list[ForcedError] = Field(default_factory=list)
     state: list[StateCheck] = Field(default_factory=list)
     requires: list[str] = Field(default_factory=list)  # e.g. "http-auth": skipped without it
+    # The host speaks the tasks extension (drivable.eval.tasks): declares it, and offers get_task
+    # and cancel_task when the server does; a long-running tool then answers with a task handle.
+    tasks: bool = False
     note: str | None = None
 
     @model_validator(mode="before")

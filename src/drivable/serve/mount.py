@@ -26,6 +26,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from pydantic import TypeAdapter
 
 from drivable.contract import NAMESPACE, Contract, Outcome, Principal, boundary
+from drivable.contract.call import WIRE_ENCODER
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
 from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
@@ -307,12 +308,19 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
 def call_result(outcome: Outcome) -> types.CallToolResult:
     """The wire form of one call's outcome.
 
-    A success is structuredContent with its JSON text mirror. An error carries the envelope as
+    A success is structuredContent with its JSON text mirror; a prose tool's success is its
+    text, with no structuredContent (and its notes or warnings, if any, as a JSON second block).
+    An error carries the envelope as
     the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
     structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
     outputSchema even when isError is true, and would throw instead of passing the envelope on.
     """
     text = [types.TextContent(type="text", text=outcome.text())]
+    if outcome.prose is not None:  # prose: its text, then what the runtime says about the call
+        if outcome.structured:
+            said = WIRE_ENCODER.encode(outcome.structured)
+            text.append(types.TextContent(type="text", text=said))
+        return types.CallToolResult(content=[*text, *blocks(outcome.content)], _meta=outcome.meta)
     if not outcome.is_error:
         return types.CallToolResult(
             content=[*text, *blocks(outcome.content)],  # attached blocks after the JSON text

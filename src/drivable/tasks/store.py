@@ -141,6 +141,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+def _kept(value: Any) -> str:
+    """A result as the tool shaped it: its fields in the author's order (the order a model reads
+    them in, as the blocking call sends them), not sorted."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class TaskStore:
     """The task rows of one effect store."""
 
@@ -316,8 +322,8 @@ class TaskStore:
                 [
                     status,
                     status_message,
-                    _dumps(result) if result is not None else None,
-                    _dumps(error) if error is not None else None,
+                    _kept(result) if result is not None else None,
+                    _kept(error) if error is not None else None,
                     now,
                     ttl_ms,
                     now + keep_s,

@@ -1,13 +1,16 @@
 """Stage: the handler's result as structuredContent, with the call's notes, warnings and rejected
-entries beside the domain fields. A result outside the tool's output model is the server's bug:
-`internal_error` for the caller, the detail in the log."""
+entries beside the domain fields; a prose tool's `Text` as its text, those entries apart. A result
+outside the tool's declaration is the server's bug: `internal_error` for the caller, the detail in
+the log."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 from drivable.contract import boundary
+from drivable.contract.call import Outcome
+from drivable.contract.content import Text
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.strict import StrictError
@@ -15,31 +18,51 @@ from drivable.contract.strict import StrictError
 log = logging.getLogger("drivable.contract")
 
 
-def shape(attempt: Attempt, result: Any) -> dict[str, Any]:
+def outcome(attempt: Attempt, result: Any) -> Outcome:
+    """The handler's result as the call's outcome: data (structuredContent) or prose."""
+    attached = tuple(attempt.context.attachments)
+    if not attempt.tool.prose:
+        return Outcome(shape(attempt, result), is_error=False, content=attached)
+    if not isinstance(result, Text):
+        outside(attempt, f"declaration (a {type(result).__name__}, not Text)")
+    return Outcome(said(attempt, {}), is_error=False, content=attached, prose=result.text)
+
+
+def outside(attempt: Attempt, error: object) -> NoReturn:
+    """A result outside what the tool declares: the server's bug (strict: raised)."""
     spec, call = attempt.tool, attempt.context
-    try:
-        if not isinstance(result, spec.output_model):
-            result = spec.output_model.model_validate(result)
-        structured: dict[str, Any] = result.model_dump(mode="json", by_alias=True)
-    except Exception as error:
-        if attempt.contract.strict:
-            raise StrictError(
-                f"{spec.name} returned a result outside its output model "
-                f"{spec.output_model.__name__}: {error}"
-            ) from error
-        boundary.log_failure(
-            log,
-            "tool %s returned a result outside its outputSchema (%s)",
-            spec.name,
-            call.request_id,
-        )
-        raise Refused(internal_error(spec.name, call.request_id)) from None
+    if attempt.contract.strict:
+        raise StrictError(f"{spec.name} returned a result outside its {error}")
+    boundary.log_failure(
+        log,
+        "tool %s returned a result outside its outputSchema (%s)",
+        spec.name,
+        call.request_id,
+    )
+    raise Refused(internal_error(spec.name, call.request_id)) from None
+
+
+def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
+    """`structured` with what the runtime says about the call beside the handler's fields."""
+    call = attempt.context
     if call.notes:
         structured["notes"] = call.notes
     if call.warnings:
         structured["warnings"] = call.warnings
     if call.rejected:
         structured["rejected"] = call.rejected
+    return structured
+
+
+def shape(attempt: Attempt, result: Any) -> dict[str, Any]:
+    spec = attempt.tool
+    assert spec.output_model is not None, "a prose tool's result is shaped by `outcome`"
+    try:
+        if not isinstance(result, spec.output_model):
+            result = spec.output_model.model_validate(result)
+        structured: dict[str, Any] = said(attempt, result.model_dump(mode="json", by_alias=True))
+    except Exception as error:
+        outside(attempt, f"output model {spec.output_model.__name__}: {error}")
     if attempt.contract.strict:
         check_output(spec.name, spec.output_schema, structured)
     return structured

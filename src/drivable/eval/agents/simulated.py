@@ -18,7 +18,8 @@ Shared by all: after an error, follow `repair` literally when the error carries 
 `issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property), and
 when the error has no structure, guess (the nearest tool name, the value the text mentions coerced to
 the schema's type, else resend once). A success whose warning says a filter emptied the page
-(no_hits_filtered) is heeded once: the values it names are omitted and not filled again. They read only what discovery exposes: tools/list (names,
+(no_hits_filtered) is heeded once: the values it names are omitted and not filled again. A poll
+of a task still working is made again. They read only what discovery exposes: tools/list (names,
 descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
 never the server's internals. A contract that works for them is not proof that it works for a model;
 one that fails them fails models too.
@@ -258,7 +259,11 @@ class SimulatedAgent:
                     self._reset_step()
             else:
                 self.results[last.call.tool] = last.payload()
-                nxt = self._heed_warnings(last) or self._repeat_after_repair(last)
+                nxt = (
+                    self._heed_warnings(last)
+                    or self._repeat_after_repair(last)
+                    or self._poll_again(last)
+                )
                 if nxt is None and last.call.tool == self.target_tool:
                     self.step_index += 1
                     self._reset_step()
@@ -398,6 +403,15 @@ class SimulatedAgent:
             if name in props:
                 args[name] = flag == "true"
         return ToolCall(original.tool, args)
+
+    def _poll_again(self, last: Observation) -> ToolCall | None:
+        """A poll of a task that is still working: the same poll again (the host waits the
+        interval the server asked for)."""
+        payload = last.payload()
+        if not isinstance(payload, dict) or payload.get("status") != "working":
+            return None
+        task_id = payload.get("taskId")
+        return last.call if task_id and last.call.arguments.get("taskId") == task_id else None
 
     def _heed_warnings(self, last: Observation) -> ToolCall | None:
         """A filter that emptied the page: do what the warning says (omit the values it names),
