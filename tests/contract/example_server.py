@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,10 +36,14 @@ contract = Contract(
     settings_url="https://example.test/settings/notes",
 )
 
+# Every title has a topic word, so a search for the words a user gives finds something, and one
+# for words no note has finds nothing (a search that ignored its words answered "note_999" with
+# ten unrelated notes, and a model read one of those as the note it had asked for).
+TOPICS = ("garden", "budget", "plan", "taxes")
 NOTES = {
     f"note_{i}": {
         "id": f"note_{i}",
-        "title": f"Note {i}",
+        "title": f"{TOPICS[(i - 1) % len(TOPICS)].capitalize()} note {i}",
         "day": (datetime.date(2026, 1, 1) + datetime.timedelta(days=i * 7)).isoformat(),
     }
     for i in range(1, 31)
@@ -77,13 +82,41 @@ class SearchOutput(BaseModel):
     effects=READ_ONLY,
 )
 async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
-    rows = [
-        NoteRow(**n)
+    words = [w for w in re.split(r"\W+", args.query.lower()) if w]
+    dated = [
+        n
         for n in NOTES.values()
         if (args.date_from is None or n["day"] >= args.date_from.isoformat())
         and (args.date_to is None or n["day"] <= args.date_to.isoformat())
     ]
+    rows = [NoteRow(**n) for n in dated if all(w in _words(n["title"]) for w in words)]
+    if not rows:
+        # The call to copy, literally: a model follows a call it can copy (docs/eval.md).
+        call.warn(
+            "no_hits",
+            f"No note has every word of {args.query!r}. Every note title has the word 'note'. "
+            f"Next call: search_notes {json.dumps(_widened(args))}",
+            "query",
+        )
     return SearchOutput(results=rows[: args.limit], has_more=len(rows) > args.limit)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.split(r"\W+", text.lower()))
+
+
+def _widened(args: SearchInput) -> dict[str, object]:
+    """The search with the words every note has, the same date range."""
+    out: dict[str, object] = {"query": "note"}
+    if args.date_from is not None:
+        out["date_from"] = args.date_from.isoformat()
+    if args.date_to is not None:
+        out["date_to"] = args.date_to.isoformat()
+    return out
+
+
+# The search a not_found leads to: one note, so the next call (get_note) has one id to read.
+FIRST_NOTE = {"query": "note", "limit": 1}
 
 
 class GetInput(KindModel):
@@ -110,11 +143,17 @@ class GetOutput(BaseModel):
 async def get_note(args: GetInput, call: Call) -> GetOutput:
     note = NOTES.get(args.note_id)
     if note is None:
+        # The repair is a search for one note that exists (every title has the word "note"),
+        # said literally in the message too. Shown only a structured repair, a model resent its
+        # own search for the missing id, then the same id; given a search of ten, it followed it
+        # and then paged list_notes instead of reading one (docs/eval.md).
         raise ToolError(
             "not_found",
-            f"No note has the id {args.note_id}.",
-            hint="Search for the note with search_notes and use an id it returns.",
-            repair=Repair("search_notes", {"query": "note"}, "search_first"),
+            f"No note has the id {args.note_id}; do not ask for it again. "
+            f"Next call: search_notes {json.dumps(FIRST_NOTE)}, then get_note with the id it "
+            "returns.",
+            hint="Search with search_notes and read the id it returns.",
+            repair=Repair("search_notes", FIRST_NOTE, "search_first"),
         )
     return GetOutput(note=NoteRow(**note))
 
@@ -228,7 +267,7 @@ async def create_notes(args: CreateInput, call: Call) -> CreateOutput:
 
 class DeleteInput(KindModel):
     note_id: Annotated[str, Kind("identifier", prefix="note_")] = Field(
-        description="The id of the note to delete, as search_notes returned it."
+        description="The id of the note to delete, e.g. 'note_3', as search_notes returned it."
     )
     dry_run: bool = DRY_RUN
     confirm_token: str | None = CONFIRM_TOKEN

@@ -142,5 +142,6 @@ WARNING_CODES: Mapping[str, WarningCode] = _index(
         WarningCode("value_repaired", "A value was read from a spelling other than its canonical one; see `notes`."),
         WarningCode("deprecated_tool", "The tool is deprecated; the message names its replacement and the removal date."),
         WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),
+        WarningCode("no_hits", "Nothing has every word of the query; the message ends with the next call to make, literally."),
     ]
 )  # fmt: skip

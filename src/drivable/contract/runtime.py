@@ -56,11 +56,13 @@ from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import (
+    INPUT_UNLISTED,
     Deprecation,
     Effects,
     Stability,
     ToolSpec,
     build_spec,
+    listed_schema,
 )
 from drivable.effects import ConfirmTokens, EffectStore
 from drivable.kinds import validate
@@ -144,6 +146,7 @@ class Contract:
         scopes: Sequence[str] = (),
         allow_name: str | None = None,
         task: Any = None,
+        more: str | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -161,6 +164,7 @@ class Contract:
         scopes: Sequence[str] = (),
         allow_name: str | None = None,
         task: Any = None,
+        more: str | None = None,
     ) -> Any:
         """Register a tool: `@contract.tool(effects=READ_ONLY)` over
         `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
@@ -168,7 +172,10 @@ class Contract:
         docstring, the title to the name in words; `examples` are argument objects, validated now
         and published in the inputSchema. Effect presets (`CREATE`, `DELETE`) add their control
         fields. Without `effects`, the tool is refused: annotations are decided, never defaulted.
-        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md)."""
+        `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md).
+        `more` is what tools/list leaves out of the description (behaviour a first call does not
+        need: lifetimes, what each detail adds, rarer errors): server/discover publishes it under
+        `dev.drivable/tools`, and the errors it describes say it again when they happen."""
         declaring_scope = _declaring_scope()
 
         def decorate(handler: Any) -> Any:
@@ -218,6 +225,7 @@ class Contract:
                 from drivable.tasks.errors import TASK_CODES
 
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
+            spec.more = (more or "").strip()
             if checked:
                 spec.input_schema["examples"] = checked
             boundary.advertise_bounds(spec.input_schema)
@@ -462,13 +470,29 @@ class Contract:
             "name": spec.name,
             "title": spec.title,
             "description": description,
-            "inputSchema": spec.input_schema,
+            # What a first call needs (listed_schema); the whole schemas are in server/discover.
+            "inputSchema": listed_schema(spec.input_schema, INPUT_UNLISTED),
         }
         if not spec.prose:  # prose has no structure to declare
-            wire["outputSchema"] = spec.output_schema
-        wire["annotations"] = {"title": spec.title, **spec.effects.annotations()}
+            wire["outputSchema"] = listed_schema(spec.output_schema)
+        # The title once, at the top: annotations.title only repeated it.
+        wire["annotations"] = spec.effects.annotations()
         wire["_meta"] = self.tool_meta(spec)
         return wire
+
+    def tool_detail(self) -> dict[str, Any]:
+        """What the compact tools/list leaves out, per tool: the whole description (the listed
+        one and `more`) and the whole input and output schemas (published in server/discover
+        under `dev.drivable/tools`)."""
+        out = {}
+        for spec in self.listed_tools():
+            listed = self.tool_wire(spec)["description"]
+            out[spec.name] = {
+                "description": f"{listed} {spec.more}" if spec.more else listed,
+                "inputSchema": spec.input_schema,
+                **({} if spec.prose else {"outputSchema": spec.output_schema}),
+            }
+        return out
 
     def listed_tools(self) -> list[ToolSpec]:
         """Deterministic order ([9.deterministic-order]): the order the tools were declared.

@@ -114,6 +114,8 @@ class ToolSpec:
     name_exempt: str | None = None
     # Long-running work (`drivable.tasks.LongRunning`): may answer with a task handle.
     task: Any = None
+    # What tools/list leaves out of the description; server/discover publishes it.
+    more: str = ""
 
     @property
     def prose(self) -> bool:
@@ -239,6 +241,49 @@ def _strip_titles(node: Any) -> Any:
         return out
     if isinstance(node, list):
         return [_strip_titles(x) for x in node]
+    return node
+
+
+# What the listed schemas leave out ([2.compact-baseline]): every key here constrains nothing the
+# server relies on a client to check, and each cost every preloading host tokens on every turn.
+# - An outputSchema reaches no model (a chat template shows name, description and inputSchema), so
+#   its prose and `additionalProperties: false` (the server never sends a key it does not declare)
+#   are for readers: the whole schema is in server/discover (`dev.drivable/tools`).
+# - An inputSchema keeps types, bounds, enums, formats, examples and required: what a first call
+#   needs. A `pattern` taught a model to forge a value (a cursor) more often than it spared an
+#   error; the reader checks it anyway and a refused value gets an error naming the next call.
+OUTPUT_UNLISTED = frozenset(
+    {"$schema", "description", "examples", "$comment", "additionalProperties"}
+)
+INPUT_UNLISTED = frozenset({"pattern", "$comment"})
+
+
+def listed_schema(node: Any, unlisted: frozenset[str] = OUTPUT_UNLISTED) -> Any:
+    """`node` as tools/list shows it: without the `unlisted` keywords, at every level. Property
+    names are never touched; `$ref` and `$defs` are kept, so the listed outputSchema still
+    accepts exactly the results the whole one does (it may also accept extra keys)."""
+    if isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in unlisted:
+                continue
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                out[key] = {k: listed_schema(v, unlisted) for k, v in value.items()}
+            elif key == "anyOf" and isinstance(value, list) and "description" in node:
+                # an optional id says what it is once: the variant's own description (the id
+                # kind's "An id as the server issues it") only repeated the property's
+                out[key] = [_undescribed(listed_schema(v, unlisted)) for v in value]
+            else:
+                out[key] = listed_schema(value, unlisted)
+        return out
+    if isinstance(node, list):
+        return [listed_schema(x, unlisted) for x in node]
+    return node
+
+
+def _undescribed(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: v for k, v in node.items() if k != "description"}
     return node
 
 

@@ -278,6 +278,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         meta: dict[str, Any] = {
             f"{NAMESPACE}/summary": contract.summary_dict(),
             f"{NAMESPACE}/errors": contract.error_catalog(),
+            f"{NAMESPACE}/tools": contract.tool_detail(),
         }
         if contract.fingerprint:
             meta[f"{NAMESPACE}/fingerprint"] = contract.fingerprint

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +48,8 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
     hints = {name: tool["annotations"] for name, tool in wire.items()}
     for reader in ("list_customers", "find_invoices", "get_invoice"):
         assert hints[reader]["readOnlyHint"] is True
+    assert wire["refund_invoice"]["title"] == "Refund an invoice"  # once, not in annotations
     assert hints["refund_invoice"] == {
-        "title": "Refund an invoice",
         "readOnlyHint": False,
         "destructiveHint": True,
         "idempotentHint": True,
@@ -78,9 +80,12 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
     assert "24 hours" in refund["description"] and "10 minutes" in refund["description"]
     for tool in wire.values():
         assert "Example:" in tool["description"]
+        whole = billing.tool_detail()[tool["name"]]["inputSchema"]["properties"]
         for name, prop in tool["inputSchema"]["properties"].items():
             if name.endswith("_id"):
-                pattern = prop.get("pattern") or prop["anyOf"][0]["pattern"]
+                # listed: what the id looks like, in words; the pattern is in server/discover
+                assert re.search(r"'(inv|cus)_\d+'", json.dumps(prop)), name
+                pattern = whole[name].get("pattern") or whole[name]["anyOf"][0]["pattern"]
                 assert pattern.startswith(("^inv_", "^cus_")), name
 
 

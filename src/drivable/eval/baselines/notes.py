@@ -13,10 +13,11 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+TOPICS = ("garden", "budget", "plan", "taxes")
 NOTES = {
     f"note_{i}": {
         "id": f"note_{i}",
-        "title": f"Note {i}",
+        "title": f"{TOPICS[(i - 1) % len(TOPICS)].capitalize()} note {i}",
         "day": (datetime.date(2026, 1, 1) + datetime.timedelta(days=i * 7)).isoformat(),
     }
     for i in range(1, 31)
@@ -41,11 +42,13 @@ def search_notes(
     """Search notes."""
     start = datetime.date.fromisoformat(date_from) if date_from else None
     end = datetime.date.fromisoformat(date_to) if date_to else None
+    words = query.lower().split()
     rows = [
         n
         for n in _live()
         if (start is None or n["day"] >= start.isoformat())
         and (end is None or n["day"] <= end.isoformat())
+        and all(w in n["title"].lower().split() for w in words)
     ]
     return {"results": rows[:limit], "has_more": len(rows) > limit}
 

@@ -165,7 +165,9 @@ class ListCustomersInput(KindModel):
 
 
 class FindInput(KindModel):
-    customer_id: CustomerId | None = Field(None, description="Only this customer's invoices.")
+    customer_id: CustomerId | None = Field(
+        None, description="Only this customer's invoices, e.g. 'cus_1001' (list_customers)."
+    )
     state: InvoiceState | None = Field(None, description="Only invoices in this state.")
     currency: Currency | None = Field(None, description="Only invoices in this currency.")
     date_from: datetime.date | None = Field(
@@ -198,7 +200,7 @@ class LineDraft(KindModel):
 
 class CreateInput(KindModel):
     customer_id: CustomerId = Field(
-        description="The customer billed, as list_customers returns it."
+        description="The customer billed, e.g. 'cus_1001', as list_customers returns it."
     )
     currency: Currency | None = Field(
         None, description="ISO 4217 code; omit for the customer's own currency."
@@ -217,7 +219,7 @@ class CreateInput(KindModel):
 
 
 class UpdateInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to change.")
+    invoice_id: InvoiceId = Field(description="The invoice to change, e.g. 'inv_30001'.")
     expected_version: int = Field(
         ge=1,
         description="The version get_invoice or find_invoices returned; a stale one is refused.",

@@ -116,12 +116,11 @@ def make_contract(ledger: Ledger) -> Contract:
         name="list_customers",
         title="List customers",
         description=(
-            "List the customers invoices can be created for, by id, a page at a time. Use it to "
-            "find a customer_id for create_invoice or find_invoices; `query` matches part of the "
-            "name in any case; an empty page means no name matches. Pass next_cursor back as "
-            "cursor for the next page. "
-            'Example: {"query": "novák", "limit": 10}.'
+            "List the customers invoices can be created for, a page at a time. Use it to find a "
+            "customer_id for create_invoice or find_invoices; `query` matches part of the name; "
+            'an empty page means no name matches. Example: {"query": "novák", "limit": 10}.'
         ),
+        more=("query matches in any case. Pass next_cursor back as cursor for the next page."),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
         errors=["invalid_cursor", "cursor_expired"],
@@ -145,13 +144,15 @@ def make_contract(ledger: Ledger) -> Contract:
         name="find_invoices",
         title="Find invoices",
         description=(
-            "Find invoices by customer, state, currency and issue-date range, newest first, a "
-            "page at a time; use it before get_invoice, update_invoice, refund_invoice or "
-            "void_invoice to get an invoice_id and its version. Every filter is optional; "
-            "date_from/date_to are YYYY-MM-DD (a bare year covers the whole year). An empty "
-            "page under filters carries a no_hits_filtered warning naming what would match. "
-            "detail=full adds memo and lines. Pass next_cursor back as cursor for the next page. "
+            "Find invoices by customer, state, currency and issue date, newest first. Use it "
+            "before get_invoice, update_invoice, refund_invoice or void_invoice to get an "
+            "invoice_id and its version. An empty page under filters names the next call to make. "
             'Example: {"state": "open", "limit": 10}.'
+        ),
+        more=(
+            "Every filter is optional; date_from/date_to are YYYY-MM-DD (a bare year covers the "
+            "whole year). The empty page's no_hits_filtered warning names what would match. "
+            "detail=full adds memo and lines. Pass next_cursor back as cursor for the next page."
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
@@ -193,11 +194,11 @@ def make_contract(ledger: Ledger) -> Contract:
         description=(
             "Read one invoice by the invoice_id find_invoices returned: amounts, state, version, "
             "lines, payments and refunds. Use it before refund_invoice (refundable_cents is the "
-            "most it accepts) and update_invoice (version is its expected_version), and to "
-            "re-read after a conflict. If no invoice has the id, the error is not_found and its "
-            "repair is the find_invoices call to make. "
+            "most it accepts) and update_invoice (version is its expected_version). If no "
+            "invoice has the id, the error is not_found with the find_invoices call to make. "
             'Example: {"invoice_id": "inv_30001"}.'
         ),
+        more="Re-read an invoice with it after a conflict.",
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
         errors=["not_found"],
@@ -214,14 +215,16 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Create an invoice",
         description=(
             "Create an open invoice for a customer with one or more lines (quantity x unit_cents, "
-            "in minor units of the currency). Use it when the user bills a customer for goods or "
-            "work; use list_customers first for the customer_id. Each line is checked on its own: valid lines are "
-            "invoiced, the others come back under `rejected` with issues at lines.N.field; fix "
-            "those and send them on a new invoice. currency defaults to the customer's, "
-            "issued_on to today (UTC), due_on to 14 days later. An unknown customer is "
-            "not_found (repair: list_customers). "
+            "in minor units). Use it when the user bills a customer; list_customers gives the "
+            "customer_id. Invalid lines come back under `rejected`, the valid ones are invoiced. "
             'Example: {"customer_id": "cus_1001", "lines": [{"description": "Consulting hour", '
             '"quantity": 3, "unit_cents": 12000}], "idempotency_key": "4f1c2b9e-create-1"}.'
+        ),
+        more=(
+            "Each line is checked on its own; rejected lines carry issues at lines.N.field: fix "
+            "those and send them on a new invoice. currency defaults to the customer's, "
+            "issued_on to today (UTC), due_on to 14 days later. An unknown customer is "
+            "not_found (repair: list_customers)."
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
         scopes=[WRITE_SCOPE],
@@ -278,13 +281,15 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Update an invoice",
         description=(
             "Change an invoice's memo or due date. Use it when the user corrects what an invoice "
-            "says; amounts and lines do not change (void it and create a new one). Send the version get_invoice or "
-            "find_invoices returned as expected_version: if the invoice changed since (a refund, "
-            "another update), the call is a conflict whose repair is the get_invoice call to "
-            "re-read it; then reapply. Properties left out keep their value; resending a change "
-            "already applied is answered as applied. A void invoice cannot change "
-            "(state_conflict). "
+            "says (amounts and lines do not change). Send the version get_invoice returned as "
+            "expected_version; if the invoice changed since, the conflict's repair re-reads it. "
             'Example: {"invoice_id": "inv_30001", "expected_version": 1, "memo": "PO 4471"}.'
+        ),
+        more=(
+            "To change amounts or lines, void the invoice and create a new one. After a "
+            "conflict (a refund, another update) re-read and reapply. Properties left out keep "
+            "their value; resending a change already applied is answered as applied. A void "
+            "invoice cannot change (state_conflict)."
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
         scopes=[WRITE_SCOPE],
@@ -353,13 +358,17 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Refund an invoice",
         description=(
             "Refund money received on an invoice, once. Use it when the user asks to give money "
-            "back for a failed delivery, a dispute or a duplicate payment. amount_cents is in minor units of the invoice's currency (4200 = 42.00), 1 to "
-            "500000, and at most the invoice's refundable_cents (get_invoice shows it); more is "
-            "refund_exceeds_balance, whose repair re-reads the invoice: re-plan, do not retry the "
-            "same amount. A void invoice cannot be refunded (state_conflict). Returns status, "
-            "refund_id, amount_cents, invoice_state and a one-line summary. "
+            "back. amount_cents is in minor units (4200 = 42.00), at most the invoice's "
+            "refundable_cents (get_invoice shows it); more is refund_exceeds_balance: re-plan, do "
+            "not retry the same amount. "
             'Example: {"invoice_id": "inv_30001", "amount_cents": 4200, "reason": "disputed", '
             '"idempotency_key": "9d2e6c1a-refund-1", "dry_run": true}.'
+        ),
+        more=(
+            "Reasons: a failed delivery, a dispute, a duplicate payment, or the customer asked. "
+            "amount_cents is 1 to 500000 in the invoice's currency; refund_exceeds_balance's "
+            "repair re-reads the invoice. A void invoice cannot be refunded (state_conflict). "
+            "Returns status, refund_id, amount_cents, invoice_state and a one-line summary."
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
         scopes=[WRITE_SCOPE],
@@ -427,12 +436,14 @@ def make_contract(ledger: Ledger) -> Contract:
         name="void_invoice",
         title="Void an invoice",
         description=(
-            "Void an invoice. Use it only when an invoice was issued by mistake: it stays on record with state void, "
-            "owes nothing, and can no longer be changed or refunded; this cannot be undone. Only "
-            "an invoice with no money kept (nothing paid, or everything refunded) can be voided; "
-            "otherwise state_conflict (refund with refund_invoice first). Voiding a void invoice "
-            "answers already_void. "
-            'Example: {"invoice_id": "inv_30001", "reason": "issued twice", "dry_run": true}.'
+            "Void an invoice issued by mistake: it stays on record as void and owes nothing; this "
+            "cannot be undone. Use it only when nothing is paid or everything is refunded, else "
+            'state_conflict (refund first). Example: {"invoice_id": "inv_30001", "reason": '
+            '"issued twice", "dry_run": true}.'
+        ),
+        more=(
+            "A void invoice can no longer be changed or refunded. Voiding a void invoice answers "
+            "already_void."
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
         scopes=[WRITE_SCOPE],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from drivable.kinds.vocabulary import Entry, Vocabulary
 
@@ -178,16 +177,4 @@ COURT_VOCABULARY = Vocabulary(
 )
 
 
-def with_english_names(schema: dict[str, Any]) -> None:
-    """Add each court's English name to the court enum of a property schema (in place).
-
-    A model matches a court in its own language: shown only the official names, one asked for the
-    "Constitutional Court" picked "Conseil d'État". The vocabulary reads the English names anyway.
-    """
-    for part in [schema, *(schema.get("anyOf") or [])]:
-        enum = part.get("enum")
-        if isinstance(enum, list):
-            part["enum"] = [*enum, *(c.english for c in COURTS if c.english not in enum)]
-
-
-__all__ = ["BY_VALUE", "COURTS", "COURT_VOCABULARY", "Court", "with_english_names"]
+__all__ = ["BY_VALUE", "COURTS", "COURT_VOCABULARY", "Court"]

@@ -9,17 +9,14 @@ from __future__ import annotations
 import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
 
 from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo
 from drivable.kinds import Kind, KindModel
 from drivable.servers.caselaw.case_number import CaseNumberField
-from drivable.servers.caselaw.courts import (
-    COURT_VOCABULARY,
-    with_english_names,
-)
+from drivable.servers.caselaw.courts import COURT_VOCABULARY
 from drivable.servers.caselaw.data import Subject
 
 NAME = "caselaw"
@@ -28,7 +25,13 @@ ID_PREFIX = "dec_"
 EXAMPLE_QUERY = "náhrada škody"
 CURSOR_LIFETIME_S = 3600
 
-CourtValue = Annotated[str, Kind("vocabulary", vocabulary=COURT_VOCABULARY)]
+# A court in any language, read through the vocabulary (official name, English name, abbreviation).
+# Listed as a plain string: the 37 names as an enum were a third of tools/list, and a model writes
+# a court in its own words anyway (shown only the native names, it picked the wrong one); the
+# reader maps what it writes and says so in `notes`, and list_courts names every court.
+CourtValue = Annotated[
+    str, Kind("vocabulary", vocabulary=COURT_VOCABULARY), WithJsonSchema({"type": "string"})
+]
 DecisionId = Annotated[str, Kind("identifier", prefix=ID_PREFIX)]  # = IdOf(ID_PREFIX), as a type
 
 
@@ -121,38 +124,31 @@ class SearchInput(KindModel):
     query: str | None = Field(
         None,
         max_length=300,
-        description=(
-            "Words the decision contains, in the language of its text. Case and diacritics do "
-            "not matter. Omit to list the newest decisions first."
-        ),
+        description="Words the decision contains, in its language. Omit for the newest first.",
     )
     court: CourtValue | None = Field(
         None,
         description=(
-            "Only decisions of this court: its official name, English name or abbreviation "
-            "(list_courts). A value naming no court, or several, is dropped with a warning."
+            "Only this court, in any language: name, English name or abbreviation, e.g. "
+            "'Supreme Court of the Czech Republic' (list_courts names them)."
         ),
-        json_schema_extra=with_english_names,
     )
     date_from: datetime.date | None = Field(
-        None, description="Decided on or after this day; a bare year means its first day."
+        None, description="Decided on or after this day (or year)."
     )
     date_to: datetime.date | None = Field(
-        None, description="Decided on or before this day; a bare year means its last day."
+        None, description="Decided on or before this day (or year)."
     )
-    subject: Subject | None = Field(None, description="Only decisions of this subject area.")
-    locale: str | None = Field(
-        None, description="Only texts in this language; 'cs' covers cs-CZ. Omit for every language."
-    )
+    subject: Subject | None = Field(None, description="Only this subject area.")
+    locale: str | None = Field(None, description="Only texts in this language; 'cs' covers cs-CZ.")
     eli: str | None = Field(
-        None, description="Only decisions applying this statute (its ELI URI or citation)."
+        None, description="Only decisions applying this statute (ELI URI or citation)."
     )
     detail: Detail = Field(
         "summary",
-        description="summary: id, court, case number, date, subject, headline; full adds ECLI, "
-        "locale, type, summary and statutes. The rows are the same.",
+        description="full adds ECLI, locale, type, summary and statutes to each row.",
     )
-    limit: int = Field(10, ge=1, le=50, description="Page size, 1 to 50.")
+    limit: int = Field(10, ge=1, le=50, description="Page size.")
     cursor: str | None = Field(
         None, description="next_cursor of the previous page; omit for the first page."
     )
@@ -166,21 +162,18 @@ class GetInput(KindModel):
         None,
         description="The court's case number in any spelling, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
     )
-    detail: Detail = Field(
-        "summary", description="summary: metadata, summary and the chunk index; full adds the text."
-    )
+    detail: Detail = Field("summary", description="full adds the text of each chunk.")
 
 
 class CourtsInput(KindModel):
     country: str | None = Field(
         None,
-        description="Only courts of this country (name or ISO code); European courts are always "
-        "included. Omit for every court.",
+        description="Only courts of this country (name or ISO code).",
     )
     detail: Detail = Field(
         "summary", description="full adds aliases, case-number format, subjects and date range."
     )
-    limit: int = Field(50, ge=1, le=50, description="Page size, 1 to 50.")
+    limit: int = Field(50, ge=1, le=50, description="Page size.")
     cursor: str | None = Field(
         None, description="next_cursor of the previous page; omit for the first page."
     )

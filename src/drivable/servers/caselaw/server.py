@@ -96,16 +96,19 @@ def make_contract(handle: Handle | None = None) -> Contract:
         name="search_decisions",
         title="Search court decisions",
         description=(
-            "Find court decisions by words of their text and optional filters. Use when looking "
-            "for decisions on a question, of a court or period, or applying a statute; then read "
-            "one with get_decision. Results contain every query word; when no decision has them "
-            "all, any word counts (a note says so). Case, diacritics and word endings do not "
-            "matter. Without query, newest first. court takes a name, English "
-            "name or abbreviation (NS, Supreme Court); one naming no court is dropped with a "
-            "warning. A bare year in date_from/date_to covers the year. An empty page caused by "
-            "filters carries no_hits_filtered naming values that would match. Cursors last "
-            f"{CURSOR_LIFETIME_S // 60} minutes and belong to one query. detail never changes "
-            'the rows. Example: {"query": "náhrada škody"}.'
+            "Find court decisions by words of their text and optional filters. Use it for "
+            "decisions on a question, of a court or period, or applying a statute; then read one "
+            "with get_decision. An empty page caused by filters names the next call to make. "
+            'Example: {"query": "náhrada škody"}.'
+        ),
+        more=(
+            "Results contain every query word; when no decision has them all, any word counts "
+            "(a note says so). Case, diacritics and word endings do not matter. Without query, "
+            "newest first. court takes a name, English name or abbreviation (NS, Supreme Court); "
+            "one naming no court is dropped with a warning. A bare year in date_from/date_to "
+            "covers the year. An empty page caused by filters carries no_hits_filtered naming "
+            f"values that would match. Cursors last {CURSOR_LIFETIME_S // 60} minutes and belong "
+            "to one query. detail never changes the rows."
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
@@ -162,13 +165,17 @@ def make_contract(handle: Handle | None = None) -> Contract:
         name="get_decision",
         title="Get a court decision",
         description=(
-            "Read one decision: metadata, summary, statutes applied (ELI) and its text in chunks. "
-            "Use when you have a decision_id from search_decisions or a case number the user "
-            "cites, in any spelling ('21 Cdo 1096/2021', '21cdo1096/2021', 'I. ÚS 23/23'). Send "
-            "one of the two; both must name the same decision. detail=summary lists the chunks "
-            "(ids, resource URIs) without text; full adds the text. Unknown ids and case numbers "
-            "are not_found with the search to run; a case number several courts use is asked "
-            'about. Example: {"case_number": "21 Cdo 1096/2021"}.'
+            "Read one decision: metadata, summary, statutes and its text in chunks. Use it with "
+            "a decision_id from search_decisions or a case number the user cites, in any "
+            "spelling; send one of the two. If none has it, the error is not_found with the "
+            "search to run. "
+            'Example: {"case_number": "21 Cdo 1096/2021"}.'
+        ),
+        more=(
+            "Case numbers are read in any spelling ('21 Cdo 1096/2021', '21cdo1096/2021', "
+            "'I. ÚS 23/23'); both given must name the same decision. detail=summary lists the "
+            "chunks (ids, resource URIs) without text; full adds the text. A case number several "
+            "courts use is asked about."
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
@@ -264,11 +271,13 @@ def make_contract(handle: Handle | None = None) -> Contract:
         name="list_courts",
         title="List the courts",
         description=(
-            "List the courts whose decisions can be searched: the exact court value "
-            "search_decisions takes, English names, abbreviations, decision counts. Use when "
-            "unsure how to name a court. country narrows to one country; European courts are "
-            "always included. detail=full adds aliases, a case-number example, subjects and "
-            'dates. Example: {"country": "CZ"}.'
+            "List the courts that can be searched, with the court value search_decisions takes. "
+            "Use it when unsure how to name a court; country narrows the list (European courts "
+            'are always included). Example: {"country": "CZ"}.'
+        ),
+        more=(
+            "Rows carry English names, abbreviations and decision counts; detail=full adds "
+            "aliases, a case-number example, subjects and dates."
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
