@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from drivable.eval.agents._chat import parse_tool_calls
-from drivable.eval.agents.simulated import example_of, parse_date_guess, respell
+from drivable.eval.agents.guesses import example_of, parse_date_guess, respell
 from drivable.eval.report import rate, regressions, wilson, z_drop
 from drivable.eval.scorer import Tracker, same
 from drivable.eval.turns import Observation, ToolCall

@@ -28,18 +28,27 @@ one that fails them fails models too.
 from __future__ import annotations
 
 import copy
-import datetime
 import difflib
-import json
 import random
 import re
 import uuid
 from typing import Any
 
+from drivable.eval.agents.guesses import (
+    coerce_guess,
+    del_path,
+    example_of,
+    get_path,
+    is_cursor,
+    parse_date_guess,
+    properties_of,
+    respell,
+    set_path,
+    types_of,
+    words_of,
+)
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import CallSpec, Step, Workflow
-from drivable.kinds import bound_kind, jsonable, read
-from drivable.kinds.writing import WRITERS, spell
 
 HABITS = ("copy", "fill", "resend", "spell", "invent_cursor")
 PERSONAS: dict[str, frozenset[str]] = {
@@ -56,157 +65,6 @@ INVENTED_CURSORS = ("0", "start", " ", "1")
 _FACT = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
 _FACT_IN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _AS_VALUE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*) as \"([^\"]*)\"")
-
-
-def example_of(description: str) -> dict[str, Any] | None:
-    """The first `Example: {...}` JSON object in a description (what a copying model copies)."""
-    at = description.find("Example")
-    while at != -1:
-        brace = description.find("{", at)
-        if brace == -1:
-            return None
-        try:
-            value, _ = json.JSONDecoder().raw_decode(description[brace:])
-        except ValueError:
-            at = description.find("Example", at + 1)
-            continue
-        return value if isinstance(value, dict) else None
-    return None
-
-
-def _properties(tool: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
-    if not tool:
-        return {}
-    props = (tool.get("inputSchema") or {}).get("properties") or {}
-    return {str(k): v if isinstance(v, dict) else {} for k, v in props.items()}
-
-
-def _types(prop: dict[str, Any]) -> set[str]:
-    t = prop.get("type")
-    found: set[str] = set()
-    if isinstance(t, str):
-        found.add(t)
-    elif isinstance(t, list):
-        found.update(str(x) for x in t)
-    for alt in prop.get("anyOf") or prop.get("oneOf") or []:
-        if isinstance(alt, dict):
-            found |= _types(alt)
-    return found
-
-
-def _is_date(name: str, prop: dict[str, Any]) -> bool:
-    return prop.get("format") == "date" or "date" in name or name == "day" or name.endswith("_day")
-
-
-def _is_cursor(name: str) -> bool:
-    return "cursor" in name or name in ("page_token", "next_page_token")
-
-
-def kind_of(name: str, prop: dict[str, Any], value: Any) -> str | None:
-    """The kind a property reads, from what discovery shows: its name (the names that bind a
-    kind are documented) and its schema's type and format."""
-    if isinstance(value, bool):
-        return "boolean"
-    bound = bound_kind(name)
-    if bound is not None and bound[0] in WRITERS:
-        return bound[0]
-    types = _types(prop)
-    if _is_date(name, prop):
-        return "date"
-    if isinstance(value, int) and ("integer" in types or "number" in types or not types):
-        return "integer"
-    if "boolean" in types:
-        return "boolean"
-    return None
-
-
-def parse_date_guess(text: str) -> str | None:
-    """How a model guesses a date it was told is wrong, read through the date kind: one reading
-    is the date; of several, the month-first one (training data is mostly US); a bare year is
-    its first day."""
-    reading = read("date_from", text)
-    if reading.outcome == "value" and isinstance(reading.value, datetime.date):
-        return reading.value.isoformat()
-    if reading.outcome == "ask" and reading.readings:
-        return str(jsonable(reading.readings[-1]))
-    return None
-
-
-def respell(name: str, prop: dict[str, Any], value: Any, rng: random.Random) -> Any:
-    """A value as training data spells it, written by the kinds' writer (which its kind reads
-    back to the same value)."""
-    kind = kind_of(name, prop, value)
-    return value if kind is None else spell(kind, value, rng)
-
-
-def coerce_guess(name: str, prop: dict[str, Any], value: Any) -> Any:
-    """A model's guess at the value the server wanted, from the schema's type alone: the value
-    its kind reads (the first reading of several), else the schema's default."""
-    types = _types(prop)
-    if "integer" in types or "number" in types:
-        kind = "integer" if "integer" in types else "number"
-        reading = read(kind, _digits(value))
-        if reading.outcome == "value":
-            return reading.value
-        if reading.outcome == "ask" and reading.readings:
-            return reading.readings[0]
-        return prop.get("default", 1)
-    if "boolean" in types:
-        reading = read("boolean", value)
-        return reading.value if reading.outcome == "value" else False
-    if isinstance(value, str) and _is_date(name, prop):
-        return parse_date_guess(value) or value
-    enum = prop.get("enum")
-    if isinstance(enum, list) and enum:
-        near = difflib.get_close_matches(str(value), [str(e) for e in enum], n=1, cutoff=0.0)
-        return near[0] if near else enum[0]
-    return value
-
-
-def _digits(value: Any) -> Any:
-    """What a model keeps of a number it was told is wrong: the run of digits, marks and sign
-    ("about 12 items" -> "12"); the number kind reads the rest."""
-    if not isinstance(value, str):
-        return value
-    kept = "".join(c for c in value if c.isdigit() or c in ".,- ").strip()
-    return kept or value
-
-
-def _get_path(data: Any, path: list[str]) -> Any:
-    for part in path:
-        if isinstance(data, list):
-            try:
-                data = data[int(part)]
-            except (ValueError, IndexError):
-                return None
-        elif isinstance(data, dict):
-            data = data.get(part)
-        else:
-            return None
-    return data
-
-
-def _set_path(data: dict[str, Any], path: list[str], value: Any) -> None:
-    cur: Any = data
-    for part in path[:-1]:
-        cur = cur[int(part)] if isinstance(cur, list) else cur.setdefault(part, {})
-    if isinstance(cur, list):
-        cur[int(path[-1])] = value
-    else:
-        cur[path[-1]] = value
-
-
-def _del_path(data: dict[str, Any], path: list[str]) -> Any:
-    cur: Any = data
-    for part in path[:-1]:
-        cur = cur[int(part)] if isinstance(cur, list) else cur.get(part, {})
-    if isinstance(cur, dict):
-        return cur.pop(path[-1], None)
-    return None
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower().replace("_", " ")))
 
 
 class SimulatedAgent:
@@ -299,7 +157,7 @@ class SimulatedAgent:
                 ref, bar, fallback = value[1:].partition("|")
                 tool, _, path = ref.partition(".")
                 tool = self.aliases.get(tool, tool)
-                found = _get_path(self.results.get(tool), path.split(".") if path else [])
+                found = get_path(self.results.get(tool), path.split(".") if path else [])
                 if found is None and bar:
                     return fallback
                 return copy.deepcopy(found)
@@ -328,7 +186,7 @@ class SimulatedAgent:
                 best = (score, name)
         if best is None:
             return None
-        props = _properties(self.tools[best[1]])
+        props = properties_of(self.tools[best[1]])
         args = {k: f"{{{k}}}" for k in self.workflow.facts if k in props}
         return CallSpec(tool=best[1], arguments=args)
 
@@ -341,7 +199,7 @@ class SimulatedAgent:
         args = {k: v for k, v in args.items() if v is not None}
         self.asked[tool] = set(args)  # what the user's words asked for
         schema_tool = self.tools.get(tool)
-        props = _properties(schema_tool)
+        props = properties_of(schema_tool)
         if "copy" in self.habits and schema_tool is not None:
             example = example_of(str(schema_tool.get("description") or ""))
             if example:
@@ -354,7 +212,7 @@ class SimulatedAgent:
                     args[name] = self._fill(name, prop)
         if "invent_cursor" in self.habits:
             for name in props:
-                if _is_cursor(name) and not args.get(name):
+                if is_cursor(name) and not args.get(name):
                     args[name] = self.rng.choice(INVENTED_CURSORS)
         return ToolCall(tool, args)
 
@@ -367,7 +225,7 @@ class SimulatedAgent:
         enum = prop.get("enum")
         if isinstance(enum, list) and enum:
             return enum[0]
-        types = _types(prop)
+        types = types_of(prop)
         if "integer" in types or "number" in types:
             return 0
         if "boolean" in types:
@@ -388,7 +246,7 @@ class SimulatedAgent:
             return None
         original, hint = pending
         payload = last.payload()
-        props = _properties(self.tools.get(original.tool))
+        props = properties_of(self.tools.get(original.tool))
         if not isinstance(payload, dict):
             return None
         echoed = {
@@ -464,14 +322,14 @@ class SimulatedAgent:
         if env.get("temporary"):
             return call  # retry later: the same call is the right one
         args = copy.deepcopy(call.arguments)
-        props = _properties(self.tools.get(call.tool))
+        props = properties_of(self.tools.get(call.tool))
         issues = [i for i in env.get("issues") or [] if isinstance(i, dict)]
         removed: list[Any] = []
         changed = False
         for issue in issues:
             if issue.get("code") == "unknown_property" and issue.get("path"):
                 parts = str(issue["path"]).split(".")
-                value = _del_path(args, parts)
+                value = del_path(args, parts)
                 allowed = str(issue.get("expected") or "").removeprefix("one of:").split(",")
                 name = parts[-1]
                 kin = [
@@ -489,19 +347,19 @@ class SimulatedAgent:
             if not path or issue.get("code") == "unknown_property":
                 continue
             parts = path.split(".")
-            now = _get_path(args, parts)
+            now = get_path(args, parts)
             if now not in (None, "") and ("received" not in issue or now != issue["received"]):
                 continue  # already set by a rename above
             value = self._fixed_value(parts, issue, props, removed)
             if value is _DROP:
-                _del_path(args, parts)
+                del_path(args, parts)
                 changed = True
             elif value is not _KEEP:
-                _set_path(args, parts, value)
+                set_path(args, parts, value)
                 changed = True
         if not changed:
             for name, value in _AS_VALUE.findall(str(env.get("hint") or "")):
-                _set_path(args, name.split("."), value)
+                set_path(args, name.split("."), value)
                 changed = True
         if not changed and call.tool not in self.tools:
             hint = str(env.get("hint") or "")
@@ -513,9 +371,9 @@ class SimulatedAgent:
     def _pick(self, wrong: str, candidates: list[str]) -> str:
         """The candidate that fits the step's words best (ties: the order offered)."""
         step = self.workflow.steps[min(self.step_index, len(self.workflow.steps) - 1)]
-        want = _words(step.ask) | _words(wrong)
+        want = words_of(step.ask) | words_of(wrong)
         scores = [
-            (len(want & _words(f"{t} {self.tools[t].get('description') or ''}")), -i, t)
+            (len(want & words_of(f"{t} {self.tools[t].get('description') or ''}")), -i, t)
             for i, t in enumerate(candidates)
         ]
         return max(scores)[2]
@@ -561,7 +419,7 @@ class SimulatedAgent:
         if call.tool not in self.tools:
             near = difflib.get_close_matches(call.tool, sorted(self.tools), n=3, cutoff=0.3)
             return self._switch(call, self._pick(call.tool, near)) if near else None
-        props = _properties(self.tools[call.tool])
+        props = properties_of(self.tools[call.tool])
         required = (self.tools[call.tool].get("inputSchema") or {}).get("required") or []
         args = dict(call.arguments)
         changed = False
