@@ -9,6 +9,9 @@ exclusive optionals belong in one discriminated union), an open schema, no outpu
 A handler declared to return `drivable.contract.content.Text` answers prose for the model to read
 (a greeting, a diff, a page of markdown): no outputSchema, no structuredContent, its text as the
 first content block. Data always has an output model; prose is for what has no structure.
+
+(Over 500 lines for a reason: every import-time refusal of a declaration sits beside the spec it
+checks, so an author learns from one module what a tool must be and why it was refused.)
 """
 
 from __future__ import annotations
