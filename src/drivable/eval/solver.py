@@ -148,6 +148,16 @@ class TrialResult:
         }
 
 
+def skipped(
+    workflow: Workflow, agent: str, trial: int, seed: int, seconds: float, why: str
+) -> TrialResult:
+    """A trial that did not run, and why (a capability or extension it needs)."""
+    verdict = {"steps": [], "completed": False}
+    return TrialResult(
+        workflow.name, workflow.fixture, agent, trial, seed, verdict, seconds, skipped=why
+    )
+
+
 async def run_trial(
     target: EvalTarget,
     workflow: Workflow,
@@ -165,16 +175,7 @@ async def run_trial(
         capabilities = {*capabilities, "fresh-server"}
     missing = [r for r in workflow.requires if r not in capabilities]
     if missing:
-        return TrialResult(
-            workflow.name,
-            workflow.fixture,
-            agent.name,
-            trial,
-            seed,
-            {"steps": [], "completed": False},
-            0.0,
-            skipped=f"needs {', '.join(missing)}",
-        )
+        return skipped(workflow, agent.name, trial, seed, 0.0, f"needs {', '.join(missing)}")
     try:
         return await _run_connected(target, workflow, agent, trial, seed, run_id, trace, started)
     except Exception as error:  # a server that cannot be reached or refuses us is a result too
@@ -271,16 +272,8 @@ async def _run_connected(
                 break
         host = TaskHost(client, tools) if workflow.tasks and offered(client) else None
         if workflow.tasks and host is None:
-            return TrialResult(
-                workflow.name,
-                workflow.fixture,
-                agent.name,
-                trial,
-                seed,
-                {"steps": [], "completed": False},
-                time.perf_counter() - started,
-                skipped="needs the tasks extension (this connection did not negotiate it)",
-            )
+            why = "needs the tasks extension (this connection did not negotiate it)"
+            return skipped(workflow, agent.name, trial, seed, time.perf_counter() - started, why)
         server_tools = tools
         if host is not None:  # the host's task tools, shown beside the server's to every agent
             tools = [*tools, *host.tools()]
