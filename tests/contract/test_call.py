@@ -17,7 +17,9 @@ from drivable.contract.envelope import envelope_schema
 from tests.contract.example_server import contract
 
 ENVELOPE = envelope_schema(list(contract.codes))
-LEAKS = re.compile(r"sqlite|OperationalError|Traceback|/srv/|\.py\b|RuntimeError|Exception", re.I)
+LEAKS = re.compile(
+    r"sqlite|OperationalError|Traceback|/srv/|\.py(?![\w-])|RuntimeError|Exception", re.I
+)
 
 
 def assert_conforms(tool: str, structured: dict[str, Any], is_error: bool) -> None:

@@ -25,7 +25,7 @@ _SUBSTRATE = [
     r"Traceback \(most recent call last\)",
     r"File \"[^\"]+\", line \d+",
     r"site-packages",
-    r"\.py\b",
+    r"\.py(?![\w-])",
     r"\bsqlite3?\b",
     r"\bpsycopg\b",
     r"\bSQLSTATE\b",

@@ -13,7 +13,7 @@ SIZE = {"customers": 30, "invoices": 240}
 
 LEAKS = re.compile(
     r"sqlite|psycopg|OperationalError|IntegrityError|Traceback|(?-i:SELECT |INSERT |UPDATE )"
-    r"|/tmp/|\.py\b|Exception|billing_invoices",
+    r"|/tmp/|\.py(?![\w-])|Exception|billing_invoices",
     re.I,
 )
 

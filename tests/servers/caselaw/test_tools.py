@@ -13,7 +13,8 @@ from drivable.servers.caselaw.courts import COURTS
 from drivable.testing import assert_conforms
 
 LEAKS = re.compile(
-    r"sqlite|OperationalError|Traceback|(?-i:SELECT |MATCH )|fts5|/tmp/|\.py\b|Exception", re.I
+    r"sqlite|OperationalError|Traceback|(?-i:SELECT |MATCH )|fts5|/tmp/|\.py(?![\w-])|Exception",
+    re.I,
 )
 
 
