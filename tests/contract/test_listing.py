@@ -115,6 +115,14 @@ async def test_discover_has_what_the_listing_leaves_out(name: str, billing_store
         assert _property_paths(shown["inputSchema"]) == _property_paths(spec.input_schema)
         assert "description" not in _keywords(shown["outputSchema"])
         assert "pattern" not in _keywords(shown["inputSchema"])
+        required = set(spec.input_schema.get("required") or ())
+        for prop, node in shown["inputSchema"].get("properties", {}).items():
+            whole_node = spec.input_schema["properties"][prop]
+            if prop in required:  # a required value keeps the example a first call copies
+                assert node.get("examples") == whole_node.get("examples")
+            else:  # an optional one shows none: a model copied it into calls that needed no filter
+                variants = [node, *node.get("anyOf", [])]
+                assert not any("examples" in v for v in variants)
         assert shown["inputSchema"]["$schema"].endswith("2020-12/schema")  # [3.dialect]
         assert "title" not in shown["annotations"]
 

@@ -56,12 +56,12 @@ from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import (
-    INPUT_UNLISTED,
     Deprecation,
     Effects,
     Stability,
     ToolSpec,
     build_spec,
+    listed_input_schema,
     listed_schema,
 )
 from drivable.effects import ConfirmTokens, EffectStore
@@ -471,7 +471,7 @@ class Contract:
             "title": spec.title,
             "description": description,
             # What a first call needs (listed_schema); the whole schemas are in server/discover.
-            "inputSchema": listed_schema(spec.input_schema, INPUT_UNLISTED),
+            "inputSchema": listed_input_schema(spec.input_schema),
         }
         if not spec.prose:  # prose has no structure to declare
             wire["outputSchema"] = listed_schema(spec.output_schema)

@@ -252,9 +252,11 @@ def _strip_titles(node: Any) -> Any:
 # - An outputSchema reaches no model (a chat template shows name, description and inputSchema), so
 #   its prose and `additionalProperties: false` (the server never sends a key it does not declare)
 #   are for readers: the whole schema is in server/discover (`dev.drivable/tools`).
-# - An inputSchema keeps types, bounds, enums, formats, examples and required: what a first call
-#   needs. A `pattern` taught a model to forge a value (a cursor) more often than it spared an
-#   error; the reader checks it anyway and a refused value gets an error naming the next call.
+# - An inputSchema keeps types, bounds, enums, formats, required, and the examples of required
+#   properties: what a first call needs. A `pattern` taught a model to forge a value (a cursor)
+#   more often than it spared an error; the reader checks it anyway and a refused value gets an
+#   error naming the next call. An optional property's example was copied into calls that needed
+#   no such filter (the 1.5B model sent caselaw's date example as `date_from`), so it is left out.
 OUTPUT_UNLISTED = frozenset(
     {"$schema", "description", "examples", "$comment", "additionalProperties"}
 )
@@ -282,6 +284,32 @@ def listed_schema(node: Any, unlisted: frozenset[str] = OUTPUT_UNLISTED) -> Any:
     if isinstance(node, list):
         return [listed_schema(x, unlisted) for x in node]
     return node
+
+
+def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An inputSchema as tools/list shows it: `listed_schema` with INPUT_UNLISTED, and without the
+    examples of optional top-level properties (a model fills every property it is shown an
+    example for)."""
+    listed: dict[str, Any] = listed_schema(schema, INPUT_UNLISTED)
+    required = set(listed.get("required") or ())
+    properties = listed.get("properties")
+    if isinstance(properties, dict):
+        listed["properties"] = {
+            name: node if name in required else _without_examples(node)
+            for name, node in properties.items()
+        }
+    return listed
+
+
+def _without_examples(node: Any) -> Any:
+    """`node` without `examples`, also in its anyOf variants (an optional value is a union with
+    null), never inside nested properties (those are a value's own shape)."""
+    if not isinstance(node, dict):
+        return node
+    out = {k: v for k, v in node.items() if k != "examples"}
+    if isinstance(out.get("anyOf"), list):
+        out["anyOf"] = [_without_examples(v) for v in out["anyOf"]]
+    return out
 
 
 def _undescribed(node: Any) -> Any:
