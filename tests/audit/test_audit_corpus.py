@@ -145,14 +145,16 @@ def test_retries_decide_idempotency_when_writes_are_allowed(
     assert ("3.honest-annotations", "tool:create_directory") not in filesystem
 
 
-# From server-everything's source (dist/tools/*.js, registerConditionalTools): the tool each
-# client capability makes it register. The tools needing the tasks capability too are not listed
-# to the audit, which does not declare tasks.
+# From server-everything's source (dist/tools/*.js, registerConditionalTools): the tools each
+# client capability makes it register; the two async ones need the capability and the client's
+# tasks capability for that request (`tasks.requests.sampling.createMessage`, `...elicitation.create`).
 EVERYTHING_BY_CAPABILITY = {
     "get-roots-list": ["roots"],
     "trigger-elicitation-request": ["elicitation"],
     "trigger-url-elicitation": ["elicitation"],
     "trigger-sampling-request": ["sampling"],
+    "trigger-sampling-request-async": ["sampling", "tasks"],
+    "trigger-elicitation-request-async": ["elicitation", "tasks"],
 }
 
 
@@ -163,8 +165,8 @@ def test_tools_listed_only_under_a_client_capability_are_named_and_not_called(
     assert target["client_capabilities"]["only_when_declared"] == EVERYTHING_BY_CAPABILITY
     probes = target["probes"]
     assert not set(EVERYTHING_BY_CAPABILITY) & set(probes["called_tools"])
-    for tool, (capability,) in EVERYTHING_BY_CAPABILITY.items():
-        assert capability in probes["skipped_tools"][tool]
+    for tool, capabilities in EVERYTHING_BY_CAPABILITY.items():
+        assert all(c in probes["skipped_tools"][tool] for c in capabilities)
     # audited statically too
     subjects = {f["subject"] for f in corpus["everything"]["findings"]}
     assert {f"tool:{t}" for t in EVERYTHING_BY_CAPABILITY} <= subjects

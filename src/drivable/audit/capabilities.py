@@ -2,26 +2,39 @@
 
 The main session declares none, the least capable client. A server may list more (or fewer) tools
 to a client that declares them: server-everything registers its sampling, elicitation and roots
-tools only then. The audit lists the tools once more as a client declaring all three; when the
-lists differ, once per capability alone, to say which tool needs which. No tool is called in
-these sessions: the client's callbacks decline whatever the server asks (no sampling, no form
-answered, no roots), so nothing leaves the machine.
+tools only then, and two more only to a client that also runs its requests as tasks. The audit
+lists the tools once more as a client declaring them all; when the lists differ, once per
+capability alone, to say which tool needs which. No tool is called in these sessions: the client
+declines whatever the server asks (no sampling, no form answered, no roots), so nothing leaves the
+machine.
+
+A stdio server is listed by the raw handshake of `stdio_probe`, which the audit runs anyway to
+read stdout: the capable listing costs no extra start of the server, and that handshake can also
+declare `tasks`, which the SDK client cannot. Other targets are listed by the SDK client, which
+declares sampling, elicitation and roots.
 """
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+from mcp.client.stdio import get_default_environment
 from mcp_types import INVALID_REQUEST, ElicitResult, ErrorData, ListRootsResult
 
 from drivable.audit.model import Finding
+from drivable.audit.stdio_probe import DECLARATIONS, StdoutReport, probe_stdout
 from drivable.target import Target, connect, wire
 
-CLIENT_CAPABILITIES = ("sampling", "elicitation", "roots")
+CLIENT_CAPABILITIES = ("sampling", "elicitation", "roots")  # what the SDK client can declare
+HANDSHAKE_CAPABILITIES = tuple(DECLARATIONS)  # what the raw handshake declares
+
+# Lists every tool as a client declaring the named capabilities.
+Lister = Callable[[Sequence[str]], Awaitable[list[dict[str, Any]]]]
 
 
 async def _decline_sampling(_context: Any, _params: Any) -> ErrorData:
@@ -66,6 +79,35 @@ async def list_tools_declaring(
     return tools
 
 
+async def handshake(
+    target: Target, declared: Sequence[str], connect_timeout: float
+) -> StdoutReport:
+    """The raw stdio handshake (a fresh start of the server) declaring `declared`."""
+    env = dict(get_default_environment())
+    env.update(target.env)
+    return await anyio.to_thread.run_sync(
+        lambda: probe_stdout(
+            target.command, env, cwd=target.cwd, timeout=connect_timeout, capabilities=declared
+        )
+    )
+
+
+def lister_of(target: Target, connect_timeout: float) -> Lister:
+    """How the audit lists `target`'s tools as a capable client: the raw handshake for a stdio
+    server, the SDK client otherwise."""
+
+    async def by_handshake(declared: Sequence[str]) -> list[dict[str, Any]]:
+        report = await handshake(target, declared, connect_timeout)
+        if report.tools is None:
+            raise RuntimeError("the handshake got no complete tool list")
+        return report.tools
+
+    async def by_sdk(declared: Sequence[str]) -> list[dict[str, Any]]:
+        return await list_tools_declaring(target, declared, connect_timeout)
+
+    return by_handshake if target.command else by_sdk
+
+
 @dataclass
 class CapabilityView:
     """What declaring client capabilities changed in the tool list."""
@@ -94,45 +136,58 @@ class CapabilityView:
         return out
 
 
-def _names(tools: list[dict[str, Any]]) -> list[str]:
+def names(tools: list[dict[str, Any]]) -> list[str]:
     return [str(t.get("name")) for t in tools]
 
 
 async def compare(
-    target: Target,
     bare: list[dict[str, Any]],
     declaring: list[dict[str, Any]] | BaseException,
-    connect_timeout: float,
+    declared: tuple[str, ...],
+    lister: Lister,
 ) -> CapabilityView:
-    """Compare the bare list with the declaring one; attribute each extra tool to a capability."""
-    view = CapabilityView(CLIENT_CAPABILITIES)
+    """Compare the bare list with the one a client declaring `declared` got, and attribute each
+    extra tool: it needs the capabilities without which it is not listed (`lister`, once per
+    capability left out), which also tells a tool needing two at once (sampling and tasks). A
+    tool that every single omission still lists takes any one of them: those that list it alone."""
+    view = CapabilityView(declared)
     if isinstance(declaring, BaseException):
         view.status, view.reason = "failed", f"{type(declaring).__name__}"
         return view
-    bare_names = set(_names(bare))
-    declared_names = set(_names(declaring))
+    bare_names = set(names(bare))
+    declared_names = set(names(declaring))
     view.extra = [t for t in declaring if str(t.get("name")) not in bare_names]
     view.missing = sorted(bare_names - declared_names)
     if not view.extra:
         return view
-    alone: dict[str, set[str]] = {}
+    without = await _listed_by_each(lister, {c: [d for d in declared if d != c] for c in declared})
+    for name in names(view.extra):
+        view.needs[name] = [c for c in declared if name not in without.get(c, {name})]
+    if any(not needed for needed in view.needs.values()):
+        alone = await _listed_by_each(lister, {c: [c] for c in declared})
+        for name, needed in view.needs.items():
+            if not needed:
+                either = " or ".join(c for c in declared if name in alone.get(c, ()))
+                view.needs[name] = [either or "+".join(declared)]
+    return view
 
-    async def one(capability: str) -> None:
-        try:
-            alone[capability] = set(
-                _names(await list_tools_declaring(target, (capability,), connect_timeout))
-            )
-        except Exception:  # attribution is best effort; the difference itself is established
-            alone[capability] = set()
+
+async def _listed_by_each(
+    lister: Lister, declarations: dict[str, list[str]]
+) -> dict[str, set[str]]:
+    """The tool names listed under each declaration, by its key; a failed listing is left out
+    (its tools then count as listed: no capability is blamed on a listing that failed)."""
+    out: dict[str, set[str]] = {}
+
+    async def one(key: str, declared: list[str]) -> None:
+        # attribution is best effort; the difference itself is established
+        with contextlib.suppress(Exception):
+            out[key] = set(names(await lister(declared)))
 
     async with anyio.create_task_group() as tg:
-        for capability in CLIENT_CAPABILITIES:
-            tg.start_soon(one, capability)
-    for name in _names(view.extra):
-        needed = [c for c in CLIENT_CAPABILITIES if name in alone.get(c, set())]
-        # Listed under all three together but under none alone: it needs them combined.
-        view.needs[name] = needed or ["+".join(CLIENT_CAPABILITIES)]
-    return view
+        for key, declared in declarations.items():
+            tg.start_soon(one, key, declared)
+    return out
 
 
 def findings_of(view: CapabilityView) -> list[Finding]:
@@ -192,6 +247,8 @@ class Listed:
 async def view_when_listed(
     target: Target, listed: Listed, connect_timeout: float
 ) -> CapabilityView | None:
+    """The SDK client's view (targets that are not stdio commands): list as a capable client while
+    the main session probes, then compare with the main session's list."""
     try:
         declaring: list[dict[str, Any]] | BaseException = await list_tools_declaring(
             target, CLIENT_CAPABILITIES, connect_timeout
@@ -201,4 +258,6 @@ async def view_when_listed(
     await listed.ready.wait()
     if listed.tools is None:
         return None
-    return await compare(target, listed.tools, declaring, connect_timeout)
+    return await compare(
+        listed.tools, declaring, CLIENT_CAPABILITIES, lister_of(target, connect_timeout)
+    )

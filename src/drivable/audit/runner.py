@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.client.stdio import get_default_environment
 
 from drivable.audit import capabilities as cap
 from drivable.audit import heuristics as h
@@ -19,7 +18,7 @@ from drivable.audit.ecosystem import adapt, detect
 from drivable.audit.model import SECTION_TITLES, CoverageRow, Finding, Report
 from drivable.audit.reconcile import reconcile
 from drivable.audit.rules import StaticContext, run_static
-from drivable.audit.stdio_probe import StdoutReport, probe_stdout
+from drivable.audit.stdio_probe import StdoutReport
 from drivable.audit.tokens import ENCODING, count_json, count_text
 from drivable.target import Target, collect_surface, connect, load_surface_file
 
@@ -102,18 +101,23 @@ async def audit_target(
         except Exception as exc:  # each job reports its own failure; none may cancel the others
             results[key] = exc
 
-    # The main session hands over its tool list as soon as it has it, so the capability
-    # comparison runs while the main session probes.
+    # A stdio server: the raw stdout handshake also lists the tools as a capable client of the
+    # handshake era, so the other era and the capabilities usually cost no start of their own
+    # (`_handshake_views`). Any other target: an SDK session per view, beside the main one, which
+    # hands over its tool list as soon as it has it.
     listed = cap.Listed()
     async with anyio.create_task_group() as tg:
         if target.command:
             tg.start_soon(keep, "stdout", lambda: _stdout_check(target, opts))
-        if opts.other_era and target.mode != "legacy":
-            tg.start_soon(keep, "legacy", lambda: _legacy_surface(target, opts))
-        if opts.other_capabilities:
-            tg.start_soon(
-                keep, "capable", lambda: cap.view_when_listed(target, listed, opts.connect_timeout)
-            )
+        else:
+            if opts.other_era and target.mode != "legacy":
+                tg.start_soon(keep, "legacy", lambda: _legacy_surface(target, opts))
+            if opts.other_capabilities:
+                tg.start_soon(
+                    keep,
+                    "capable",
+                    lambda: cap.view_when_listed(target, listed, opts.connect_timeout),
+                )
         tg.start_soon(keep, "main", lambda: _main_session(target, opts, say, listed))
 
     stdout = results.get("stdout")
@@ -131,6 +135,7 @@ async def audit_target(
     surface, ctx, session_findings, state = main
     if isinstance(stdout, StdoutReport):
         findings.extend(_stdout_findings(stdout, extra))
+        results.update(await _handshake_views(target, opts, surface, stdout))
     view = results.get("capable")
     if isinstance(view, cap.CapabilityView):
         findings.extend(cap.findings_of(view))
@@ -178,11 +183,55 @@ def _capability_tools(
 
 
 async def _stdout_check(target: Target, opts: AuditOptions) -> StdoutReport:
-    env = dict(get_default_environment())
-    env.update(target.env)
-    return await anyio.to_thread.run_sync(
-        lambda: probe_stdout(target.command, env, cwd=target.cwd, timeout=opts.connect_timeout)
-    )
+    declared = cap.HANDSHAKE_CAPABILITIES if opts.other_capabilities else ()
+    return await cap.handshake(target, declared, opts.connect_timeout)
+
+
+async def _handshake_views(
+    target: Target, opts: AuditOptions, surface: dict[str, Any], stdout: StdoutReport
+) -> dict[str, Any]:
+    """The other era's surface and the capable client's view of a stdio server, from the raw
+    handshake the stdout check ran (handshake era, declaring every capability).
+
+    When it listed the same tools as the main session, both views follow from it: the other era
+    lists the same tools, and no capability changes the list. (A capability that added exactly
+    the tools the other era lacks would hide both; no server is known to.) Only when the lists
+    differ is the server started again, bare in the handshake era, to tell era from capability.
+    """
+    out: dict[str, Any] = {}
+    main_tools = list(surface.get("tools") or [])
+    modern = surface["era"] == "2026-07-28"
+    want_era = opts.other_era and target.mode != "legacy" and modern
+    if not (want_era or opts.other_capabilities):
+        return out
+    capable = stdout.tools
+    declared = cap.HANDSHAKE_CAPABILITIES if opts.other_capabilities else ()
+    same = capable is not None and sorted(cap.names(capable)) == sorted(cap.names(main_tools))
+    handshake_era: StdoutReport | BaseException = stdout
+    if declared and not same and modern:
+        try:
+            handshake_era = await cap.handshake(target, (), opts.connect_timeout)
+        except Exception as exc:  # this view fails alone; the audit goes on
+            handshake_era = exc
+    if want_era:
+        if isinstance(handshake_era, StdoutReport) and handshake_era.tools is not None:
+            out["legacy"] = {
+                "protocol_version": handshake_era.protocol_version,
+                "tools": handshake_era.tools,
+            }
+        else:
+            out["legacy"] = RuntimeError("the handshake era listed no complete tool list")
+    if declared:
+        bare = main_tools
+        if modern and isinstance(handshake_era, StdoutReport) and handshake_era.tools is not None:
+            bare = handshake_era.tools
+        declaring: list[dict[str, Any]] | BaseException = (
+            capable if capable is not None else RuntimeError("no complete tool list")
+        )
+        out["capable"] = await cap.compare(
+            bare, declaring, declared, cap.lister_of(target, opts.connect_timeout)
+        )
+    return out
 
 
 def _stdout_findings(stdout: StdoutReport, extra: dict[str, list[str]]) -> list[Finding]:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp import Client
-from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
 from drivable import schema as sch
 from drivable.audit import heuristics as h
@@ -195,13 +194,6 @@ async def _probe_one(
                 await _repeat(client, state, tool, plan, call, timeout)
             await _damaged_cursor(client, state, tool, plan, call, baseline, timeout)
     return True
-
-
-def needs_capability(call: ProbeCall) -> bool:
-    """A JSON-RPC error saying the client lacks a capability the tool needs (-32021)."""
-    return call.outcome == "jsonrpc-error" and (call.error or {}).get("code") == (
-        MISSING_REQUIRED_CLIENT_CAPABILITY
-    )
 
 
 def _learn(state: ProbeState, name: str, call: ProbeCall) -> None:
