@@ -212,7 +212,9 @@ def test_raw_stdio_values_are_refused_naming_the_field(store: str) -> None:
     by_id = {a.get("id"): a for a in answers}
     for n, (tool, _, field) in enumerate(RAW_CASES):
         answer = by_id.get(n)
-        assert answer is not None and "result" in answer, (tool, field, answer)
+        # on a miss, every answer's id and error, to tell a lost answer from one that lost its id
+        seen = [(a.get("id"), a.get("error")) for a in answers]
+        assert answer is not None and "result" in answer, (tool, field, answer, seen)
         _refused(envelope_of_result(answer["result"]), field, f"{tool}.{field}")
     assert CANARY not in stderr
 
