@@ -205,11 +205,6 @@ def _binds(kind_name: str, annotation: Any) -> bool:
     return len(members) == 1 and members[0] in _BINDABLE_TYPES.get(kind_name, ())
 
 
-def _is_plain_str(annotation: Any) -> bool:
-    members = [a for a in _flatten(annotation) if a is not type(None)]
-    return members == [str]
-
-
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
