@@ -29,7 +29,7 @@ types: $(STAMP)
 # More workers than cores starve the load and fault tests' servers of CPU (they then time out).
 TEST_WORKERS ?= 2
 unit: $(STAMP)
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope --durations=15
 
 test: lint types unit
 
