@@ -19,7 +19,13 @@ from drivable.contract import (
     ToolError,
 )
 from drivable.contract.collections import EachOnItsOwn
-from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
+from drivable.contract.durable import (
+    CONFIRM_TOKEN,
+    DRY_RUN,
+    IDEMPOTENCY_KEY,
+    ConfirmToken,
+    IdempotencyKey,
+)
 from drivable.contract.paging import Detail, PageInfo, Pager
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel
@@ -270,7 +276,7 @@ class DeleteInput(KindModel):
         description="The id of the note to delete, e.g. 'note_3', as search_notes returned it."
     )
     dry_run: bool = DRY_RUN
-    confirm_token: str | None = CONFIRM_TOKEN
+    confirm_token: ConfirmToken = CONFIRM_TOKEN
 
 
 class DeleteOutput(BaseModel):

@@ -13,7 +13,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from drivable.contract import Principal
+from drivable.contract.durable import ConfirmToken
 from drivable.contract.envelope import envelope_schema
+from drivable.kinds import KindModel, absence
+from drivable.kinds._pydantic import validate
 from tests.contract.example_server import contract
 
 ENVELOPE = envelope_schema(list(contract.codes))
@@ -236,12 +239,34 @@ async def test_null_for_a_required_property_reads_as_missing() -> None:
     assert issue["received"] is None
 
 
-async def test_a_placeholder_on_a_write_asks_to_omit_or_fill_it() -> None:
+@pytest.mark.parametrize("token", ["", "string", "n/a", "<confirm_token>"])
+async def test_a_placeholder_confirm_token_is_no_token_and_names_the_dry_run(token: str) -> None:
+    """A model that fills every property sends one; without a token the call can only be
+    refused, so the placeholder is read as none and the refusal names the dry run to make."""
     out = await contract.call(
-        "delete_note", {"note_id": "note_3", "dry_run": False, "confirm_token": ""}
+        "delete_note", {"note_id": "note_3", "dry_run": False, "confirm_token": token}
     )
-    assert out.structured["issues"][0]["code"] == "placeholder_value"
-    assert out.structured["hint"].startswith("Omit confirm_token to leave it unset")
+    assert out.structured["code"] == "confirmation_required"
+    assert out.structured["repair"]["arguments"]["dry_run"] is True
+    assert "confirm_token" not in out.structured["repair"]["arguments"]
+
+
+class _Note(KindModel):
+    reason: str | None = None  # a plain optional text: bound to Kind("text")
+    confirm_token: ConfirmToken = None
+
+
+@given(value=st.sampled_from(sorted(absence.PLACEHOLDERS)))
+def test_only_a_field_with_a_pinned_intent_reads_a_placeholder_as_absence_on_a_write(
+    value: str,
+) -> None:
+    """Elsewhere on a write a placeholder may hide a value the user meant: it is asked about."""
+    with pytest.raises(ValidationError) as asked:
+        validate(_Note, {"reason": value}, intent="write")
+    assert asked.value.errors()[0]["type"] == "placeholder_value"
+    read = validate(_Note, {"confirm_token": value}, intent="write")
+    assert read.value.confirm_token is None
+    assert read.notes == [f"confirm_token: Read {value!r} as no value."]
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,13 @@ from typing import Any
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError, create_model
 
-from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
+from drivable.contract.durable import (
+    CONFIRM_TOKEN,
+    DRY_RUN,
+    IDEMPOTENCY_KEY,
+    ConfirmToken,
+    IdempotencyKey,
+)
 from drivable.contract.tool import ContractError, Effects, Handler
 from drivable.kinds import KindModel, validate
 
@@ -58,7 +64,7 @@ DELETE = Preset(
 CONTROL_FIELDS: dict[str, tuple[Any, Any]] = {
     "idempotency_key": (IdempotencyKey, IDEMPOTENCY_KEY),
     "dry_run": (bool, DRY_RUN),
-    "confirm_token": (str | None, CONFIRM_TOKEN),
+    "confirm_token": (ConfirmToken, CONFIRM_TOKEN),
 }
 
 

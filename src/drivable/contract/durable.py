@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -32,6 +32,7 @@ from drivable.effects import (
     Transaction,
     arguments_digest,
 )
+from drivable.kinds import Kind
 from drivable.kinds._reading import Deferred
 
 RECEIPT_WINDOW_S = 24 * 3600
@@ -53,6 +54,12 @@ DRY_RUN: Any = Field(
     True,
     description="true (the default) previews the effect and returns a confirm_token; false performs it.",
 )
+ConfirmToken = Annotated[str, Kind("text", intent="read")] | None
+"""Declare `confirm_token: ConfirmToken = CONFIRM_TOKEN` on destructive tools. Its placeholders
+('', "string", "n/a") read as no token, on a write too: without a token the call can only be
+refused with the dry run to make (`confirmation_required`), so reading them as absence loses
+nothing and spares the round trip a placeholder question would cost."""
+
 CONFIRM_TOKEN: Any = Field(
     None,
     min_length=1,

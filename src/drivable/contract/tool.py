@@ -402,7 +402,7 @@ def check_effect_inputs(tool: str, effects: Effects, model: type[BaseModel]) -> 
         if dry_run is None or dry_run.default is not True or token is None or token.is_required():
             raise ContractError(
                 f"tool {tool!r} is destructive: declare `dry_run: bool = DRY_RUN` (default true) "
-                "and `confirm_token: str | None = CONFIRM_TOKEN` (drivable.contract.durable)"
+                "and `confirm_token: ConfirmToken = CONFIRM_TOKEN` (drivable.contract.durable)"
             )
     elif "dry_run" in fields or "confirm_token" in fields:
         raise ContractError(

@@ -57,6 +57,9 @@ class Kind:
 
         spec = KINDS[self.name]
         base = make_options(**{k: v for k, v in self.options.items() if k != "json_extra"})
+        # An intent given to the Kind is the field's own and outlasts the call's: a field whose
+        # absence can only refuse (a confirm token) reads a placeholder as absence on a write too.
+        pinned = "intent" in self.options
 
         fast = spec.canonical
 
@@ -67,7 +70,7 @@ class Kind:
                     return got
             context = info.context if isinstance(info.context, dict) else None
             intent: Intent = context.get(INTENT_KEY, "read") if context is not None else "read"
-            options = base if intent == base.intent else base.with_(intent=intent)
+            options = base if pinned or intent == base.intent else base.with_(intent=intent)
             reading = read_with(spec, value, options)
             return apply_reading(reading, info.field_name, context)
 

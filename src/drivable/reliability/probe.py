@@ -21,7 +21,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from drivable.contract import READ_ONLY, Call, Contract, Effects, Repair, Summary, ToolError
-from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
+from drivable.contract.durable import (
+    CONFIRM_TOKEN,
+    DRY_RUN,
+    IDEMPOTENCY_KEY,
+    ConfirmToken,
+    IdempotencyKey,
+)
 from drivable.effects import open_store
 from drivable.kinds import Kind, KindModel
 from drivable.serve.auth import StaticToken, StaticTokenVerifier
@@ -118,7 +124,7 @@ class VoidInput(KindModel):
         description="The entry_id add_entry returned, e.g. 'ent_3f2a'."
     )
     dry_run: bool = DRY_RUN
-    confirm_token: str | None = CONFIRM_TOKEN
+    confirm_token: ConfirmToken = CONFIRM_TOKEN
 
 
 class VoidOutput(BaseModel):

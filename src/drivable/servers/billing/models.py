@@ -17,7 +17,13 @@ from drivable.contract import (
     Recovery,
 )
 from drivable.contract.collections import EACH_ON_ITS_OWN
-from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, IDEMPOTENCY_KEY, IdempotencyKey
+from drivable.contract.durable import (
+    CONFIRM_TOKEN,
+    DRY_RUN,
+    IDEMPOTENCY_KEY,
+    ConfirmToken,
+    IdempotencyKey,
+)
 from drivable.contract.output import Output
 from drivable.contract.paging import Detail, PageInfo
 from drivable.kinds import Kind, KindModel
@@ -241,11 +247,11 @@ class RefundInput(KindModel):
     reason: RefundReason = Field("requested_by_customer", description="Why the money goes back.")
     idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY
     dry_run: bool = DRY_RUN
-    confirm_token: str | None = CONFIRM_TOKEN
+    confirm_token: ConfirmToken = CONFIRM_TOKEN
 
 
 class VoidInput(KindModel):
     invoice_id: InvoiceId = Field(description="The invoice to void, e.g. 'inv_30001'.")
     reason: str | None = Field(None, max_length=200, description="Kept with the voided invoice.")
     dry_run: bool = DRY_RUN
-    confirm_token: str | None = CONFIRM_TOKEN
+    confirm_token: ConfirmToken = CONFIRM_TOKEN
