@@ -36,7 +36,7 @@ class AuditOptions:
     max_probe_tools: int = 50
     probes: bool = True
     other_era: bool = True
-    # list the tools again as a client declaring sampling, elicitation and roots
+    # list the tools again as a client declaring client capabilities (audit.capabilities)
     other_capabilities: bool = True
 
 

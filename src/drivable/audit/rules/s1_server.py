@@ -83,9 +83,9 @@ DOCS = {
         "minor",
         "probe",
         "The audit lists the tools as the least capable client (no client capabilities) and again "
-        "as a client that declares sampling, elicitation and roots; when the lists differ, once "
-        "per capability, and reports which tool appears only under which capability. The extra "
-        "tools are audited statically too (they are not called).",
+        "as a client that declares sampling, elicitation, roots and (on stdio) tasks; when the "
+        "lists differ, once per capability left out, and reports which tools need which "
+        "capabilities. The extra tools are audited statically too (they are not called).",
         "A model on a client without the capability never learns the tool exists, nor what it "
         "lacks; a host that caches one catalog per server shows tools that then fail.",
         "A sampling tool registered only after a client declared `sampling` in `initialize`.",
