@@ -182,9 +182,13 @@ def _capability_tools(
     return [f for f in static if f.subject in names]
 
 
+def _handshake_declares(opts: AuditOptions) -> tuple[str, ...]:
+    """What the stdout check's handshake declares: every capability, unless none is compared."""
+    return cap.HANDSHAKE_CAPABILITIES if opts.other_capabilities else ()
+
+
 async def _stdout_check(target: Target, opts: AuditOptions) -> StdoutReport:
-    declared = cap.HANDSHAKE_CAPABILITIES if opts.other_capabilities else ()
-    return await cap.handshake(target, declared, opts.connect_timeout)
+    return await cap.handshake(target, _handshake_declares(opts), opts.connect_timeout)
 
 
 async def _handshake_views(
@@ -205,7 +209,7 @@ async def _handshake_views(
     if not (want_era or opts.other_capabilities):
         return out
     capable = stdout.tools
-    declared = cap.HANDSHAKE_CAPABILITIES if opts.other_capabilities else ()
+    declared = _handshake_declares(opts)
     same = capable is not None and sorted(cap.names(capable)) == sorted(cap.names(main_tools))
     handshake_era: StdoutReport | BaseException = stdout
     if declared and not same and modern:
