@@ -81,9 +81,9 @@ class SearchOutput(BaseModel):
     name="search_notes",
     title="Search notes",
     description=(
-        "Find notes by words and an optional date range. Use it before get_note. Dates are "
-        "YYYY-MM-DD; a bare year in date_from or date_to covers the whole year. "
-        'Example: {"query": "budget", "date_from": "2026-01-01"}.'
+        "Find notes by words and an optional date range. Use it before get_note. A date may "
+        "be sent as the user wrote it; one that reads two ways (01/02/2026) is asked about, and "
+        'a bare year covers the whole year. Example: {"query": "budget"}.'
     ),
     effects=READ_ONLY,
 )
@@ -127,7 +127,7 @@ FIRST_NOTE = {"query": "note", "limit": 1}
 
 class GetInput(KindModel):
     note_id: Annotated[str, Kind("identifier", prefix="note_")] = Field(
-        description="The id search_notes returned, e.g. 'note_3'."
+        description="The note_id a search_notes result carries."
     )
 
 
@@ -141,7 +141,7 @@ class GetOutput(BaseModel):
     title="Get a note",
     description=(
         "Read one note by the id search_notes returned. An unknown id is not_found, whose repair "
-        'is the search to run. Example: {"note_id": "note_3"}.'
+        'is the search to run. Example: {"note_id": "<note_id of a search result>"}.'
     ),
     effects=READ_ONLY,
     errors=["not_found"],
@@ -258,7 +258,7 @@ CREATED: list[dict[str, str]] = []
         "Add notes. Each draft is checked on its own: valid drafts are created, the others come "
         "back under `rejected` with their issues. "
         'Example: {"drafts": [{"title": "Budget", "day": "2026-10-01"}], '
-        '"idempotency_key": "3b9e2f4a-create-1"}.'
+        '"idempotency_key": "<a key you generate>"}.'
     ),
     effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
 )
@@ -273,7 +273,7 @@ async def create_notes(args: CreateInput, call: Call) -> CreateOutput:
 
 class DeleteInput(KindModel):
     note_id: Annotated[str, Kind("identifier", prefix="note_")] = Field(
-        description="The id of the note to delete, e.g. 'note_3', as search_notes returned it."
+        description="The id of the note to delete, as search_notes returned it."
     )
     dry_run: bool = DRY_RUN
     confirm_token: ConfirmToken = CONFIRM_TOKEN
@@ -294,7 +294,7 @@ DELETED: list[str] = []
     title="Delete a note",
     description=(
         "Delete one note for good; it cannot be restored. Use get_note first to be sure of the id. "
-        'Example: {"note_id": "note_3", "dry_run": true}.'
+        'Example: {"note_id": "<from search_notes>", "dry_run": true}.'
     ),
     effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
     errors=["not_found"],

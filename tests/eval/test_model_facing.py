@@ -6,6 +6,7 @@ Each test names the trace finding it answers (docs/eval.md, "Real model, side by
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,51 @@ async def test_the_example_search_honours_its_words(words: str) -> None:
     assert rows and all(set(words.lower().split()) <= set(r["title"].lower().split()) for r in rows)
     naive = notes.search_notes(query=words, limit=20)
     assert [r["id"] for r in naive["results"]] == [r["id"] for r in rows]
+
+
+# An id of a server's own form (note_3, dec_3k9vq2m8xa, inv_30001, cus_1001): prefix, underscore,
+# a body with a digit.
+_ID = re.compile(r"\b[a-z]{2,5}_(?=[0-9a-z]*[0-9])[0-9a-z]+\b")
+_EXAMPLE = re.compile(r"Example: (\{.*?\})\.(?: |$)")
+
+
+async def _billing_contract(tmp_path: Path) -> Any:
+    from drivable.servers.billing.ledger import Ledger
+    from drivable.servers.billing.server import make_contract
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", customers=3, invoices=5)
+    await ledger.prepare()
+    return ledger, make_contract(ledger)
+
+
+@pytest.mark.parametrize("name", ["example", "caselaw", "billing"])
+async def test_a_listing_names_no_record_and_a_copied_example_never_writes(
+    name: str, tmp_path: Path
+) -> None:
+    # the model copied ids from descriptions as real values (customer_id "cus_1001" filtered the
+    # refund's search to nothing; get_decision with the example case number) and sent
+    # create_invoice's whole example as a call it was never asked to make. A value another tool
+    # returns is shown as a <placeholder>, which the kinds read as no value.
+    ledger = None
+    if name == "billing":
+        ledger, contract = await _billing_contract(tmp_path)
+    else:
+        contract = load(name)
+    try:
+        tools = await _tools(build_server(contract))
+        assert not _ID.findall(json.dumps(tools, ensure_ascii=False)), name
+        examples = 0
+        for tool in tools:
+            found = _EXAMPLE.search(tool.get("description") or "")
+            if found is None:
+                continue
+            examples += 1
+            out = await contract.call(tool["name"], json.loads(found.group(1)))
+            writes = not (tool.get("annotations") or {}).get("readOnlyHint", False)
+            if writes:
+                assert out.is_error, (tool["name"], out.structured)
+                assert out.structured["code"] in ("invalid_arguments", "confirmation_required")
+        assert examples >= len(tools) - 1
+    finally:
+        if ledger is not None:
+            await ledger.close()

@@ -83,8 +83,11 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
         whole = billing.tool_detail()[tool["name"]]["inputSchema"]["properties"]
         for name, prop in tool["inputSchema"]["properties"].items():
             if name.endswith("_id"):
-                # listed: what the id looks like, in words; the pattern is in server/discover
-                assert re.search(r"'(inv|cus)_\d+'", json.dumps(prop)), name
+                # listed: which tool returns the id, never a literal one (a model copied
+                # 'cus_1001' from the description as a real filter); the pattern is in
+                # server/discover
+                assert not re.search(r"(inv|cus)_\d+", json.dumps(prop)), name
+                assert re.search(r"find_invoices|list_customers", prop["description"]), name
                 pattern = whole[name].get("pattern") or whole[name]["anyOf"][0]["pattern"]
                 assert pattern.startswith(("^inv_", "^cus_")), name
 

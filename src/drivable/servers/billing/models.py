@@ -172,7 +172,7 @@ class ListCustomersInput(KindModel):
 
 class FindInput(KindModel):
     customer_id: CustomerId | None = Field(
-        None, description="Only this customer's invoices, e.g. 'cus_1001' (list_customers)."
+        None, description="Only this customer's invoices: a customer_id list_customers returned."
     )
     state: InvoiceState | None = Field(None, description="Only invoices in this state.")
     currency: Currency | None = Field(None, description="Only invoices in this currency.")
@@ -193,7 +193,7 @@ class FindInput(KindModel):
 
 
 class GetInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The id find_invoices returned, e.g. 'inv_30001'.")
+    invoice_id: InvoiceId = Field(description="The invoice_id a find_invoices result carries.")
 
 
 class LineDraft(KindModel):
@@ -206,7 +206,7 @@ class LineDraft(KindModel):
 
 class CreateInput(KindModel):
     customer_id: CustomerId = Field(
-        description="The customer billed, e.g. 'cus_1001', as list_customers returns it."
+        description="The customer billed: a customer_id list_customers returned."
     )
     currency: Currency | None = Field(
         None, description="ISO 4217 code; omit for the customer's own currency."
@@ -225,7 +225,7 @@ class CreateInput(KindModel):
 
 
 class UpdateInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to change, e.g. 'inv_30001'.")
+    invoice_id: InvoiceId = Field(description="The invoice to change, as find_invoices returned it.")
     expected_version: int = Field(
         ge=1,
         description="The version get_invoice or find_invoices returned; a stale one is refused.",
@@ -237,7 +237,7 @@ class UpdateInput(KindModel):
 
 
 class RefundInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to refund, e.g. 'inv_30001'.")
+    invoice_id: InvoiceId = Field(description="The invoice to refund, as find_invoices returned it.")
     amount_cents: RefundAmount = Field(
         description=(
             "Refund amount in minor units (cents) of the invoice's currency, 1 to 500000. Must not "
@@ -251,7 +251,7 @@ class RefundInput(KindModel):
 
 
 class VoidInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to void, e.g. 'inv_30001'.")
+    invoice_id: InvoiceId = Field(description="The invoice to void, as find_invoices returned it.")
     reason: str | None = Field(None, max_length=200, description="Kept with the voided invoice.")
     dry_run: bool = DRY_RUN
     confirm_token: ConfirmToken = CONFIRM_TOKEN

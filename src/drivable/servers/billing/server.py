@@ -120,7 +120,7 @@ def make_contract(ledger: Ledger) -> Contract:
         description=(
             "List the customers invoices can be created for, a page at a time. Use it to find a "
             "customer_id for create_invoice or find_invoices; `query` matches part of the name; "
-            'an empty page means no name matches. Example: {"query": "novák", "limit": 10}.'
+            'an empty page means no name matches. Example: {"query": "<part of the name>"}.'
         ),
         more=("query matches in any case. Pass next_cursor back as cursor for the next page."),
         effects=READ_ONLY,
@@ -198,7 +198,7 @@ def make_contract(ledger: Ledger) -> Contract:
             "lines, payments and refunds. Use it before refund_invoice (refundable_cents is the "
             "most it accepts) and update_invoice (version is its expected_version). If no "
             "invoice has the id, the error is not_found with the find_invoices call to make. "
-            'Example: {"invoice_id": "inv_30001"}.'
+            'Example: {"invoice_id": "<invoice_id of a find_invoices result>"}.'
         ),
         more="Re-read an invoice with it after a conflict.",
         effects=READ_ONLY,
@@ -219,8 +219,9 @@ def make_contract(ledger: Ledger) -> Contract:
             "Create an open invoice for a customer with one or more lines (quantity x unit_cents, "
             "in minor units). Use it when the user bills a customer; list_customers gives the "
             "customer_id. Invalid lines come back under `rejected`, the valid ones are invoiced. "
-            'Example: {"customer_id": "cus_1001", "lines": [{"description": "Consulting hour", '
-            '"quantity": 3, "unit_cents": 12000}], "idempotency_key": "4f1c2b9e-create-1"}.'
+            'Example: {"customer_id": "<from list_customers>", "lines": [{"description": '
+            '"<what is billed>", "quantity": 1, "unit_cents": "<price>"}], "idempotency_key": '
+            '"<a key you generate>"}.'
         ),
         more=(
             "Each line is checked on its own; rejected lines carry issues at lines.N.field: fix "
@@ -285,7 +286,8 @@ def make_contract(ledger: Ledger) -> Contract:
             "Change an invoice's memo or due date. Use it when the user corrects what an invoice "
             "says (amounts and lines do not change). Send the version get_invoice returned as "
             "expected_version; if the invoice changed since, the conflict's repair re-reads it. "
-            'Example: {"invoice_id": "inv_30001", "expected_version": 1, "memo": "PO 4471"}.'
+            'Example: {"invoice_id": "<from find_invoices>", "expected_version": "<its version>", '
+            '"memo": "<the new memo>"}.'
         ),
         more=(
             "To change amounts or lines, void the invoice and create a new one. After a "
@@ -360,11 +362,11 @@ def make_contract(ledger: Ledger) -> Contract:
         title="Refund an invoice",
         description=(
             "Refund money received on an invoice, once. Use it when the user asks to give money "
-            "back. amount_cents is in minor units (4200 = 42.00), at most the invoice's "
+            "back. amount_cents is in minor units (1250 = 12.50), at most the invoice's "
             "refundable_cents (get_invoice shows it); more is refund_exceeds_balance: re-plan, do "
             "not retry the same amount. "
-            'Example: {"invoice_id": "inv_30001", "amount_cents": 4200, "reason": "disputed", '
-            '"idempotency_key": "9d2e6c1a-refund-1", "dry_run": true}.'
+            'Example: {"invoice_id": "<from find_invoices>", "amount_cents": 1250, '
+            '"idempotency_key": "<a key you generate>", "dry_run": true}.'
         ),
         more=(
             "Reasons: a failed delivery, a dispute, a duplicate payment, or the customer asked. "
@@ -440,8 +442,8 @@ def make_contract(ledger: Ledger) -> Contract:
         description=(
             "Void an invoice issued by mistake: it stays on record as void and owes nothing; this "
             "cannot be undone. Use it only when nothing is paid or everything is refunded, else "
-            'state_conflict (refund first). Example: {"invoice_id": "inv_30001", "reason": '
-            '"issued twice", "dry_run": true}.'
+            'state_conflict (refund first). Example: {"invoice_id": "<from find_invoices>", '
+            '"reason": "issued twice", "dry_run": true}.'
         ),
         more=(
             "A void invoice can no longer be changed or refunded. Voiding a void invoice answers "

@@ -87,8 +87,8 @@ def register(contract: Contract, db: Handle, court_value: Any) -> None:
         description=(
             "Tally every decision a search matches (not one page): counts per court, per year, "
             "per subject and the statutes applied most. Use for questions about a body of case "
-            "law (how many, which courts, which years), then read single decisions with "
-            "get_decision. Takes the filters of search_decisions without paging. If no "
+            "law (how many, which courts, which years); search_decisions with a court value it "
+            "returns then lists that court's decisions. Takes the filters of search_decisions without paging. If no "
             "decision contains every query word, decisions containing any of them are tallied "
             "and a note says so; no match answers matched 0 with empty lists. Example: "
             '{"query": "náhrada škody", "date_from": "2018"}.'

@@ -134,10 +134,14 @@ class SearchInput(KindModel):
         ),
     )
     date_from: datetime.date | None = Field(
-        None, description="Decided on or after this day (or year)."
+        None,
+        description=(
+            "Decided on or after this day (or year). A date may be sent as the user wrote it; "
+            "one that reads two ways (01/02/2021) is asked about."
+        ),
     )
     date_to: datetime.date | None = Field(
-        None, description="Decided on or before this day (or year)."
+        None, description="Decided on or before this day (or year), written like date_from."
     )
     subject: Subject | None = Field(None, description="Only this subject area.")
     locale: str | None = Field(None, description="Only texts in this language; 'cs' covers cs-CZ.")
@@ -156,11 +160,11 @@ class SearchInput(KindModel):
 
 class GetInput(KindModel):
     decision_id: DecisionId | None = Field(
-        None, description="The decision_id search_decisions returned, e.g. 'dec_3k9vq2m8xa'."
+        None, description="The decision_id a search_decisions result carries."
     )
     case_number: CaseNumberField | None = Field(
         None,
-        description="The court's case number in any spelling, e.g. '21 Cdo 1096/2021' or 'C-311/18'.",
+        description="The court's case number as the user cited it, in any spelling.",
     )
     detail: Detail = Field("summary", description="full adds the text of each chunk.")
 

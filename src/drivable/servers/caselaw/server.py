@@ -97,9 +97,10 @@ def make_contract(handle: Handle | None = None) -> Contract:
         title="Search court decisions",
         description=(
             "Find court decisions by words of their text and optional filters. Use it for "
-            "decisions on a question, of a court or period, or applying a statute; then read one "
-            "with get_decision. An empty page caused by filters names the next call to make. "
-            'Example: {"query": "náhrada škody"}.'
+            "decisions on a question, of a court or period, or applying a statute. Each result "
+            "has its court, date, headline and a snippet: enough to show it. The next page is "
+            "the same call with cursor set to next_cursor. An empty page caused by filters names "
+            'the next call to make. Example: {"query": "náhrada škody"}.'
         ),
         more=(
             "Results contain every query word; when no decision has them all, any word counts "
@@ -165,11 +166,11 @@ def make_contract(handle: Handle | None = None) -> Contract:
         name="get_decision",
         title="Get a court decision",
         description=(
-            "Read one decision: metadata, summary, statutes and its text in chunks. Use it with "
-            "a decision_id from search_decisions or a case number the user cites, in any "
-            "spelling; send one of the two. If none has it, the error is not_found with the "
-            "search to run. "
-            'Example: {"case_number": "21 Cdo 1096/2021"}.'
+            "Read one decision in full: metadata, summary, statutes and its text in chunks. Use "
+            "it only when the user wants one decision itself, with a decision_id a "
+            "search_decisions result carries or a case number the user cites, in any spelling; "
+            "send one of the two. If none has it, the error is not_found with the search to run. "
+            'Example: {"decision_id": "<decision_id of a search result>"}.'
         ),
         more=(
             "Case numbers are read in any spelling ('21 Cdo 1096/2021', '21cdo1096/2021', "
