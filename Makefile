@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint types unit bench reliability clean
+.PHONY: setup demo test counterparts lint types unit bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,13 @@ TEST_WORKERS ?= 2
 unit: $(STAMP)
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope --durations=15
 
-test: lint types unit
+# The real counterparts (Node and the npm clients, the Python SDK 1.x, the pinned third-party servers,
+# the surface peers, PostgreSQL) start installing in the background first, beside lint and types;
+# each test still installs what it finds missing (tests/counterparts.py).
+counterparts: $(STAMP)
+	$(BIN)/python -m tests.counterparts --detach
+
+test: counterparts lint types unit
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -39,8 +39,8 @@ if ! command -v npm >/dev/null 2>&1; then
   fi
   say "installing Debian's npm package"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq npm >&2
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq npm >&2
 fi
 
 say "installing the pinned packages into ${DEST}"

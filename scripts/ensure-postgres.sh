@@ -51,8 +51,8 @@ if [[ -z "${BINDIR}" ]]; then
   fi
   say "installing Debian's postgresql package"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq postgresql >&2
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >&2
   BINDIR="$(find_bindir)"
   if [[ -z "${BINDIR}" ]]; then
     say "postgresql installed but no server binaries found"

@@ -225,7 +225,9 @@ class CreateInput(KindModel):
 
 
 class UpdateInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to change, as find_invoices returned it.")
+    invoice_id: InvoiceId = Field(
+        description="The invoice to change, as find_invoices returned it."
+    )
     expected_version: int = Field(
         ge=1,
         description="The version get_invoice or find_invoices returned; a stale one is refused.",
@@ -237,7 +239,9 @@ class UpdateInput(KindModel):
 
 
 class RefundInput(KindModel):
-    invoice_id: InvoiceId = Field(description="The invoice to refund, as find_invoices returned it.")
+    invoice_id: InvoiceId = Field(
+        description="The invoice to refund, as find_invoices returned it."
+    )
     amount_cents: RefundAmount = Field(
         description=(
             "Refund amount in minor units (cents) of the invoice's currency, 1 to 500000. Must not "
