@@ -47,7 +47,7 @@ def read_command(
     try:
         reading = read(kind, _parse(value, as_json), intent="write" if write else "read", **options)
     except KeyError as exc:
-        typer.echo(str(exc.args[0]), err=True)
+        typer.echo(f"drivable read: {exc.args[0]}", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(reading.to_dict(), ensure_ascii=False))
 
