@@ -16,7 +16,8 @@ What keeps a small CPU model honest in an eval, each from a measured failure:
   is asked again with room, never scored as the agent's final answer (`reply_cut` when it stays cut);
 - old tool results are trimmed before the prompt would overflow the context window;
 - greedy decoding repeats itself: the same call answered the same way twice ends the trial
-  (`identical_resends`) instead of burning the turn budget;
+  (`identical_resends`) instead of burning the turn budget; "the same way" leaves out what differs
+  per call without changing the answer (an error's request_id, a page's next_cursor);
 - one call per turn: a reply with several calls sends the first only (the model wrote a search
   and a read of an id it had made up in one reply), and the history keeps that call alone;
 - every completion is kept in `usage.turns` (raw reply, finish reason, tokens, latency).
@@ -401,7 +402,7 @@ class LocalAgent:
         self.last_turn = None
         if last is not None:
             self.messages.append({"role": "tool", "content": last.text or "{}"})
-            self.answers.setdefault(last.call.key(), []).append(last.text)
+            self.answers.setdefault(last.call.key(), []).append(same_answer(last))
         if self.turns >= self.max_turns:
             return Finish("", cap="turn_cap")
         self.turns += 1
@@ -449,6 +450,21 @@ class LocalAgent:
 
 class _ContextFull(Exception):
     pass
+
+
+# What tells two answers to one call apart without changing what they say: the request id of an
+# error, the next_cursor of a page (its issue time is in it). Left in, a model that resent a
+# refused call nine times saw nine different answers and never met the identical-resend stop.
+PER_CALL = frozenset({"request_id", "next_cursor"})
+
+
+def same_answer(obs: Observation) -> str:
+    """`obs` as the identical-resend stop compares it: the payload without PER_CALL keys."""
+    data = obs.payload()
+    if not isinstance(data, dict):
+        return obs.text
+    kept = {k: v for k, v in data.items() if k not in PER_CALL}
+    return f"{obs.is_error}:" + json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _loads(raw: Any) -> dict[str, Any]:

@@ -1,0 +1,53 @@
+"""The local agent's identical-resend stop, on answers of the real example server.
+
+A model resent a refused refund nine times; each refusal carried a new request_id, so no two
+answers were equal and the stop never fired. What differs per call without changing the answer
+(an error's request_id, a page's next_cursor) is left out of the comparison; anything else that
+differs is a different answer.
+"""
+
+from __future__ import annotations
+
+import anyio
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivable.eval.agents.local import same_answer
+from drivable.eval.surfaces import load
+from drivable.eval.turns import Observation, ToolCall
+
+EXAMPLE = load("example")
+
+
+async def _seen(tool: str, arguments: dict[str, object]) -> Observation:
+    out = await EXAMPLE.call(tool, arguments)
+    return Observation(ToolCall(tool, arguments), out.is_error, out.structured, out.text())
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    missing=st.integers(min_value=10**4, max_value=10**9),
+    words=st.sampled_from(["plan", "budget", "note", "garden"]),
+    limit=st.integers(min_value=1, max_value=3),
+)
+def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
+    missing: int, words: str, limit: int
+) -> None:
+    async def go() -> None:
+        refused = {"note_id": f"note_{missing}"}
+        first, again = await _seen("get_note", refused), await _seen("get_note", refused)
+        assert first.is_error and first.text != again.text  # a new request_id each time
+        assert same_answer(first) == same_answer(again)
+        other = await _seen("get_note", {"note_id": f"note_{missing + 1}"})
+        assert same_answer(other) != same_answer(first)  # its message names the other id
+
+        page = {"query": words, "limit": limit}
+        one, two = await _seen("search_notes", page), await _seen("search_notes", page)
+        assert same_answer(one) == same_answer(two)
+        bigger = await _seen("search_notes", {**page, "limit": limit + 1})
+        if bigger.structured and bigger.structured.get("results") != (one.structured or {}).get(
+            "results"
+        ):
+            assert same_answer(bigger) != same_answer(one)
+
+    anyio.run(go)
