@@ -106,6 +106,7 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("invalid_boolean", "Not true or false in any spelling drivable reads."),
         IssueCode("invalid_date", "Not a date (or an impossible one)."),
         IssueCode("invalid_id", "Not an identifier of the declared form."),
+        IssueCode("invalid_key", "Not an idempotency key (a placeholder, or characters outside letters, digits and _ . : -); the hint carries a fresh key to use."),
         IssueCode("invalid_choice", "Not one of the allowed values; the message names them and the nearest one."),
         IssueCode("invalid_eli", "Not a European Legislation Identifier."),
         IssueCode("invalid_country", "Not an ISO 3166-1 country in any spelling drivable reads."),

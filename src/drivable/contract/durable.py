@@ -34,17 +34,17 @@ from drivable.effects import (
 )
 from drivable.kinds import Kind
 from drivable.kinds._reading import Deferred
+from drivable.kinds.idempotency_key import IdempotencyKey as _IdempotencyKey
 
 RECEIPT_WINDOW_S = 24 * 3600
 CONFIRM_TTL_S = 600
 
-IdempotencyKey = str
-"""Declare `idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` on mutating tools."""
+IdempotencyKey = _IdempotencyKey
+"""Declare `idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` on mutating tools. The kind reads
+it (drivable.kinds.idempotency_key): any key of the allowed characters as it is, a short one with
+a note; a placeholder copied from a description is refused with a fresh key to use."""
 
 IDEMPOTENCY_KEY: Any = Field(
-    min_length=8,
-    max_length=128,
-    pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{7,127}$",
     description=(
         "A key you generate once per intended change (a UUID is fine) and resend unchanged on "
         "every retry of that change."

@@ -197,6 +197,7 @@ _BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
     "locale": (str,),
     "country": (str,),
     "eli": (str,),
+    "idempotency_key": (str,),
 }
 
 

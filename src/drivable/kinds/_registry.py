@@ -148,6 +148,7 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("*_minor_units", "money", {}),
     ("*_cents", "money", {}),
     ("*_minor", "money", {}),
+    ("idempotency_key", "idempotency_key", {}),
     ("dry_run", "boolean", {}),
     ("is_*", "boolean", {}),
     ("include_*", "boolean", {}),
@@ -298,5 +299,6 @@ _KIND_MODULES = (
     "cursor",
     "text",
     "identifier",
+    "idempotency_key",
     "money",
 )

@@ -339,3 +339,32 @@ async def test_a_store_that_cannot_open_is_unavailable_without_driver_text(tmp_p
             assert str(tmp_path) not in str(out)
     finally:
         await ledger.close()
+
+
+@pytest.mark.parametrize("key", ["abc123", "1", "k-7"])
+async def test_a_short_key_refunds_once_and_its_retry_replays(either: Contract, key: str) -> None:
+    # the model minted "abc123" and was refused for its length nine times in a row
+    inv = (await a_paid_invoice(either))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": key}
+    dry = await call(either, "refund_invoice", args)
+    assert not dry["is_error"] and any("shorter than 8" in n for n in dry["notes"]), dry
+    done = {**args, "dry_run": False, "confirm_token": dry["confirm_token"]}
+    first = await call(either, "refund_invoice", done)
+    assert first["status"] == "refunded", first
+    again = await call(either, "refund_invoice", done)
+    assert again["refund_id"] == first["refund_id"]
+    assert any(n.startswith("Replayed") for n in again["notes"])
+    other = await call(either, "refund_invoice", {**done, "amount_cents": 200})
+    assert other["code"] in ("idempotency_mismatch", "confirmation_invalid"), other
+
+
+async def test_a_copied_placeholder_key_is_refused_with_a_key_to_use(either: Contract) -> None:
+    inv = (await a_paid_invoice(either))["invoice_id"]
+    args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": "<a key you generate>"}
+    refused = await call(either, "refund_invoice", args)
+    assert refused["code"] == "invalid_arguments"
+    assert refused["issues"][0]["code"] == "invalid_key"
+    fresh = re.search(r"for example '([0-9a-f-]{36})'", refused["hint"])
+    assert fresh is not None, refused["hint"]
+    dry = await call(either, "refund_invoice", {**args, "idempotency_key": fresh.group(1)})
+    assert not dry["is_error"] and dry["status"] == "would_refund"
