@@ -51,3 +51,24 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
             assert same_answer(bigger) != same_answer(one)
 
     anyio.run(go)
+
+
+calls = st.builds(
+    ToolCall,
+    st.sampled_from(["search_notes", "get_note", "delete_note"]),
+    st.fixed_dictionaries({"n": st.integers(min_value=0, max_value=3)}),
+)
+
+
+@given(reply=st.lists(calls, min_size=1, max_size=5), done=st.sets(st.integers(0, 4)))
+def test_a_restated_plan_sends_its_first_new_call(reply: list[ToolCall], done: set[int]) -> None:
+    from drivable.eval.agents.local import call_to_send
+
+    succeeded = {reply[i].key() for i in done if i < len(reply)}
+    sent = call_to_send(reply, succeeded)
+    new = [c for c in reply if c.key() not in succeeded]
+    if new:
+        # the first call the trial has no success for, never one it already has
+        assert sent == new[0]
+    else:
+        assert sent == reply[0]  # every call done: the model resends, and the stop sees it

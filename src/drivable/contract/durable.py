@@ -133,6 +133,16 @@ def dry_run_repair(tool: str, args: BaseModel) -> Repair:
     return Repair(tool, arguments, "dry_run_for_a_fresh_confirm_token")
 
 
+def confirm_call(tool: str, args: BaseModel, token: str) -> Repair:
+    """The call a dry run's preview leads to: the same arguments, dry_run=false and its token."""
+    arguments = args.model_dump(
+        mode="json", exclude={"confirm_token", "dry_run"}, exclude_none=True
+    )
+    arguments["dry_run"] = False
+    arguments["confirm_token"] = token
+    return Repair(tool, arguments, "confirm_with_the_token")
+
+
 def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
     return Envelope(
         refusal.code,

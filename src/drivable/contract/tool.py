@@ -329,6 +329,11 @@ def _check_closed(tool: str, node: Any, where: str) -> None:
             _check_closed(tool, value, f"{where}/{i}")
 
 
+def cursor_field(model: type[BaseModel]) -> str | None:
+    """The input property a paged tool reads its cursor from, or None."""
+    return next((f for f in CURSOR_FIELDS if f in model.model_fields), None)
+
+
 def input_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
     schema = _strip_titles(model.model_json_schema())
     _check_closed(tool, schema, "")
@@ -354,6 +359,25 @@ WARNINGS_SCHEMA: dict[str, Any] = {
         },
     },
 }
+
+
+NEXT_CALL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": (
+        "The call to make next, literally (the shape of an error's repair): the next page, or the "
+        "confirmation of a dry run. Present when there is one."
+    ),
+    "additionalProperties": False,
+    "required": ["next_step", "tool", "arguments"],
+    "properties": {
+        "next_step": {"type": "string"},
+        "tool": {"type": "string"},
+        # an object of the named tool's inputSchema (left untyped: its shape is that tool's)
+        "arguments": {"description": "Arguments the named tool's inputSchema accepts."},
+    },
+}
+# The input property a paged tool takes its cursor in (the Pager scopes the same names).
+CURSOR_FIELDS = ("cursor", "page_token")
 
 
 REJECTED_SCHEMA: dict[str, Any] = {
@@ -417,6 +441,7 @@ def output_schema_of(
     *,
     best_effort: bool = False,
     destructive: bool = False,
+    paged: bool = False,
 ) -> dict[str, Any]:
     if model.model_config.get("extra") != "forbid":
         raise ContractError(
@@ -424,7 +449,7 @@ def output_schema_of(
         )
     schema = _strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
-    for reserved in ("notes", "warnings", "rejected", "confirm_token"):
+    for reserved in ("notes", "warnings", "rejected", "confirm_token", "next_call"):
         if reserved in props:
             raise ContractError(
                 f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
@@ -437,6 +462,8 @@ def output_schema_of(
         from drivable.contract.durable import CONFIRM_SCHEMA
 
         props["confirm_token"] = CONFIRM_SCHEMA
+    if destructive or paged:
+        props["next_call"] = NEXT_CALL_SCHEMA
     schema["properties"] = props
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
@@ -537,7 +564,12 @@ def build_spec(
         check_prose(name, spec)
     else:
         spec.output_schema = output_schema_of(
-            name, output_model, best_effort=bool(spec.best_effort), destructive=effects.destructive
+            name,
+            output_model,
+            best_effort=bool(spec.best_effort),
+            destructive=effects.destructive,
+            paged=cursor_field(input_model) is not None
+            and "next_cursor" in output_model.model_fields,
         )
     if task is not None:
         from drivable.tasks.policy import LongRunning, TaskDeclarationError

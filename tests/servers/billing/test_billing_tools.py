@@ -76,6 +76,7 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
         "notes",
         "warnings",
         "confirm_token",
+        "next_call",
     }
     assert "24 hours" in refund["description"] and "10 minutes" in refund["description"]
     for tool in wire.values():

@@ -13,6 +13,7 @@ from typing import Any
 from drivable.contract.call import Outcome
 from drivable.contract.durable import (
     check_token,
+    confirm_call,
     issue_token,
     run_keyed,
     spend_token,
@@ -41,9 +42,9 @@ async def run_effects(attempt: Attempt) -> Outcome:
     principal = call.principal.id
     if spec.effects.destructive and args.dry_run:
         preview = shape(attempt, await invoke(attempt))
-        preview["confirm_token"] = issue_token(
-            durability, tool=spec.name, principal=principal, args=args
-        )
+        token = issue_token(durability, tool=spec.name, principal=principal, args=args)
+        preview["confirm_token"] = token
+        preview["next_call"] = confirm_call(spec.name, args, token).to_dict()
         return Outcome(preview, is_error=False)
     # Confirmed by the user through the client instead of by a token (`stages.consent`).
     by_user = can_ask(attempt)

@@ -11,9 +11,11 @@ from typing import Any, NoReturn
 from drivable.contract import boundary
 from drivable.contract.call import Outcome
 from drivable.contract.content import Text
+from drivable.contract.envelope import Repair
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.strict import StrictError
+from drivable.contract.tool import cursor_field
 
 log = logging.getLogger("drivable.contract")
 
@@ -45,6 +47,9 @@ def outside(attempt: Attempt, error: object) -> NoReturn:
 def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     """`structured` with what the runtime says about the call beside the handler's fields."""
     call = attempt.context
+    following = next_page(attempt, structured)
+    if following is not None:
+        structured["next_call"] = following.to_dict()
     if call.notes:
         structured["notes"] = call.notes
     if call.warnings:
@@ -52,6 +57,22 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     if call.rejected:
         structured["rejected"] = call.rejected
     return structured
+
+
+def next_page(attempt: Attempt, structured: dict[str, Any]) -> Repair | None:
+    """The call that gets the next page: the same arguments, the cursor the page issued.
+
+    A model pages by copying a call, not by assembling one: shown has_more and next_cursor, the
+    real model read each result instead, while it follows a repair literally."""
+    token = structured.get("next_cursor")
+    field = cursor_field(type(attempt.args)) if attempt.args is not None else None
+    if not isinstance(token, str) or field is None:
+        return None
+    arguments = attempt.args.model_dump(
+        mode="json", exclude={field}, exclude_defaults=True, exclude_none=True
+    )
+    arguments[field] = token
+    return Repair(attempt.tool.name, arguments, "next_page")
 
 
 def shape(attempt: Attempt, result: Any) -> dict[str, Any]:

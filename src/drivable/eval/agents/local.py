@@ -19,7 +19,8 @@ What keeps a small CPU model honest in an eval, each from a measured failure:
   (`identical_resends`) instead of burning the turn budget; "the same way" leaves out what differs
   per call without changing the answer (an error's request_id, a page's next_cursor);
 - one call per turn: a reply with several calls sends the first only (the model wrote a search
-  and a read of an id it had made up in one reply), and the history keeps that call alone;
+  and a read of an id it had made up in one reply), and the history keeps that call alone; a call
+  of the reply that already succeeded is the plan restated and is passed over;
 - every completion is kept in `usage.turns` (raw reply, finish reason, tokens, latency).
 """
 
@@ -320,6 +321,7 @@ class LocalAgent:
         self.tools_tokens = self._tokens(json.dumps(self.tools, ensure_ascii=False))
         self.turns = 0
         self.answers: dict[str, list[str]] = {}  # call key -> every result text it got
+        self.succeeded: set[str] = set()  # keys of the calls answered without an error
 
     def _prompt_estimate(self) -> int:
         # the chat template adds a few tokens per message; 16 is generous for Qwen's
@@ -403,6 +405,8 @@ class LocalAgent:
         if last is not None:
             self.messages.append({"role": "tool", "content": last.text or "{}"})
             self.answers.setdefault(last.call.key(), []).append(same_answer(last))
+            if not last.is_error:
+                self.succeeded.add(last.call.key())
         if self.turns >= self.max_turns:
             return Finish("", cap="turn_cap")
         self.turns += 1
@@ -426,8 +430,12 @@ class LocalAgent:
         # One call per turn. The model plans ahead: asked to search and then read, it wrote the
         # search and a get_note with an id it made up ("12345") in one reply. Only the first call
         # is sent; the history keeps that call alone, so the next turn is written from its result.
+        # A reply also restates its plan from the top: a call that already succeeded, followed by
+        # the new one (the search it had made, then the refund it was asked for). The first call
+        # not yet answered with a success is sent; a call that failed may be sent again (a retry).
+        first = call_to_send(calls, self.succeeded)
         turn["dropped_calls"] = len(calls) - 1
-        first = calls[0]
+        turn["skipped_done_calls"] = calls.index(first)
         self.messages.append(
             {
                 "role": "assistant",
@@ -450,6 +458,12 @@ class LocalAgent:
 
 class _ContextFull(Exception):
     pass
+
+
+def call_to_send(calls: list[ToolCall], succeeded: set[str]) -> ToolCall:
+    """The call of a reply to send: the first not yet answered with a success (a reply restates
+    its plan from the top), or the first when every one was."""
+    return next((c for c in calls if c.key() not in succeeded), calls[0])
 
 
 # What tells two answers to one call apart without changing what they say: the request id of an

@@ -1,0 +1,119 @@
+"""`next_call`: a successful result names the call to make next, literally, in the shape of an
+error's `repair`: the next page of a paged tool, the confirmation of a dry run.
+
+From the real model's traces: shown `has_more` and `next_cursor`, it read each result instead of
+paging; after a dry run it called another tool. It copies a repair literally, so a result that
+leads somewhere says where in the same shape.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import anyio
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivable.eval.surfaces import load
+from tests.contract.example_server import DELETED
+
+EXAMPLE = load("example")
+CASELAW = load("caselaw")
+
+
+def _checked(contract: object, tool: str, structured: dict[str, object]) -> None:
+    # the result, next_call included, is what the tool's outputSchema advertises
+    schema = contract.tools[tool].output_schema  # type: ignore[attr-defined]
+    jsonschema.validate(structured, schema)
+
+
+async def _follow(contract: object, tool: str, first: dict[str, object]) -> list[str]:
+    """Every row id seen by following next_call from the first page until there is none."""
+    seen: list[str] = []
+    out = await contract.call(tool, first)  # type: ignore[attr-defined]
+    pages = 0
+    while True:
+        assert not out.is_error, out.structured
+        _checked(contract, tool, out.structured)
+        rows = out.structured.get("results") or out.structured.get("notes_page") or []
+        seen += [json.dumps(r, sort_keys=True) for r in rows]
+        following = out.structured.get("next_call")
+        assert (following is None) == (not out.structured["has_more"])
+        if following is None:
+            return seen
+        assert following["tool"] == tool and following["next_step"] == "next_page"
+        assert following["arguments"]["cursor"] == out.structured["next_cursor"]
+        out = await contract.call(tool, copy.deepcopy(following["arguments"]))  # type: ignore[attr-defined]
+        pages += 1
+        assert pages < 200
+
+
+@settings(max_examples=10, deadline=None)
+@given(limit=st.integers(min_value=1, max_value=10), detail=st.sampled_from(["summary", "full"]))
+def test_following_next_call_lists_every_note_once(limit: int, detail: str) -> None:
+    async def go() -> None:
+        first = {"limit": limit, "detail": detail}
+        paged = await _follow(EXAMPLE, "list_notes", first)
+        everything = await _follow(EXAMPLE, "list_notes", {"limit": 10, "detail": detail})
+        assert sorted(paged) == sorted(everything) and len(set(paged)) == len(paged)
+
+    anyio.run(go)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    words=st.sampled_from(["náhrada škody", "Meinungsfreiheit", "clause abusive", "oszustwo"]),
+    limit=st.integers(min_value=3, max_value=20),
+)
+def test_following_next_call_through_a_search_meets_each_decision_once(
+    words: str, limit: int
+) -> None:
+    async def go() -> None:
+        seen = await _follow(CASELAW, "search_decisions", {"query": words, "limit": limit})
+        total = (await CASELAW.call("search_decisions", {"query": words, "limit": 1})).structured[
+            "total"
+        ]
+        assert len(seen) == len(set(seen)) == total
+
+    anyio.run(go)
+
+
+@settings(max_examples=10, deadline=None)
+@given(note=st.integers(min_value=1, max_value=30))
+def test_a_dry_runs_next_call_performs_exactly_the_previewed_call(note: int) -> None:
+    async def go() -> None:
+        contract = load("example")
+        preview = await contract.call("delete_note", {"note_id": f"note_{note}"})
+        _checked(contract, "delete_note", preview.structured)
+        following = preview.structured["next_call"]
+        assert following == {
+            "next_step": "confirm_with_the_token",
+            "tool": "delete_note",
+            "arguments": {
+                "note_id": f"note_{note}",
+                "dry_run": False,
+                "confirm_token": preview.structured["confirm_token"],
+            },
+        }
+        done = await contract.call(following["tool"], following["arguments"])
+        assert not done.is_error and done.structured["status"] == "deleted"
+        assert "next_call" not in done.structured
+        again = await contract.call(following["tool"], following["arguments"])
+        assert again.is_error  # single use: the same confirmation twice does not run twice
+
+    try:
+        anyio.run(go)
+    finally:
+        DELETED.clear()  # the example server's notes are shared by every module of a worker
+
+
+async def test_a_result_that_leads_nowhere_names_no_next_call() -> None:
+    last = await EXAMPLE.call("list_notes", {"limit": 10, "detail": "summary"})
+    while last.structured.get("next_call"):
+        last = await EXAMPLE.call("list_notes", last.structured["next_call"]["arguments"])
+    assert not last.structured["has_more"] and "next_call" not in last.structured
+    read = await EXAMPLE.call("get_note", {"note_id": "note_1"})
+    assert "next_call" not in read.structured
+    assert "next_call" not in EXAMPLE.tools["get_note"].output_schema["properties"]
