@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from drivable.contract.content import Text
-from drivable.contract.envelope import ISSUE_SCHEMA
+from drivable.contract.envelope import ISSUE_SCHEMA, REPAIR_SCHEMA
 from drivable.kinds import Kind, KindModel
 
 ID_KINDS = frozenset({"uuid", "identifier"})
@@ -362,17 +362,14 @@ WARNINGS_SCHEMA: dict[str, Any] = {
 
 
 NEXT_CALL_SCHEMA: dict[str, Any] = {
-    "type": "object",
+    **REPAIR_SCHEMA,
     "description": (
         "The call to make next, literally (the shape of an error's repair): the next page, or the "
         "confirmation of a dry run. Present when there is one."
     ),
-    "additionalProperties": False,
-    "required": ["next_step", "tool", "arguments"],
     "properties": {
-        "next_step": {"type": "string"},
-        "tool": {"type": "string"},
-        # an object of the named tool's inputSchema (left untyped: its shape is that tool's)
+        **REPAIR_SCHEMA["properties"],
+        # untyped, so that the outputSchema stays closed: its shape is the named tool's input
         "arguments": {"description": "Arguments the named tool's inputSchema accepts."},
     },
 }
