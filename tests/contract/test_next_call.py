@@ -1,5 +1,6 @@
-"""`next_call`: a successful result names the call to make next, literally, in the shape of an
-error's `repair`: the next page of a paged tool, the confirmation of a dry run.
+"""`next_call`: a successful result names the call to make next, literally (`tool` and
+`arguments`, as an error's `repair` has them): the next page of a paged tool, the confirmation of a
+dry run.
 
 From the real model's traces: shown `has_more` and `next_cursor`, it read each result instead of
 paging; after a dry run it called another tool. It copies a repair literally, so a result that
@@ -43,7 +44,7 @@ async def _follow(contract: object, tool: str, first: dict[str, object]) -> list
         assert (following is None) == (not out.structured["has_more"])
         if following is None:
             return seen
-        assert following["tool"] == tool and following["next_step"] == "next_page"
+        assert following["tool"] == tool and set(following) == {"tool", "arguments"}
         assert following["arguments"]["cursor"] == out.structured["next_cursor"]
         out = await contract.call(tool, copy.deepcopy(following["arguments"]))  # type: ignore[attr-defined]
         pages += 1
@@ -89,7 +90,6 @@ def test_a_dry_runs_next_call_performs_exactly_the_previewed_call(note: int) -> 
         _checked(contract, "delete_note", preview.structured)
         following = preview.structured["next_call"]
         assert following == {
-            "next_step": "confirm_with_the_token",
             "tool": "delete_note",
             "arguments": {
                 "note_id": f"note_{note}",

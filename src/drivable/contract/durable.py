@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Refused
 from drivable.effects import (
@@ -133,14 +134,14 @@ def dry_run_repair(tool: str, args: BaseModel) -> Repair:
     return Repair(tool, arguments, "dry_run_for_a_fresh_confirm_token")
 
 
-def confirm_call(tool: str, args: BaseModel, token: str) -> Repair:
+def confirm_call(tool: str, args: BaseModel, token: str) -> NextCall:
     """The call a dry run's preview leads to: the same arguments, dry_run=false and its token."""
     arguments = args.model_dump(
         mode="json", exclude={"confirm_token", "dry_run"}, exclude_none=True
     )
     arguments["dry_run"] = False
     arguments["confirm_token"] = token
-    return Repair(tool, arguments, "confirm_with_the_token")
+    return NextCall(tool=tool, arguments=arguments)
 
 
 def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:

@@ -18,3 +18,23 @@ class NextCall(BaseModel):
 
     tool: str = Field(description="The tool to call next.")
     arguments: dict[str, Any] = Field(description="Arguments to pass as they are.")
+
+
+# A result's `next_call` (the runtime writes it on a page with more after it and on a dry run's
+# preview): no `next_step` label beside the tool, unlike a repair. Shown
+# {"next_step": "confirm_with_the_token", "tool": "refund_invoice", ...}, the real model called a
+# tool named confirm_with_the_token.
+NEXT_CALL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": (
+        "The call to make next, as it is: the next page, or the confirmation of a dry run. "
+        "Present when there is one."
+    ),
+    "additionalProperties": False,
+    "required": ["tool", "arguments"],
+    "properties": {
+        "tool": {"type": "string"},
+        # untyped, so that the outputSchema stays closed: its shape is the named tool's input
+        "arguments": {"description": "Arguments the named tool's inputSchema accepts."},
+    },
+}

@@ -25,7 +25,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from drivable.contract.content import Text
-from drivable.contract.envelope import ISSUE_SCHEMA, REPAIR_SCHEMA
+from drivable.contract.echo import NEXT_CALL_SCHEMA
+from drivable.contract.envelope import ISSUE_SCHEMA
 from drivable.kinds import Kind, KindModel
 
 ID_KINDS = frozenset({"uuid", "identifier"})
@@ -361,18 +362,6 @@ WARNINGS_SCHEMA: dict[str, Any] = {
 }
 
 
-NEXT_CALL_SCHEMA: dict[str, Any] = {
-    **REPAIR_SCHEMA,
-    "description": (
-        "The call to make next, literally (the shape of an error's repair): the next page, or the "
-        "confirmation of a dry run. Present when there is one."
-    ),
-    "properties": {
-        **REPAIR_SCHEMA["properties"],
-        # untyped, so that the outputSchema stays closed: its shape is the named tool's input
-        "arguments": {"description": "Arguments the named tool's inputSchema accepts."},
-    },
-}
 # The input property a paged tool takes its cursor in (the Pager scopes the same names).
 CURSOR_FIELDS = ("cursor", "page_token")
 

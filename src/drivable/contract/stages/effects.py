@@ -44,7 +44,7 @@ async def run_effects(attempt: Attempt) -> Outcome:
         preview = shape(attempt, await invoke(attempt))
         token = issue_token(durability, tool=spec.name, principal=principal, args=args)
         preview["confirm_token"] = token
-        preview["next_call"] = confirm_call(spec.name, args, token).to_dict()
+        preview["next_call"] = confirm_call(spec.name, args, token).model_dump()
         return Outcome(preview, is_error=False)
     # Confirmed by the user through the client instead of by a token (`stages.consent`).
     by_user = can_ask(attempt)

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from drivable.contract import boundary
 from drivable.contract.call import Outcome
 from drivable.contract.content import Text
-from drivable.contract.envelope import Repair
+from drivable.contract.echo import NextCall
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.handler import internal_error
 from drivable.contract.strict import StrictError
@@ -49,7 +49,7 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     call = attempt.context
     following = next_page(attempt, structured)
     if following is not None:
-        structured["next_call"] = following.to_dict()
+        structured["next_call"] = following.model_dump()
     if call.notes:
         structured["notes"] = call.notes
     if call.warnings:
@@ -59,7 +59,7 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     return structured
 
 
-def next_page(attempt: Attempt, structured: dict[str, Any]) -> Repair | None:
+def next_page(attempt: Attempt, structured: dict[str, Any]) -> NextCall | None:
     """The call that gets the next page: the same arguments, the cursor the page issued.
 
     A model pages by copying a call, not by assembling one: shown has_more and next_cursor, the
@@ -72,7 +72,7 @@ def next_page(attempt: Attempt, structured: dict[str, Any]) -> Repair | None:
         mode="json", exclude={field}, exclude_defaults=True, exclude_none=True
     )
     arguments[field] = token
-    return Repair(attempt.tool.name, arguments, "next_page")
+    return NextCall(tool=attempt.tool.name, arguments=arguments)
 
 
 def shape(attempt: Attempt, result: Any) -> dict[str, Any]:
