@@ -135,6 +135,12 @@ def test_reply_parser_native_then_fenced_then_bare() -> None:
     bare = 'I will call {"name": "read", "parameters": {"id": "2"}} now.'
     assert parse_tool_calls(bare) == ([ToolCall("read", {"id": "2"})], "bare")
     assert parse_tool_calls("All done.") == ([], "none")
+    # JSON lines: the whole plan, so the agent can pass over the part already done
+    lines = '{"name": "find", "arguments": {"a": 1}}\n{"name": "refund", "arguments": {"b": 2}}'
+    assert parse_tool_calls(lines) == (
+        [ToolCall("find", {"a": 1}), ToolCall("refund", {"b": 2})],
+        "bare",
+    )
 
 
 def test_persona_spelling_helpers() -> None:

@@ -59,7 +59,9 @@ def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
     fenced = [c for m in _FENCED.findall(text) for o in _objects(m) if (c := _as_call(o))]
     if fenced:
         return fenced, "fenced"
+    # every call, as for the other paths: a reply of JSON lines restates its plan from the top,
+    # and the agent sends the first call of it not yet done (one was seen, the rest were lost)
     bare = [c for o in _objects(text) if (c := _as_call(o))]
     if bare:
-        return bare[:1], "bare"
+        return bare, "bare"
     return [], "none"

@@ -467,9 +467,9 @@ def call_to_send(calls: list[ToolCall], succeeded: set[str]) -> ToolCall:
 
 
 # What tells two answers to one call apart without changing what they say: the request id of an
-# error, the next_cursor of a page (its issue time is in it). Left in, a model that resent a
+# error, the next_cursor of a page (its issue time is in it) and the next_call that carries it. Left in, a model that resent a
 # refused call nine times saw nine different answers and never met the identical-resend stop.
-PER_CALL = frozenset({"request_id", "next_cursor"})
+PER_CALL = frozenset({"request_id", "next_cursor", "next_call"})
 
 
 def same_answer(obs: Observation) -> str:
