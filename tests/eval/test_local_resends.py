@@ -41,6 +41,11 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
         other = await _seen("get_note", {"note_id": f"note_{missing + 1}"})
         assert same_answer(other) != same_answer(first)  # its message names the other id
 
+        preview = {"note_id": f"note_{missing % 30 + 1}"}  # a dry run: a fresh token each time
+        dry, dry_again = await _seen("delete_note", preview), await _seen("delete_note", preview)
+        assert dry.structured["confirm_token"] != dry_again.structured["confirm_token"]
+        assert same_answer(dry) == same_answer(dry_again)
+
         page = {"query": words, "limit": limit}
         one, two = await _seen("search_notes", page), await _seen("search_notes", page)
         assert same_answer(one) == same_answer(two)

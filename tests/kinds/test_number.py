@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from decimal import Decimal
 from typing import Any
 
@@ -138,11 +137,13 @@ def test_bounds_are_named_when_refused() -> None:
     "kind", ["number", "integer", "filter", "enum", "string_list", "cursor", "limit"]
 )
 @pytest.mark.parametrize("megabyte", ["1" * 1_000_000, "c1." + "A" * 1_000_000, "1 " * 500_000])
-def test_a_megabyte_is_refused_fast(kind: str, megabyte: str) -> None:
-    start = time.perf_counter()
+def test_a_megabyte_is_refused_at_the_bound_before_any_reader(kind: str, megabyte: str) -> None:
+    # what makes it fast, without a timed assertion (a loaded CI machine failed one at 0.08 s):
+    # the length bound refuses it before a kind's reader walks the text, and the refusal does not
+    # echo the megabyte back (the cost is in benchmarks/bench_kinds.py)
     reading = read(kind, megabyte, choices=["a", "b"] if kind in ("enum", "string_list") else None)
-    assert reading.outcome == "invalid"
-    assert time.perf_counter() - start < 0.05
+    assert reading.outcome == "invalid" and reading.code == "value_too_long"
+    assert reading.received == f"<{len(megabyte)} characters>"
 
 
 # -- properties over the whole spelling class ----------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -105,12 +104,15 @@ def test_items_through_another_kind() -> None:
 
 
 def test_work_is_bounded() -> None:
-    start = time.perf_counter()
-    assert read("string_list", "x" * 1_000_000).outcome == "invalid"
+    # refused at a bound before the items are read one by one (no timed assertion: the cost is in
+    # benchmarks/bench_kinds.py)
+    assert read("string_list", "x" * 1_000_000).code == "value_too_long"
     assert read("string_list", ["a"] * 1_000_000).code == "too_many_items"
-    assert read("string_list", ",".join(["civil"] * 200_000), choices=MEMBERS).outcome == "invalid"
-    assert read("string_list", ["a", "x" * 1_000_000]).outcome == "invalid"
-    assert time.perf_counter() - start < 0.5
+    joined = ",".join(["civil"] * 200_000)
+    assert read("string_list", joined, choices=MEMBERS).code == "value_too_long"
+    one_too_long = read("string_list", ["a", "x" * 1_000_000])
+    assert one_too_long.code == "value_too_long"
+    assert one_too_long.received == "<1000000 characters>"
 
 
 def test_schema_is_strict() -> None:
