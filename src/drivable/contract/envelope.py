@@ -129,19 +129,6 @@ ISSUE_SCHEMA: dict[str, Any] = {
 }
 
 
-# A literally callable call: an error's `repair`, and a result's `next_call` (contract.tool).
-REPAIR_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["next_step", "tool", "arguments"],
-    "properties": {
-        "next_step": {"type": "string"},
-        "tool": {"type": "string"},
-        "arguments": {"type": "object"},
-    },
-}
-
-
 def envelope_schema(codes: Sequence[str]) -> dict[str, Any]:
     """The JSON Schema of the envelope (documented beside each tool's error catalog)."""
     return {
@@ -161,7 +148,16 @@ def envelope_schema(codes: Sequence[str]) -> dict[str, Any]:
             "message": {"type": "string"},
             "hint": {"type": "string"},
             "issues": {"type": "array", "items": ISSUE_SCHEMA},
-            "repair": REPAIR_SCHEMA,
+            "repair": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["next_step", "tool", "arguments"],
+                "properties": {
+                    "next_step": {"type": "string"},
+                    "tool": {"type": "string"},
+                    "arguments": {"type": "object"},
+                },
+            },
             "temporary": {"type": "boolean"},
             "retry_after_ms": {"type": ["integer", "null"], "minimum": 0},
             "request_id": {"type": "string"},
