@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.install_lock import install_lock
+from tests.venvs import build_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DRIVABLE_THIRDPARTY_CACHE", ROOT / "var" / "thirdparty"))
@@ -56,8 +56,7 @@ def python_server(name: str) -> Path:
     with install_lock(venv):
         if stamp.exists() and stamp.read_text().strip() == requirement:
             return venv
-        _run([sys.executable, "-m", "venv", "--clear", str(venv)])
-        _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", requirement])
+        build_venv(venv, [requirement])
         stamp.write_text(requirement + "\n")
     return venv
 

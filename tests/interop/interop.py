@@ -32,6 +32,7 @@ from tests.install_lock import install_lock
 from tests.interop.clients.refs import payload_of, resolve
 from tests.interop.plans import PLANS, Step
 from tests.interop.serving import serve_http
+from tests.venvs import VenvFailed, build_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -79,13 +80,10 @@ def ensure_mcp1() -> Path:
     with install_lock(venv):
         if stamp.exists() and stamp.read_text().strip() == MCP1:
             return python
-        for command in (
-            [sys.executable, "-m", "venv", "--clear", str(venv)],
-            [str(python), "-m", "pip", "install", "--quiet", MCP1],
-        ):
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
-            if proc.returncode != 0:
-                raise ToolMissing(f"{' '.join(command[:4])} failed: {proc.stderr[-2000:]}")
+        try:
+            build_venv(venv, [MCP1])
+        except VenvFailed as error:
+            raise ToolMissing(str(error)) from error
         stamp.write_text(MCP1 + "\n")
     return python
 

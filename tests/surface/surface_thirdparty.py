@@ -8,11 +8,11 @@ so later runs reuse it. `python tests/surface/surface_thirdparty.py` warms the c
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tests.install_lock import install_lock
+from tests.venvs import VenvFailed, build_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DRIVABLE_THIRDPARTY_CACHE", ROOT / "var" / "thirdparty"))
@@ -49,26 +49,18 @@ def ensure(*names: str) -> dict[str, list[str]]:
 
 
 def _install(missing: list[str]) -> None:
-    procs = []
-    for name in missing:
-        venv = _venv(name)
-        requirements = " ".join(f"'{r}'" for r in INSTALLS[name][0])
-        script = (
-            f"'{sys.executable}' -m venv --clear '{venv}' && "
-            f"'{venv}/bin/python' -m pip install --quiet --disable-pip-version-check {requirements}"
-        )
-        log = (CACHE / f"surface-{name}.log").open("w")
-        procs.append((name, subprocess.Popen(["sh", "-c", script], stdout=log, stderr=log), log))
-    failures = []
-    for name, proc, log in procs:
-        code = proc.wait(timeout=900)
-        log.close()
-        if code != 0:
-            failures.append(f"{name} (see {CACHE / f'surface-{name}.log'})")
-        else:
-            (_venv(name) / ".installed").write_text(_stamp_text(name))
+    def one(name: str) -> str | None:
+        try:
+            build_venv(_venv(name), INSTALLS[name][0])
+        except VenvFailed as error:
+            return f"{name}: {error}"
+        (_venv(name) / ".installed").write_text(_stamp_text(name))
+        return None
+
+    with ThreadPoolExecutor(max_workers=max(1, len(missing))) as pool:
+        failures = [f for f in pool.map(one, missing) if f]
     if failures:
-        raise RuntimeError("could not install: " + ", ".join(failures))
+        raise RuntimeError("could not install: " + "; ".join(failures))
 
 
 if __name__ == "__main__":
