@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.kinds import Kind, KindModel, read, validate
-from drivable.kinds.vocabulary import ENUM_LIMIT, Entry, Vocabulary
+from drivable.kinds.vocabulary import ENUM_LIMIT, Entry, Vocabulary, fold
 
 COURTS = Vocabulary(
     [
@@ -49,6 +49,38 @@ def test_every_name_in_any_case_reads_to_its_value(
     reading = read("vocabulary", text, vocabulary=COURTS)
     assert reading.outcome == "value", (text, reading.to_dict())
     assert reading.value == value
+
+
+full_names = st.sampled_from(
+    [(e.value, n) for e in COURTS.entries for n in (e.name, e.english, *e.aliases) if n]
+)
+
+
+@given(full_names, cases, st.booleans())
+def test_named_knows_every_full_name_in_any_case(
+    pair: tuple[str, str], case: object, plain: bool
+) -> None:
+    value, name = pair
+    text = case(name)  # type: ignore[operator]
+    assert COURTS.named(strip_diacritics(text) if plain else text) == value
+
+
+@given(st.text(max_size=40))
+def test_named_is_only_ever_a_value_whose_full_name_is_the_text(text: str) -> None:
+    found = COURTS.named(text)
+    if found is not None:
+        entry = COURTS.entry(found)
+        names = (entry.name, entry.english, *entry.aliases)
+        assert fold(text) in {fold(n) for n in names if n}
+
+
+def test_named_is_never_an_abbreviation_nor_a_part_of_a_name() -> None:
+    assert COURTS.named("ÚS") is None  # a word of a text ("us"), not the court
+    assert COURTS.named("KS Brno") is None
+    assert COURTS.named("NSS") is None  # a value that is a code
+    assert COURTS.named("Krajský soud") is None  # a part names no one court
+    assert COURTS.named("Supreme") is None
+    assert COURTS.named("") is None
 
 
 @given(spellings_of_names)

@@ -143,6 +143,24 @@ class Vocabulary:
             return tuple(sorted(found))
         return tuple(sorted(self._partial(words)))
 
+    def named(self, text: str) -> str | None:
+        """The one stored value whose full name is exactly `text` (folded), else None.
+
+        Full names are the name, English name and aliases; an abbreviation never counts (a word
+        of a text, "us", is not the court ÚS), nor does the value (it may be a code). For telling
+        a name from words of a text.
+        """
+        words = fold(text)
+        if not words:
+            return None
+        found = {
+            e.value
+            for e in self._entries
+            for spelling in (e.name, e.english, *e.aliases)
+            if spelling and fold(spelling) == words
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _partial(self, words: tuple[str, ...]) -> set[str]:
         """Entries whose name has every word given (or an inflection of it).
 

@@ -86,6 +86,39 @@ async def test_a_court_naming_several_is_dropped_naming_them(caselaw: Contract) 
     assert "Krajský soud v Ostravě" in warning["message"]
 
 
+FULL_NAMES = [(c.value, n) for c in COURTS for n in (c.value, c.english, *c.aliases) if n]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=st.sampled_from(FULL_NAMES), pad=st.sampled_from(["", " "]))
+async def test_a_query_that_is_a_courts_name_reads_as_that_court(
+    caselaw: Contract, pair: tuple[str, str], pad: str
+) -> None:
+    """A model put "Constitutional Court" into `query` and read other courts' decisions."""
+    value, name = pair
+    asked = {"query": f"{pad}{name}", "limit": 3}
+    out = await call(caselaw, "search_decisions", asked)
+    assert not out["is_error"]
+    assert {r["court"] for r in out["results"]} <= {value}
+    assert f"court={value!r}" in " ".join(out["notes"])
+    if out.get("next_call"):  # the next page is the same call, read the same way
+        following = await call(caselaw, "search_decisions", out["next_call"]["arguments"])
+        assert {r["court"] for r in following["results"]} <= {value}
+    tally = await call(caselaw, "summarize_decisions", {"query": name})
+    assert {c["value"] for c in tally["by_court"]} <= {value}, tally
+
+
+async def test_a_query_beside_a_court_or_of_other_words_stays_words(caselaw: Contract) -> None:
+    with_court = await call(
+        caselaw, "search_decisions", {"query": "Ústavní soud", "court": "NS", "limit": 3}
+    )
+    assert "court=" not in " ".join(with_court.get("notes", []))
+    assert {r["court"] for r in with_court["results"]} <= {"Nejvyšší soud"}
+    for words in ("us", "NS", "náhrada škody", "soud"):  # an abbreviation or a part: words
+        out = await call(caselaw, "search_decisions", {"query": words, "limit": 3})
+        assert "court=" not in " ".join(out.get("notes", [])), words
+
+
 async def test_an_empty_page_caused_by_a_filter_names_what_would_match(caselaw: Contract) -> None:
     out = await call(
         caselaw, "search_decisions", {"query": "náhrada škody", "court": "Bundesgerichtshof"}

@@ -21,7 +21,7 @@ from drivable.contract import READ_ONLY, Call, Contract
 from drivable.contract.output import Output
 from drivable.kinds import KindModel
 from drivable.servers.caselaw.data import Subject
-from drivable.servers.caselaw.domain import reads_any_word, search_filters
+from drivable.servers.caselaw.domain import court_for_query, reads_any_word, search_filters
 from drivable.tasks import LongRunning
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ def register(contract: Contract, db: Handle, court_value: Any) -> None:
     )
     async def summarize_decisions(args: SummarizeInput, call: Call) -> SummaryOutput:
         store = db.store
+        args = court_for_query(args, call)
         filters = search_filters(args)
         any_word = reads_any_word(store, args.query)
         if any_word:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from drivable.contract import Call, Repair, ToolError
 from drivable.contract.paging import Pager
-from drivable.servers.caselaw.courts import (
-    BY_VALUE,
-)
+from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY
 from drivable.servers.caselaw.models import (
     CURSOR_LIFETIME_S,
     Chunk,
@@ -22,6 +22,8 @@ from drivable.servers.caselaw.models import (
 )
 from drivable.servers.caselaw.statutes import STATUTES
 from drivable.servers.caselaw.store import Filters, Store, chunk_text, query_words
+
+T = TypeVar("T", bound=BaseModel)
 
 
 class Handle:
@@ -96,6 +98,24 @@ def search_filters(args: Any) -> Filters:
         locale=getattr(args, "locale", None),
         eli=getattr(args, "eli", None),
     )
+
+
+def court_for_query(args: T, call: Call) -> T:
+    """`args` with a query that is only a court's name read as that court (when no court is
+    given): a model put "Constitutional Court" into `query`, matched the words in other courts'
+    names, and read those decisions to its turn cap. The note says so, and how to search the
+    words instead. A pure function of the arguments, so every page of one search reads alike."""
+    query = getattr(args, "query", None)
+    if not query or getattr(args, "court", None) is not None:
+        return args
+    court = COURT_VOCABULARY.named(query)
+    if court is None:
+        return args
+    call.note(
+        f"query: {query.strip()!r} is the name of a court, so it was read as court={court!r}. "
+        "To search for words in the texts of that court, send them as query with court set."
+    )
+    return args.model_copy(update={"query": None, "court": court})
 
 
 def reads_any_word(store: Store, query: str | None) -> bool:

@@ -137,7 +137,7 @@ class SearchInput(KindModel):
         None,
         description=(
             "Decided on or after this day (or year). A date may be sent as the user wrote it; "
-            "one that reads two ways (01/02/2021) is asked about."
+            "one that reads two ways (03/04/2025) is asked about."
         ),
     )
     date_to: datetime.date | None = Field(

@@ -33,6 +33,7 @@ from drivable.servers.caselaw.domain import (
     Handle,
     chunk_ids,
     chunk_uri,
+    court_for_query,
     decision_detail,
     decision_not_found,
     decision_row,
@@ -117,6 +118,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
     )
     async def search_decisions(args: SearchInput, call: Call) -> SearchOutput:
         store, pager = db.store, db.pager
+        args = court_for_query(args, call)
         if args.date_from and args.date_to and args.date_from > args.date_to:
             swapped = args.model_dump(
                 mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
