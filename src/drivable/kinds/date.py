@@ -357,15 +357,23 @@ def _day_or_month_first(
     day_first = _make(year, second, first)
     month_first = _make(year, first, second)
     days = [d for d in (day_first, month_first) if d is not None]
-    if len(days) == 2 and day_first != month_first:
-        return _one_of(received, days, options, dropped, "day-first and month-first differ")
+    if day_first is not None and month_first is not None and day_first != month_first:
+        # each reading says which way it is written: told "could be 1 February or 2 January", a
+        # model told the user writes the day first still took the second
+        labels = {day_first: "day written first", month_first: "month written first"}
+        return _one_of(received, days, options, dropped, labels=labels)
     if not days:
         return _impossible(received)
     return _finish(received, days[0], options, dropped)
 
 
 def _one_of(
-    received: Any, days: list[_dt.date], options: Options, dropped: str | None, why: str
+    received: Any,
+    days: list[_dt.date],
+    options: Options,
+    dropped: str | None,
+    why: str = "",
+    labels: dict[_dt.date, str] | None = None,
 ) -> Reading:
     """Several days a spelling can mean: only those the field accepts are offered; one is read."""
     if not days:
@@ -380,11 +388,14 @@ def _one_of(
         if others and reading.outcome == "value":
             return reading.with_notes(f"Its other reading, {others}, is outside the accepted days.")
         return reading
-    named = " or ".join(_long(d) for d in fitting)
+    named = " or ".join(
+        f"{_long(d)} ({labels[d]})" if labels and d in labels else _long(d) for d in fitting
+    )
+    because = f" ({why})" if why else ""
     return Reading.ask(
         received,
         expected=EXPECTED,
-        hint=f"{shown(received)} could be {named} ({why}). Send the date as YYYY-MM-DD.",
+        hint=f"{shown(received)} could be {named}{because}. Send the date as YYYY-MM-DD.",
         readings=tuple(fitting),
         code="ambiguous_date",
     )
