@@ -183,3 +183,43 @@ def test_an_unknown_property_answered_as_the_failed_baseline_was_never_looked_at
     assert state.observed["t"]["unknown-property"] == ("ignored" if ignored else "inconclusive")
     (f,) = reconcile([_static("3.closed-schemas", "t")], state, {"tools": [tool]})
     assert (f.severity == "major") is ignored
+
+
+@given(
+    readings=st.lists(st.sampled_from(["2026-02-01", "2026-01-02"]), max_size=2, unique=True),
+    at_field=st.booleans(),
+)
+def test_a_date_without_format_passes_only_when_the_server_asked_which_day(
+    readings: list[str], at_field: bool
+) -> None:
+    """The finding "date-like plain string" is dropped when the ambiguous-date probe was answered
+    with an ask at that field naming both readings (the server reads dates itself); otherwise it
+    stays, at most minor and saying no probe confirmed it."""
+    import json
+
+    from drivable.audit.probes.judge import check_envelope
+
+    tool = {
+        "name": "t",
+        "inputSchema": {"type": "object", "properties": {"day": {"type": "string"}}},
+    }
+    state = ProbeState({"t": tool}, allow_writes=True)
+    issue = {"path": "day" if at_field else "other", "code": "ambiguous_date", "readings": readings}
+    envelope = {"code": "invalid_arguments", "message": "m", "hint": "h", "issues": [issue]}
+    probe = _answer(json.dumps(envelope), args={"day": "01/02/2026"})
+    probe.probe, probe.field = "ambiguous-date", "day"
+    check_envelope(probe, tool, state, "tool:t")
+    finding = Finding(
+        "3.strict-types",
+        "minor",
+        "tool:t",
+        "Date-like `day` is a plain string with no `format` or `pattern`.",
+        {"property": "day"},
+        "fix.",
+    )
+    found = reconcile([finding], state, {"tools": [tool]})
+    asked = at_field and len(readings) == 2
+    assert (found == []) is asked
+    if not asked:
+        (kept,) = found
+        assert kept.severity == "minor" and "no probe could confirm" in kept.summary

@@ -99,6 +99,14 @@ def _judge(
         if kind in ("json", "structured"):
             return replace(f, summary=f"{f.summary} The answer seen is structured data.")
         return _unconfirmed(f, _why_not_seen(state, tool))
+    if f.rule == "3.strict-types" and f.summary.startswith("Date-like"):
+        prop = f.evidence.get("property") if isinstance(f.evidence, dict) else None
+        if seen.get(f"date-read:{prop}") == "asked":
+            # the server reads the date itself and asked which day "01/02/2026" meant: a
+            # `format: date` would state only the form it writes (and a model shown it converted
+            # the user's date itself, wrongly)
+            return None
+        return _unconfirmed(f, _why_not_seen(state, tool))
     duplicating = f.rule == "3.idempotency-key" or (
         f.rule == "3.honest-annotations" and "idempotentHint" in f.summary
     )

@@ -242,6 +242,15 @@ def _as_failed_baseline(call: ProbeCall, state: ProbeState) -> bool:
     return text_blocks(baseline) == text_blocks(call) and bool(text_blocks(call))
 
 
+def _asks_about(field: str, envelope: dict[str, Any] | None) -> bool:
+    """The envelope asks which day `field` meant: an issue at it that names its readings."""
+    issues = (envelope or {}).get("issues")
+    return isinstance(issues, list) and any(
+        isinstance(i, dict) and i.get("path") == field and len(i.get("readings") or ()) >= 2
+        for i in issues
+    )
+
+
 def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:
     name = str(tool.get("name"))
     envelope, carrier = envelope_of(call)
@@ -259,6 +268,8 @@ def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, sub
             if _as_failed_baseline(call, state)
             else "inconclusive",
         )
+    if call.probe == "ambiguous-date" and call.field and _asks_about(call.field, envelope):
+        state.observe(name, f"date-read:{call.field}", "asked")
     _check_error_carrier(call, tool, state, subject)
     if not envelope or not isinstance(envelope.get("code"), str):
         prose = " ".join(text_blocks(call)).strip()

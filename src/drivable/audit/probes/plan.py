@@ -188,9 +188,11 @@ def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbeP
         if types & {"integer", "number"} and "spelled-number" not in done:
             done.add("spelled-number")
             plans.append(ProbePlan("spelled-number", {**base, name: "4 000"}, name))
-        if h.is_date_property(name, node) and "spelled-date" not in done:
-            done.add("spelled-date")
-            plans.append(ProbePlan("spelled-date", {**base, name: "1. 10. 2026"}, name))
+        if h.is_date_property(name, node):
+            if "spelled-date" not in done:
+                done.add("spelled-date")
+                plans.append(ProbePlan("spelled-date", {**base, name: "1. 10. 2026"}, name))
+            # every date: one that asks is read by the server, whatever its schema says
             plans.append(ProbePlan("ambiguous-date", {**base, name: "01/02/2026"}, name))
         if h.is_id_property(name, node) and "malformed-id" not in done:
             done.add("malformed-id")

@@ -106,9 +106,11 @@ DOCS = {
     "3.strict-types": RuleDoc(
         "minor",
         "static+probe",
-        "A string whose description lists its values is an `enum`; dates carry a `format`; "
-        "counts are `integer`; every property has a type. The placeholder probe sends "
-        '`"string"` to an enum and expects a rejection naming it (major when accepted).',
+        "A string whose description lists its values is an `enum`; dates carry a `format`, "
+        "unless the ambiguous-date probe shows the server reads them itself (it asked which day "
+        '"01/02/2026" meant); counts are `integer`; every property has a type. The placeholder '
+        'probe sends `"string"` to an enum and expects a rejection naming it (major when '
+        "accepted).",
         "A free-text string that means one of five values invites six spellings. An enum turns a "
         "guess into a choice.",
         "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
