@@ -360,7 +360,7 @@ def _day_or_month_first(
     if day_first is not None and month_first is not None and day_first != month_first:
         # each reading says which way it is written: told "could be 1 February or 2 January", a
         # model told the user writes the day first still took the second
-        labels = {day_first: "day written first", month_first: "month written first"}
+        labels = {day_first: "the day is written first", month_first: "the month is written first"}
         return _one_of(received, days, options, dropped, labels=labels)
     if not days:
         return _impossible(received)
@@ -388,14 +388,17 @@ def _one_of(
         if others and reading.outcome == "value":
             return reading.with_notes(f"Its other reading, {others}, is outside the accepted days.")
         return reading
-    named = " or ".join(
-        f"{_long(d)} ({labels[d]})" if labels and d in labels else _long(d) for d in fitting
-    )
-    because = f" ({why})" if why else ""
+    if labels and all(d in labels for d in fitting):
+        # the readings as they are to be sent, each with when it is the one meant
+        said = ", or ".join(f"{d.isoformat()} if {labels[d]}" for d in fitting)
+        hint = f"{shown(received)} is {said}."
+    else:
+        named = " or ".join(_long(d) for d in fitting)
+        hint = f"{shown(received)} could be {named} ({why}). Send the date as YYYY-MM-DD."
     return Reading.ask(
         received,
         expected=EXPECTED,
-        hint=f"{shown(received)} could be {named}{because}. Send the date as YYYY-MM-DD.",
+        hint=hint,
         readings=tuple(fitting),
         code="ambiguous_date",
     )

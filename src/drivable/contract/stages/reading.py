@@ -64,6 +64,10 @@ def invalid_arguments(spec: ToolSpec, raw: Mapping[str, Any], error: ValidationE
             f"Omit {first.path} to leave it unset, or send its real value, and call "
             f"{spec.name} again."
         )
+    elif first.readings and all(str(r) in first.message for r in first.readings):
+        # the issue says when each reading is the one meant ("2021-02-01 if the day is written
+        # first"): the hint repeats it, where "whichever was meant" left a model to guess
+        hint = f"{first.message.rstrip('.')}: resend {spec.name} with {first.path} set to the one meant."
     elif first.readings:
         choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
         hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
