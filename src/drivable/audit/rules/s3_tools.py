@@ -32,6 +32,9 @@ AMBIGUOUS_PARAMS = {
 EXCLUSIVE_PROSE = re.compile(
     r"(mutually exclusive|exactly one of|either .{1,40} or .{1,40} but not both|only one of)", re.I
 )
+# a description that says how the date is written tells a model what a `format` would (and the
+# server may read more than it: caselaw and billing read "1. 10. 2026" and ask about "01/02/2026")
+DATE_FORM_SAID = re.compile(r"YYYY-MM-DD|ISO[ -]?8601", re.I)
 BY_FIELD = re.compile(r"^(?P<stem>.+?)_by_(?P<field>[a-z0-9_]+)$")
 
 DOCS = {
@@ -106,11 +109,11 @@ DOCS = {
     "3.strict-types": RuleDoc(
         "minor",
         "static+probe",
-        "A string whose description lists its values is an `enum`; dates carry a `format`, "
-        "unless the ambiguous-date probe shows the server reads them itself (it asked which day "
-        '"01/02/2026" meant); counts are `integer`; every property has a type. The placeholder '
-        'probe sends `"string"` to an enum and expects a rejection naming it (major when '
-        "accepted).",
+        "A string whose description lists its values is an `enum`; dates carry a `format` or say "
+        "`YYYY-MM-DD` in their description, unless the ambiguous-date probe shows the server "
+        'reads them itself (it asked which day "01/02/2026" meant); counts are `integer`; every '
+        'property has a type. The placeholder probe sends `"string"` to an enum and expects a '
+        "rejection naming it (major when accepted).",
         "A free-text string that means one of five values invites six spellings. An enum turns a "
         "guess into a choice.",
         "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
@@ -307,6 +310,7 @@ def _schema_checks(tool: dict[str, Any]) -> Iterator[Finding]:
             and h.is_date_property(pname, node)
             and not node.get("format")
             and not node.get("pattern")
+            and not DATE_FORM_SAID.search(str(node.get("description") or ""))
         ):
             yield finding(
                 "3.strict-types",
