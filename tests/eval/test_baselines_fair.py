@@ -1,0 +1,103 @@
+"""The side by side is the same work: a step's done condition holds on the naive twin as on the
+drivable server when each is sent the step's own done call.
+
+A `result_contains` needle in one server's shape scores the other side's right call as a failure.
+Two did: caselaw pagination wanted `"has_more":true`, which the naive twin never sends (it pages
+by `next_cursor` alone), and the whole-result summary wanted `"by_court":[{"value":`, where the
+twin tallies into an object. The real model's naive side could not have passed either step.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from drivable.eval.baselines import TWINS
+from drivable.eval.scorer import contains
+from drivable.eval.sidebyside import runnable
+from drivable.eval.surfaces import load
+from drivable.eval.turns import Observation, ToolCall
+from drivable.serve.mount import build_server
+from drivable.target import Target, connect
+
+
+def _literal(value: Any) -> bool:
+    """A done argument the test can send as it is (no "*" wildcard, no "$tool.path" reference)."""
+    if isinstance(value, str):
+        return value != "*" and not value.startswith("$")
+    if isinstance(value, dict):
+        return all(_literal(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_literal(v) for v in value)
+    return True
+
+
+def _checks() -> list[tuple[str, str, str, str, dict[str, Any], str]]:
+    found = []
+    for name in TWINS:
+        for workflow in runnable(name, []):
+            for step in workflow.steps:
+                done = step.done
+                if done.result_contains is None or done.call is None:
+                    continue
+                # a two-step write's done call is only part of the confirming call (the token
+                # comes from the dry run in `via`): not a call to send as it is
+                if step.via or not _literal(done.call.arguments):
+                    continue
+                found.append(
+                    (
+                        name,
+                        workflow.name,
+                        step.name,
+                        done.call.tool,
+                        dict(done.call.arguments),
+                        done.result_contains,
+                    )
+                )
+    return found
+
+
+CHECKS = _checks()
+
+
+def test_the_steps_checked_here_include_the_two_once_unfair() -> None:
+    steps = {(s, w, st) for s, w, st, *_ in CHECKS}
+    assert ("caselaw", "pagination", "page-1") in steps
+    assert ("caselaw", "whole-result-summary", "tallied") in steps
+
+
+async def _answer(server: Any, tool: str, arguments: dict[str, Any]) -> Observation:
+    async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
+        result = await client.call_tool(tool, arguments)
+    text = "".join(getattr(block, "text", "") for block in result.content)
+    return Observation(
+        ToolCall(tool, arguments), bool(result.is_error), result.structured_content, text
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "workflow", "step", "tool", "arguments", "needle"),
+    CHECKS,
+    ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CHECKS],
+)
+async def test_a_done_call_meets_its_needle_on_both_sides(
+    name: str,
+    workflow: str,
+    step: str,
+    tool: str,
+    arguments: dict[str, Any],
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DRIVABLE_BILLING_STORE", f"sqlite:///{tmp_path}/billing.sqlite")
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    twin = importlib.import_module(TWINS[name]).server
+    for side, server in (("naive", twin), ("drivable", build_server(load(name)))):
+        seen = await _answer(server, tool, arguments)
+        assert not seen.is_error, (side, seen.text[:500])
+        assert contains(seen, needle), (side, needle, json.dumps(seen.payload())[:500])
