@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from drivable.eval.agents._chat import parse_tool_calls
+from drivable.eval.agents._chat import calls_before_cut, parse_tool_calls
 from drivable.eval.agents.guesses import example_of, parse_date_guess, respell
 from drivable.eval.report import rate, regressions, wilson, z_drop
 from drivable.eval.scorer import Tracker, same
@@ -242,3 +242,39 @@ async def test_a_cap_is_reported_as_a_cap_never_as_the_agents_finish(cap: str | 
     result = await run_trial(drivable_target(), wf, _Capped(cap))  # type: ignore[arg-type]
     assert result.verdict["stopped_by"] == cap
     assert result.verdict["finished_by_agent"] is (cap is None)
+
+
+call_lines = st.lists(
+    st.builds(
+        ToolCall,
+        st.sampled_from(["list_notes", "get_note", "search_notes"]),
+        st.dictionaries(
+            st.sampled_from(["cursor", "name", "filter", "limit"]),
+            st.recursive(
+                st.none() | st.integers() | st.text(max_size=8),
+                lambda inner: st.dictionaries(st.sampled_from(["name", "x"]), inner, max_size=2),
+                max_leaves=4,
+            ),
+            max_size=3,
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(calls=call_lines, cut=st.floats(0, 1))
+def test_a_cut_reply_keeps_exactly_the_calls_it_finished(calls: list[ToolCall], cut: float) -> None:
+    """Cut anywhere, a reply of one call per line yields the calls whose lines were finished,
+    in order, and never a call made of a broken one's insides (its arguments may hold "name")."""
+    lines = [json.dumps({"name": c.tool, "arguments": c.arguments}) for c in calls]
+    text = "```json\n" + "\n".join(lines) + "\n```"
+    at = int(len(text) * cut)
+    cut_text = text[:at]
+    got = calls_before_cut(cut_text)
+    finished, start = 0, len("```json\n")
+    for line in lines:  # a line counts as finished when its last character was written
+        if start + len(line) <= at:
+            finished += 1
+        start += len(line) + 1
+    assert [(c.tool, c.arguments) for c in got] == [(c.tool, c.arguments) for c in calls[:finished]]

@@ -65,3 +65,26 @@ def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
     if bare:
         return bare, "bare"
     return [], "none"
+
+
+def calls_before_cut(text: str) -> list[ToolCall]:
+    """The calls a reply cut at its length limit finished: each whole line that is one call (the
+    model is asked for one call per line), up to the first line that is not, where the cut is.
+
+    A line is parsed whole, so an object inside the broken call (its `arguments`) is never taken
+    for a call. Seen: a plan whose first line was a whole list_notes call and whose second ran to
+    the limit on a cursor of zeros; the first call was lost with it.
+    """
+    found: list[ToolCall] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("```"):
+            continue
+        try:
+            call = _as_call(json.loads(line))
+        except ValueError:
+            call = None
+        if call is None:
+            break
+        found.append(call)
+    return found

@@ -38,7 +38,7 @@ from typing import Any
 
 import anyio
 
-from drivable.eval.agents._chat import SYSTEM, parse_tool_calls
+from drivable.eval.agents._chat import SYSTEM, calls_before_cut, parse_tool_calls
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import Workflow
 
@@ -422,8 +422,12 @@ class LocalAgent:
         path = str(turn["parse_path"])
         self.usage.parse_paths[path] = self.usage.parse_paths.get(path, 0) + 1
         if turn["finish_reason"] == "length":
-            self.messages.append({"role": "assistant", "content": text})
-            return Finish("", cap="reply_cut")
+            # cut again: the calls it finished before the cut are still calls
+            calls = calls_before_cut(text)
+            turn["calls_before_cut"] = len(calls)
+            if not calls:
+                self.messages.append({"role": "assistant", "content": text})
+                return Finish("", cap="reply_cut")
         if not calls:
             self.messages.append({"role": "assistant", "content": text})
             return Finish(text)
@@ -442,7 +446,7 @@ class LocalAgent:
                 "content": "```json\n"
                 + json.dumps({"name": first.tool, "arguments": first.arguments}, ensure_ascii=False)
                 + "\n```"
-                if len(calls) > 1
+                if len(calls) > 1 or turn["finish_reason"] == "length"
                 else text,
             }
         )
