@@ -52,7 +52,16 @@ def fold(text: str) -> tuple[str, ...]:
 class Vocabulary:
     """An immutable set of stored values with a folded index over all their names."""
 
-    __slots__ = ("_bag", "_by_value", "_entries", "_exact", "description", "list_tool", "name")
+    __slots__ = (
+        "_bag",
+        "_by_value",
+        "_entries",
+        "_exact",
+        "_full",
+        "description",
+        "list_tool",
+        "name",
+    )
 
     name: str
     list_tool: str | None
@@ -61,6 +70,7 @@ class Vocabulary:
     _by_value: Mapping[str, Entry]
     _exact: Mapping[tuple[str, ...], frozenset[str]]
     _bag: Mapping[tuple[str, ...], frozenset[str]]
+    _full: Mapping[tuple[str, ...], frozenset[str]]
 
     def __init__(
         self,
@@ -72,6 +82,7 @@ class Vocabulary:
     ) -> None:
         exact: dict[tuple[str, ...], set[str]] = {}
         bag: dict[tuple[str, ...], set[str]] = {}
+        full: dict[tuple[str, ...], set[str]] = {}  # names without abbreviations (`named`)
         built = tuple(entries)
         for entry in built:
             for spelling in entry.names():
@@ -79,6 +90,9 @@ class Vocabulary:
                 if words:
                     exact.setdefault(words, set()).add(entry.value)
                     bag.setdefault(tuple(sorted(words)), set()).add(entry.value)
+            for spelling in (entry.name, entry.english, *entry.aliases):
+                if words := fold(spelling):
+                    full.setdefault(words, set()).add(entry.value)
         fields: dict[str, Any] = {
             "name": name,
             "list_tool": list_tool,
@@ -87,6 +101,7 @@ class Vocabulary:
             "_by_value": MappingProxyType({e.value: e for e in built}),
             "_exact": MappingProxyType({k: frozenset(v) for k, v in exact.items()}),
             "_bag": MappingProxyType({k: frozenset(v) for k, v in bag.items()}),
+            "_full": MappingProxyType({k: frozenset(v) for k, v in full.items()}),
         }
         for attribute, value in fields.items():
             object.__setattr__(self, attribute, value)
@@ -150,16 +165,8 @@ class Vocabulary:
         of a text, "us", is not the court ÚS), nor does the value (it may be a code). For telling
         a name from words of a text.
         """
-        words = fold(text)
-        if not words:
-            return None
-        found = {
-            e.value
-            for e in self._entries
-            for spelling in (e.name, e.english, *e.aliases)
-            if spelling and fold(spelling) == words
-        }
-        return found.pop() if len(found) == 1 else None
+        found = self._full.get(fold(text), frozenset())
+        return next(iter(found)) if len(found) == 1 else None
 
     def _partial(self, words: tuple[str, ...]) -> set[str]:
         """Entries whose name has every word given (or an inflection of it).

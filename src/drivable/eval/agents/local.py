@@ -472,8 +472,9 @@ def call_to_send(calls: list[ToolCall], succeeded: set[str]) -> ToolCall:
 
 # What tells two answers to one call apart without changing what they say: the request id of an
 # error, the next_cursor of a page (its issue time is in it), a dry run's confirm_token (fresh
-# each time: a model previewed the same refund five times) and the next_call that carries either. Left in, a model that resent a
-# refused call nine times saw nine different answers and never met the identical-resend stop.
+# each time: a model previewed the same refund five times) and the next_call that carries either.
+# Left in, a model that resent a refused call nine times saw nine different answers and never met
+# the identical-resend stop.
 PER_CALL = frozenset({"request_id", "next_cursor", "next_call", "confirm_token"})
 
 
