@@ -101,3 +101,28 @@ async def test_a_done_call_meets_its_needle_on_both_sides(
         seen = await _answer(server, tool, arguments)
         assert not seen.is_error, (side, seen.text[:500])
         assert contains(seen, needle), (side, needle, json.dumps(seen.payload())[:500])
+
+
+@pytest.mark.parametrize("court", ["Constitutional Court", "Ústavní soud"])
+async def test_a_court_sent_as_the_query_is_judged_as_that_court(court: str) -> None:
+    """The model wrote the court the user named into `query`; the server searched that court and
+    said so in a note. The scorer judges the call as the server read it: the right date then
+    completes caselaw's invalid-argument step, a wrong one does not."""
+    from drivable.eval.scorer import satisfies
+    from drivable.eval.solver import contract_normalizer
+    from drivable.eval.workflow import bundled
+
+    contract = load("caselaw")
+    workflow = next(w for w in bundled("caselaw") if w.name == "invalid-argument")
+    (step,) = workflow.steps
+    assert step.done.call is not None and step.done.call.arguments["court"] == "Ústavní soud"
+    server = build_server(contract)
+    for date, meets in (("2021-02-01", True), ("2021-01-02", False)):
+        seen = await _answer(
+            server, "search_decisions", {"query": court, "date_from": date, "limit": 5}
+        )
+        assert not seen.is_error, seen.text[:300]
+        assert satisfies(step.done, seen, contract_normalizer(contract)) is meets, (
+            date,
+            seen.text[:300],
+        )

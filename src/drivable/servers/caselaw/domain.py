@@ -111,9 +111,11 @@ def court_for_query(args: T, call: Call) -> T:
     court = COURT_VOCABULARY.named(query)
     if court is None:
         return args
+    # the note has the kinds' shape ("<name>: Read <sent> as <value>."): a reader of notes, the
+    # eval's scorer among them, learns from it which court the search was of
     call.note(
-        f"query: {query.strip()!r} is the name of a court, so it was read as court={court!r}. "
-        "To search for words in the texts of that court, send them as query with court set."
+        f"court: Read {query.strip()!r}, sent as query, as {court}. It is the name of a court; "
+        "to search for words in the texts of that court, send them as query with court set."
     )
     return args.model_copy(update={"query": None, "court": court})
 
