@@ -278,3 +278,34 @@ def test_a_cut_reply_keeps_exactly_the_calls_it_finished(calls: list[ToolCall], 
             finished += 1
         start += len(line) + 1
     assert [(c.tool, c.arguments) for c in got] == [(c.tool, c.arguments) for c in calls[:finished]]
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=8))
+def test_completed_within_two_attempts_counts_trials_whose_every_step_took_at_most_two(
+    wrong_first: list[int],
+) -> None:
+    """The issue's bar: a trial counts when every step passed on its first or second distinct
+    payload. Each trial here sends `n` distinct wrong searches before the right one."""
+    from drivable.eval.report import summarize
+
+    trials = []
+    for n in wrong_first:
+        tracker = Tracker(loads(WF), TOOLS)
+        for k in range(n):
+            tracker.observe(obs("search", {"query": f"wrong {k}"}, ENV))
+        tracker.observe(obs("search", {"query": "budget"}))
+        tracker.observe(obs("read", {"id": "1"}))
+        trials.append(
+            {
+                "workflow": "two-steps",
+                "agent": "a",
+                "fixture": "other",
+                "tool_calls": n + 2,
+                "tokens": 0,
+                **tracker.verdict(),
+            }
+        )
+    overall = summarize(trials)["overall"]
+    assert overall["completed"]["k"] == len(wrong_first)
+    assert overall["completed_within_two"]["k"] == sum(1 for n in wrong_first if n <= 1)
+    assert overall["completed_within_two"]["n"] == len(wrong_first)

@@ -61,6 +61,11 @@ def _caps(trials: Sequence[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
+def _within_attempts(trial: dict[str, Any], most: int) -> bool:
+    """Every step of the trial passed on one of its first `most` attempts (distinct payloads)."""
+    return all(s["passed"] and (s["attempt"] or 1) <= most for s in trial["steps"])
+
+
 def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]:
     trials = [r.to_dict() if isinstance(r, TrialResult) else r for r in results]
     by_wf: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -70,6 +75,7 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
     fc_all = [0, 0]
     fr_all = [0, 0]
     done_all = [0, 0]
+    two_all = [0, 0]
     named_all = [0, 0]
     for name, ts in by_wf.items():
         ran = [t for t in ts if not t.get("skipped")]
@@ -103,13 +109,17 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             named_all[0] += named
             named_all[1] += errors
         completed = [t for t in ran if t["completed"]]
+        within_two = [t for t in completed if _within_attempts(t, 2)]
         refused = [t for t in ran if t.get("connect_error")]
         done_all[0] += len(completed)
         done_all[1] += len(ran)
+        two_all[0] += len(within_two)
+        two_all[1] += len(ran)
         workflows[name] = {
             "fixture": ran[0].get("fixture"),
             "trials": len(ran),
             "completed": rate(len(completed), len(ran)),
+            "completed_within_two": rate(len(within_two), len(ran)),
             "within_budget": rate(sum(1 for t in ran if t.get("within_budget")), len(ran)),
             "tool_calls_per_completed": _mean([t["tool_calls"] for t in completed]),
             "tokens_per_completed": _mean([t["tokens"] for t in completed]),
@@ -148,6 +158,7 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
         "by_agent": by_agent,
         "overall": {
             "completed": rate(*done_all),
+            "completed_within_two": rate(*two_all),
             "first_call": rate(*fc_all),
             "first_repair": rate(*fr_all),
             "errors_naming_next_call": rate(*named_all),

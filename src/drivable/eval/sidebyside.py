@@ -140,10 +140,11 @@ def markdown(run: dict[str, Any]) -> str:
         + (" — **partial run**: " + run["partial"] if run.get("partial") else "")
         + ".",
         "",
-        "| set | side | completed | first call | first repair | rejections naming next call "
+        "| set | side | completed | within 2 attempts a step | first call | first repair "
+        "| rejections naming next call "
         "| tools/list tokens (o200k) | model turns | prompt tok | completion tok | model s "
         "| tok/s | stopped by |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, sides in run["sets"].items():
         for side in ("naive", "drivable"):
@@ -162,6 +163,7 @@ def markdown(run: dict[str, Any]) -> str:
             caps = ", ".join(f"{k} {v}" for k, v in sorted(m["stopped_by"].items()))
             lines.append(
                 f"| {name} | {side} | {report._cell(o['completed'])} | "
+                f"{report._cell(o.get('completed_within_two'))} | "
                 f"{report._cell(o['first_call'])} | {report._cell(o['first_repair'])} | "
                 f"{report._cell(o['errors_naming_next_call'])} | {discovery} | {m['turns']} | "
                 f"{m['prompt_tokens']} | {m['completion_tokens']} | {m['model_seconds']} | "
