@@ -95,7 +95,8 @@ async def bench_store(label: str, url: str, calls: int) -> dict[str, tuple[float
     tokens: list[str] = []
 
     async def dry(n: int) -> None:
-        tokens.append((await ok(contract, "refund_invoice", refund_args(n)))["confirm_token"])
+        preview = await ok(contract, "refund_invoice", refund_args(n))
+        tokens.append(preview["next_call"]["arguments"]["confirm_token"])
 
     results["refund dry run"] = percentiles(await timed(calls, dry))
 

@@ -83,7 +83,7 @@ async def test_a_destructive_action_needs_the_dry_runs_token() -> None:
     }
     preview = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
     assert preview.structured["status"] == "would_delete"
-    token = preview.structured["confirm_token"]
+    token = preview.structured["next_call"]["arguments"]["confirm_token"]
     assert "note_4" not in DELETED
     done = await contract.call(
         "delete_note", {"note_id": "note_4", "dry_run": False, "confirm_token": token}
@@ -100,7 +100,7 @@ async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
     preview = await contract.call(
         "delete_note", {"note_id": "note_6"}, principal=Principal("alice")
     )
-    token = preview.structured["confirm_token"]
+    token = preview.structured["next_call"]["arguments"]["confirm_token"]
     stolen = await contract.call(
         "delete_note",
         {"note_id": "note_6", "dry_run": False, "confirm_token": token},
@@ -125,7 +125,7 @@ async def test_a_failed_effect_does_not_spend_the_token() -> None:
     DELETED.append("note_7")  # the note vanishes between the dry run and the real run
     DELETED.remove("note_7")
     preview = await contract.call("delete_note", {"note_id": "note_7"})
-    token = preview.structured["confirm_token"]
+    token = preview.structured["next_call"]["arguments"]["confirm_token"]
     DELETED.append("note_7")
     gone = await contract.call(
         "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}

@@ -236,7 +236,7 @@ async def test_presets_add_their_control_fields_and_their_codes(tmp_path: Path) 
     again = await fresh.call("create_thing", args)
     assert first.structured["runs"] == 1 and again.structured["runs"] == 1 and runs == ["a"]
     preview = await fresh.call("delete_thing", {"title": "a"})
-    token = preview.structured["confirm_token"]
+    token = preview.structured["next_call"]["arguments"]["confirm_token"]
     done = await fresh.call(
         "delete_thing", {"title": "a", "dry_run": False, "confirm_token": token}
     )

@@ -158,7 +158,11 @@ def billing(tag: str) -> list[Step]:
         Step(
             "refunded",
             "refund_invoice",
-            {**refund, "dry_run": False, "confirm_token": "$ref:preview:confirm_token"},
+            {
+                **refund,
+                "dry_run": False,
+                "confirm_token": "$ref:preview:next_call.arguments.confirm_token",
+            },
         ),
         Step(
             "idempotency_mismatch",
@@ -167,7 +171,7 @@ def billing(tag: str) -> list[Step]:
                 **refund,
                 "amount_cents": 200,
                 "dry_run": False,
-                "confirm_token": "$ref:preview:confirm_token",
+                "confirm_token": "$ref:preview:next_call.arguments.confirm_token",
             },
             "idempotency_mismatch",
             issues=True,

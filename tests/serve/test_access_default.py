@@ -60,7 +60,7 @@ async def test_a_read_only_token_moves_no_money(billing: Served, mode: str) -> N
             args = {"invoice_id": invoice, "amount_cents": 1, "idempotency_key": f"k-{mode}-0001x"}
             preview = await writer.call_tool("refund_invoice", {**args, "dry_run": True})
             assert not preview.is_error, preview
-            token = preview.structured_content["confirm_token"]
+            token = preview.structured_content["next_call"]["arguments"]["confirm_token"]
         async with connect(Target(url=billing.url, bearer_token=READER), mode=mode) as reader:  # type: ignore[arg-type]
             seen = await reader.call_tool("get_invoice", {"invoice_id": invoice})
             assert not seen.is_error

@@ -247,7 +247,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
                 {
                     "bookmark_id": bookmark_id,
                     "dry_run": False,
-                    "confirm_token": preview["confirm_token"],
+                    "confirm_token": preview["next_call"]["arguments"]["confirm_token"],
                 },
             )
             assert done["deleted"] is True

@@ -64,6 +64,12 @@ async def _call(token: str, tool: str, args: dict[str, Any], url: str) -> dict[s
     return out
 
 
+def _confirm_token(preview: dict[str, Any]) -> str:
+    """The token a dry run's preview carries: inside its next_call, the confirming call."""
+    next_call = preview.get("next_call") or {}
+    return str((next_call.get("arguments") or {}).get("confirm_token"))
+
+
 async def access_matrix(served: Served, run: str) -> list[AccessCase]:
     """Every case above against a probe served with its verifier and a store."""
     url = served.url
@@ -102,7 +108,7 @@ async def access_matrix(served: Served, run: str) -> list[AccessCase]:
     preview = await _call(
         probe.ALICE_TOKEN, "void_entry", {"entry_id": entry, "dry_run": True}, url
     )
-    token = str(preview.get("confirm_token"))
+    token = _confirm_token(preview)
     stolen = await _call(
         probe.BOB_TOKEN,
         "void_entry",
@@ -203,7 +209,7 @@ async def money_access(
     reader = await _call(READER_TOKEN, "refund_invoice", {**refund, "dry_run": False}, url)
     case("billing:read token refunds", "insufficient_scope", str(reader.get("code")))
     preview = await _call(full_token, "refund_invoice", {**refund, "dry_run": True}, url)
-    token = str(preview.get("confirm_token"))
+    token = _confirm_token(preview)
     spent = await _call(
         READER_TOKEN, "refund_invoice", {**refund, "dry_run": False, "confirm_token": token}, url
     )

@@ -181,7 +181,7 @@ def make() -> Contract:
         title="Void an entry",
         description=(
             "Void one entry for good; needs the scope entries:write. Call it with dry_run true "
-            "first, then again with the confirm_token it returns. "
+            "first, then make the preview's next_call (dry_run false and its confirm_token). "
             'Example: {"entry_id": "ent_3f2a", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),

@@ -29,6 +29,11 @@ async def call(contract: Contract, tool: str, arguments: dict[str, Any]) -> dict
     return dict(out.structured, is_error=out.is_error)
 
 
+def token_of(preview: dict[str, Any]) -> str:
+    """A dry run's confirm_token: a preview carries it only inside next_call, the confirming call."""
+    return str(preview["next_call"]["arguments"]["confirm_token"])
+
+
 def ledger_of(contract: Contract) -> Any:
     assert contract.durability is not None
     return contract.durability.store

@@ -6,13 +6,19 @@ from __future__ import annotations
 import asyncio
 
 from drivable.contract import Contract
-from tests.servers.billing.billing_helpers import a_paid_invoice, call, refunds_of, scalar
+from tests.servers.billing.billing_helpers import (
+    a_paid_invoice,
+    call,
+    refunds_of,
+    scalar,
+    token_of,
+)
 
 
 async def test_fifty_concurrent_refunds_with_one_key_refund_exactly_once(either: Contract) -> None:
     inv = (await a_paid_invoice(either))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 2500, "idempotency_key": "one-key-00000001"}
-    token = (await call(either, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(either, "refund_invoice", args))
     confirmed = {**args, "dry_run": False, "confirm_token": token}
 
     async def attempt() -> dict[str, object]:
@@ -47,7 +53,7 @@ async def test_concurrent_refunds_under_different_keys_never_overdraw(either: Co
         for n in range(8)
     ]
     # Every preview passes (nothing has moved yet); then all eight real runs race.
-    tokens = [(await call(either, "refund_invoice", args))["confirm_token"] for args in calls]
+    tokens = [token_of(await call(either, "refund_invoice", args)) for args in calls]
     results = await asyncio.gather(
         *(
             call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})

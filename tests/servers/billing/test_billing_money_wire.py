@@ -12,6 +12,7 @@ from typing import Any
 
 from drivable.contract.envelope import envelope_of
 from drivable.target import Target, connect
+from tests.servers.billing.billing_helpers import token_of
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
@@ -54,7 +55,7 @@ async def test_a_refund_spelled_in_money_over_stdio(tmp_path: Path) -> None:
             done = await _call(
                 client,
                 "refund_invoice",
-                {**spelled, "dry_run": False, "confirm_token": preview["confirm_token"]},
+                {**spelled, "dry_run": False, "confirm_token": token_of(preview)},
             )
             assert done["status"] == "refunded" and done["amount_cents"] == 4200, done
             after = await _call(client, "get_invoice", {"invoice_id": inv["invoice_id"]})
@@ -108,7 +109,7 @@ async def test_a_confirm_token_binds_to_the_amount_read_not_its_spelling(tmp_pat
                     {**invoice, "amount_cents": amount, "idempotency_key": key, "dry_run": True},
                 )
                 assert dry["status"] == "would_refund" and dry["amount_cents"] == 4200, dry
-                return str(dry["confirm_token"])
+                return token_of(dry)
 
             async def confirm(amount: Any, key: str, token: str) -> dict[str, Any]:
                 return await _call(

@@ -55,7 +55,9 @@ async def scenario(served: tuple[Ledger, Contract], steps: list[tuple[Any, Any, 
         out = await contract.call("refund_invoice", args)
         conforms(contract, "refund_invoice", out.structured, out.is_error)
         assert out.structured.get("code") != "internal_error", out.structured
-        token = out.structured.get("confirm_token")
+        token = ((out.structured.get("next_call") or {}).get("arguments") or {}).get(
+            "confirm_token"
+        )
         if token:  # a model that got a token goes on to confirm it
             real = await contract.call(
                 "refund_invoice", {**args, "dry_run": False, "confirm_token": token}

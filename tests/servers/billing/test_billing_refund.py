@@ -9,6 +9,7 @@ from tests.servers.billing.billing_helpers import (
     call,
     refunds_of,
     scalar,
+    token_of,
 )
 
 KEY = "3f9a2c7e-refund-0001"
@@ -22,13 +23,13 @@ async def test_the_two_step_refund_end_to_end(either: Contract) -> None:
     preview = await call(either, "refund_invoice", args)  # dry_run defaults to true
     assert not preview["is_error"]
     assert preview["status"] == "would_refund" and preview["refund_id"] is None
-    assert preview["confirm_token"].startswith("ct2.")
+    assert token_of(preview).startswith("ct2.")
     assert await refunds_of(either, inv) == 0  # a preview moves nothing
 
     real = await call(
         either,
         "refund_invoice",
-        {**args, "dry_run": False, "confirm_token": preview["confirm_token"]},
+        {**args, "dry_run": False, "confirm_token": token_of(preview)},
     )
     assert not real["is_error"], real
     shape = {k: v for k, v in real.items() if k != "is_error"}
@@ -53,7 +54,7 @@ async def test_refunding_everything_closes_the_invoice_as_refunded(either: Contr
         "amount_cents": invoice["refundable_cents"],
         "idempotency_key": KEY,
     }
-    token = (await call(either, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(either, "refund_invoice", args))
     real = await call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
     assert real["invoice_state"] == "refunded"
     assert "0.00" in real["summary"]
@@ -62,7 +63,7 @@ async def test_refunding_everything_closes_the_invoice_as_refunded(either: Contr
 async def test_retries_replay_and_never_refund_twice(billing: Contract) -> None:
     inv = (await a_paid_invoice(billing))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 1500, "idempotency_key": KEY}
-    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(billing, "refund_invoice", args))
     confirmed = {**args, "dry_run": False, "confirm_token": token}
     first = await call(billing, "refund_invoice", confirmed)
     for _ in range(5):  # the model retries the very same call (the token is already spent)
@@ -85,7 +86,7 @@ async def test_retries_replay_and_never_refund_twice(billing: Contract) -> None:
 async def test_the_same_key_with_other_arguments_names_the_fields(billing: Contract) -> None:
     inv = (await a_paid_invoice(billing))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 1500, "idempotency_key": KEY}
-    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(billing, "refund_invoice", args))
     await call(billing, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
     other = await call(
         billing,
@@ -139,8 +140,8 @@ async def test_an_overdraft_found_at_the_real_run_rolls_back_and_frees_the_key(
     inv, whole = invoice["invoice_id"], invoice["refundable_cents"]
     a = {"invoice_id": inv, "amount_cents": whole, "idempotency_key": "key-a-00000001"}
     b = {"invoice_id": inv, "amount_cents": whole, "idempotency_key": "key-b-00000001"}
-    ta = (await call(billing, "refund_invoice", a))["confirm_token"]
-    tb = (await call(billing, "refund_invoice", b))["confirm_token"]
+    ta = token_of(await call(billing, "refund_invoice", a))
+    tb = token_of(await call(billing, "refund_invoice", b))
     assert not (
         await call(billing, "refund_invoice", {**a, "dry_run": False, "confirm_token": ta})
     )["is_error"]
@@ -159,7 +160,7 @@ async def test_an_overdraft_found_at_the_real_run_rolls_back_and_frees_the_key(
 async def test_confirm_tokens_are_bound_to_the_arguments_and_single_use(billing: Contract) -> None:
     inv = (await a_paid_invoice(billing))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 1000, "idempotency_key": KEY}
-    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(billing, "refund_invoice", args))
     other = await call(
         billing,
         "refund_invoice",
@@ -244,7 +245,7 @@ async def test_a_retry_under_a_fresh_key_cannot_reuse_the_spent_token(billing: C
     confirm token it copies was spent by the first run."""
     inv = (await a_paid_invoice(billing))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 700, "idempotency_key": KEY}
-    token = (await call(billing, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(billing, "refund_invoice", args))
     first = await call(
         billing, "refund_invoice", {**args, "dry_run": False, "confirm_token": token}
     )

@@ -13,7 +13,13 @@ from drivable.contract import Contract
 from drivable.servers.billing.data import folded, generate, money
 from drivable.servers.billing.ledger import Ledger, default_url
 from drivable.servers.billing.server import make_contract
-from tests.servers.billing.billing_helpers import a_paid_invoice, an_open_invoice, call, scalar
+from tests.servers.billing.billing_helpers import (
+    a_paid_invoice,
+    an_open_invoice,
+    call,
+    scalar,
+    token_of,
+)
 
 
 def test_generated_data_is_deterministic_and_adds_up() -> None:
@@ -204,7 +210,7 @@ async def test_a_stale_version_is_a_conflict_whose_repair_is_the_read(either: Co
     invoice = await a_paid_invoice(either)
     inv, version = invoice["invoice_id"], invoice["version"]
     args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": "refund-key-0001"}
-    token = (await call(either, "refund_invoice", args))["confirm_token"]
+    token = token_of(await call(either, "refund_invoice", args))
     await call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
     stale = await call(
         either,
@@ -253,7 +259,7 @@ async def test_void_takes_two_steps_and_only_when_no_money_is_kept(either: Contr
         "invoice_id": inv,
         "reason": "issued twice",
         "dry_run": "no",
-        "confirm_token": preview["confirm_token"],
+        "confirm_token": token_of(preview),
     }
     voided = await call(either, "void_invoice", real)
     assert voided["status"] == "voided" and voided["invoice_state"] == "void"
@@ -349,7 +355,7 @@ async def test_a_short_key_refunds_once_and_its_retry_replays(either: Contract, 
     args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": key}
     dry = await call(either, "refund_invoice", args)
     assert not dry["is_error"] and any("shorter than 8" in n for n in dry["notes"]), dry
-    done = {**args, "dry_run": False, "confirm_token": dry["confirm_token"]}
+    done = {**args, "dry_run": False, "confirm_token": token_of(dry)}
     first = await call(either, "refund_invoice", done)
     assert first["status"] == "refunded", first
     again = await call(either, "refund_invoice", done)

@@ -26,7 +26,7 @@ from drivable.serve import build_server
 from drivable.servers.billing.ledger import Ledger
 from drivable.target import Mode, Target, connect
 from tests.effects.effects_pg import throwaway_schema
-from tests.servers.billing.billing_helpers import LEAKS
+from tests.servers.billing.billing_helpers import LEAKS, token_of
 
 CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
@@ -71,7 +71,7 @@ async def drive_refund(call: Wire, key: str) -> tuple[str, str]:
     unconfirmed = await call("refund_invoice", {**args, "dry_run": "false"})
     assert unconfirmed["code"] == "confirmation_required"
     assert unconfirmed["repair"]["arguments"]["dry_run"] is True
-    real = {**args, "dry_run": False, "confirm_token": preview["confirm_token"]}
+    real = {**args, "dry_run": False, "confirm_token": token_of(preview)}
     done = await call("refund_invoice", real)
     assert done["status"] == "refunded", done
     again = await call("refund_invoice", real)
@@ -179,7 +179,7 @@ async def test_two_hundred_calls_over_http_on_four_processes_refund_once(
                     "idempotency_key": "http-one-key-0001",
                 }
                 preview = await call("refund_invoice", args)
-                confirmed = {**args, "dry_run": False, "confirm_token": preview["confirm_token"]}
+                confirmed = {**args, "dry_run": False, "confirm_token": token_of(preview)}
 
         async def client_burst(url: str) -> list[dict[str, Any]]:
             with open(os.devnull, "w") as errlog:

@@ -240,7 +240,8 @@ class SimulatedAgent:
 
     def _repeat_after_repair(self, last: Observation) -> ToolCall | None:
         """The repair was a preview of the same tool ("dry run, then repeat it with dry_run=false
-        and the confirm_token it returns"): repeat the original call with what the result echoes."""
+        and the confirm_token in its next_call"): repeat the original call with what the result
+        echoes, the confirm_token of its next_call included."""
         pending, self.pending_repeat = self.pending_repeat, None
         if pending is None or pending[0].tool != last.call.tool:
             return None
@@ -254,6 +255,9 @@ class SimulatedAgent:
             for k, v in payload.items()
             if k in props and k not in last.call.arguments and v not in (None, "")
         }
+        token = _confirm_token_in(payload.get("next_call"), original.tool)
+        if token is not None and "confirm_token" in props:
+            echoed["confirm_token"] = token
         if not echoed:
             return None
         args = {**original.arguments, **echoed}
@@ -455,6 +459,15 @@ class SimulatedAgent:
             self.resent.add(key)
             return call  # what models do with an error that says nothing: the same call again
         return None
+
+
+def _confirm_token_in(next_call: Any, tool: str) -> str | None:
+    """The confirm_token a preview's next_call carries for `tool` (a dry run's confirming call)."""
+    if not isinstance(next_call, dict) or next_call.get("tool") != tool:
+        return None
+    arguments = next_call.get("arguments")
+    token = arguments.get("confirm_token") if isinstance(arguments, dict) else None
+    return token if isinstance(token, str) and token else None
 
 
 class _Marker:

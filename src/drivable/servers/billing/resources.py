@@ -97,7 +97,8 @@ def add_resources_and_prompts(contract: Contract, ledger: Ledger) -> None:
             "its currency (4200 = 42.00).\n"
             "3. Call refund_invoice with a new idempotency_key and dry_run true; show the summary "
             "to the user.\n"
-            "4. Only after the user agrees, repeat the same call with dry_run false and the "
-            "confirm_token. On any error, follow its repair; on refund_exceeds_balance re-read "
-            "the invoice and ask the user, never retry the same amount."
+            "4. Only after the user agrees, make the preview's next_call: the same call with "
+            "dry_run false and its confirm_token. On any error, follow its repair; on "
+            "refund_exceeds_balance re-read the invoice and ask the user, never retry the same "
+            "amount."
         )
