@@ -42,7 +42,7 @@ def test_good_lines_are_imported_and_bad_ones_named_by_line(tmp_path: Path) -> N
     assert "line 2: court:" in result.stderr
     assert "line 3: not a JSON object" in result.stderr
     assert "line 5: decided_on:" in result.stderr
-    assert "2021-02-01 if the day is written first" in result.stderr
+    assert "1 February 2021 (2021-02-01) if the day is written first" in result.stderr
     assert "line 6: case_number:" in result.stderr
     assert "line 4" not in result.stderr  # blank lines are skipped
     store = Store(db)
