@@ -158,6 +158,24 @@ def test_refuses_a_handler_without_an_output_model() -> None:
         _register(_contract(), handler=find)
 
 
+@pytest.mark.parametrize("field", ["notes", "warnings", "rejected", "confirm_token", "next_call"])
+def test_refuses_an_output_field_the_runtime_reserves(field: str) -> None:
+    # confirm_token too, though a preview carries its token only inside next_call: a field of
+    # that name beside it would read as the token.
+    Taken = type(
+        "Taken",
+        (BaseModel,),
+        {"__annotations__": {field: str}, "model_config": ConfigDict(extra="forbid")},
+    )
+
+    async def find(args: In, call: Call) -> Any:
+        return Taken(**{field: "x"})
+
+    find.__annotations__ = {"args": In, "call": Call, "return": Taken}
+    with pytest.raises(ContractError, match=f"output field '{field}' is reserved"):
+        _register(_contract(), handler=find)
+
+
 def test_refuses_unregistered_error_codes() -> None:
     with pytest.raises(ContractError, match="unregistered"):
         _register(_contract(), errors=["no_such_code"])

@@ -88,14 +88,13 @@ def test_a_dry_runs_next_call_performs_exactly_the_previewed_call(note: int) -> 
         contract = load("example")
         preview = await contract.call("delete_note", {"note_id": f"note_{note}"})
         _checked(contract, "delete_note", preview.structured)
+        assert "confirm_token" not in preview.structured  # the token is only in next_call
         following = preview.structured["next_call"]
+        token = following["arguments"]["confirm_token"]
+        assert token.startswith("ct2.")
         assert following == {
             "tool": "delete_note",
-            "arguments": {
-                "note_id": f"note_{note}",
-                "dry_run": False,
-                "confirm_token": preview.structured["confirm_token"],
-            },
+            "arguments": {"note_id": f"note_{note}", "dry_run": False, "confirm_token": token},
         }
         done = await contract.call(following["tool"], following["arguments"])
         assert not done.is_error and done.structured["status"] == "deleted"

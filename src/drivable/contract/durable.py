@@ -84,17 +84,11 @@ def effect_sentences(*, keyed: bool, destructive: bool, window_s: float, ttl_s: 
         )
     if destructive:
         parts.append(
-            "Two steps: call with dry_run=true (the default) to preview and get a confirm_token "
-            f"(valid {int(ttl_s // 60)} minutes, single use), then repeat the same call with "
-            "dry_run=false and that confirm_token."
+            "Two steps: call with dry_run=true (the default) to preview; the preview's next_call "
+            "is the same call with dry_run=false and a confirm_token "
+            f"(valid {int(ttl_s // 60)} minutes, single use)."
         )
     return " ".join(parts)
-
-
-CONFIRM_SCHEMA: dict[str, Any] = {
-    "type": "string",
-    "description": "Returned by a dry run: pass it with dry_run=false to perform exactly this call. Present on dry runs.",
-}
 
 
 @dataclass
@@ -150,7 +144,7 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
         refusal.message,
         hint=(
             f"Call {tool} with dry_run=true (the call in `repair`), check the preview, then repeat "
-            "it with dry_run=false and the confirm_token it returns."
+            "it with dry_run=false and the confirm_token in its next_call."
         ),
         issues=[Issue("confirm_token", refusal.code, refusal.message)],
         repair=dry_run_repair(tool, args),

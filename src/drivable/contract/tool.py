@@ -448,10 +448,6 @@ def output_schema_of(
     props["warnings"] = WARNINGS_SCHEMA
     if best_effort:
         props["rejected"] = REJECTED_SCHEMA
-    if destructive:
-        from drivable.contract.durable import CONFIRM_SCHEMA
-
-        props["confirm_token"] = CONFIRM_SCHEMA
     if destructive or paged:
         props["next_call"] = NEXT_CALL_SCHEMA
     schema["properties"] = props

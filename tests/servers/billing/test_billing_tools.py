@@ -81,7 +81,6 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
         "summary",
         "notes",
         "warnings",
-        "confirm_token",
         "next_call",
     }
     assert "24 hours" in refund["description"] and "10 minutes" in refund["description"]

@@ -1,7 +1,8 @@
 """Stage: durable effects around the handler (see `drivable.contract.durable`).
 
-A destructive tool's dry run previews and issues a confirm token (no receipt: a key reused for the
-real run must not replay the preview); its real run spends the token in the effect's transaction.
+A destructive tool's dry run previews and issues a confirm token, carried only inside the preview's
+`next_call` (no receipt: a key reused for the real run must not replay the preview); its real run
+spends the token in the effect's transaction.
 A client that can ask its user confirms a tokenless real run that way instead (`consent`).
 A keyed tool runs at most once per idempotency key and replays the first result after that.
 """
@@ -43,7 +44,6 @@ async def run_effects(attempt: Attempt) -> Outcome:
     if spec.effects.destructive and args.dry_run:
         preview = shape(attempt, await invoke(attempt))
         token = issue_token(durability, tool=spec.name, principal=principal, args=args)
-        preview["confirm_token"] = token
         preview["next_call"] = confirm_call(spec.name, args, token).model_dump()
         return Outcome(preview, is_error=False)
     # Confirmed by the user through the client instead of by a token (`stages.consent`).
