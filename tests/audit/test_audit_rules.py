@@ -204,3 +204,51 @@ def test_the_rust_tokenizer_loaded_alone_counts_as_the_wrapper_does() -> None:
         assert fast.count(text) == wrapped.count(text)
 
     agree()
+
+
+def test_a_dry_runs_token_may_come_back_at_the_top_or_inside_next_call() -> None:
+    """Most servers hand a dry run's token back as a field of the preview; drivable's runtime
+    only inside `next_call.arguments`. [3.sec-confirmation] accepts either: it reads the inputs."""
+    from drivable.audit.rules import s3_effects
+    from drivable.audit.rules.base import StaticContext
+
+    inputs = {
+        "type": "object",
+        "properties": {
+            "note_id": {"type": "string"},
+            "dry_run": {"type": "boolean", "default": True},
+            "confirm_token": {"type": "string"},
+        },
+        "required": ["note_id"],
+        "additionalProperties": False,
+    }
+    next_call = {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {}},
+        "required": ["tool", "arguments"],
+        "additionalProperties": False,
+    }
+    at_the_top = {"deleted": {"type": "boolean"}, "confirm_token": {"type": "string"}}
+    in_next_call = {"deleted": {"type": "boolean"}, "next_call": next_call}
+    annotations = {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+
+    def confirmation_findings(input_schema: dict[str, object], output: dict[str, object]) -> int:
+        tool = {
+            "name": "delete_note",
+            "description": "Delete one note in two steps.",
+            "inputSchema": input_schema,
+            "outputSchema": {"type": "object", "properties": output},
+            "annotations": annotations,
+        }
+        found = s3_effects.check(StaticContext({"tools": [tool]}))
+        return sum(1 for f in found if f.rule == "3.sec-confirmation")
+
+    assert confirmation_findings(inputs, at_the_top) == 0
+    assert confirmation_findings(inputs, in_next_call) == 0
+    one_step = {**inputs, "properties": {"note_id": {"type": "string"}}}
+    assert confirmation_findings(one_step, {"deleted": {"type": "boolean"}}) == 1

@@ -130,7 +130,17 @@ DELETE_OUT = {
     "properties": {
         "note_id": {"type": "string"},
         "deleted": {"type": "boolean"},
-        "confirm_token": {"type": "string"},
+        # A dry run's confirmation, written out as the call to make (its token in its arguments).
+        "next_call": {
+            "type": "object",
+            "properties": {
+                "tool": {"type": "string"},
+                # untyped, as drivable's runtime lists it: its shape is delete_note's inputSchema
+                "arguments": {"description": "Arguments delete_note's inputSchema accepts."},
+            },
+            "required": ["tool", "arguments"],
+            "additionalProperties": False,
+        },
     },
     "required": ["note_id", "deleted"],
     "additionalProperties": False,
@@ -142,8 +152,8 @@ TOOLS = [
         title="Delete a note",
         description=(
             "Delete one note in two steps. Use when the user asks to remove a note. "
-            "The first call (dry_run true) returns a confirm_token; the second call with dry_run "
-            "false and that token deletes. Returns not_found if the id does not exist. "
+            "The first call (dry_run true) returns next_call: the same call with dry_run false "
+            "and a confirm_token, which deletes. Returns not_found if the id does not exist. "
             "Example: delete_note(note_id='n1')."
         ),
         input_schema=DELETE_IN,
@@ -344,7 +354,14 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         return result(dict(note))
     note_id = args["note_id"]
     if args.get("dry_run", True):
-        return result({"note_id": note_id, "deleted": False, "confirm_token": "confirm-" + note_id})
+        confirm = {"note_id": note_id, "dry_run": False, "confirm_token": "confirm-" + note_id}
+        return result(
+            {
+                "note_id": note_id,
+                "deleted": False,
+                "next_call": {"tool": "delete_note", "arguments": confirm},
+            }
+        )
     if args.get("confirm_token") != "confirm-" + note_id:
         return envelope(
             "confirmation_required",

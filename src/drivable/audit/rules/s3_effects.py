@@ -89,7 +89,8 @@ DOCS = {
         "see what will go.",
         "`delete_project(project_id)`.",
         "Add `dry_run: boolean` (default true) returning what would change plus a confirm token "
-        "that the real call requires.",
+        "that the real call requires: a field of the preview, or (better: models copy it) inside "
+        "`next_call`, the confirming call written out with `dry_run: false` and the token.",
         levels=(
             (
                 "minor",
@@ -222,6 +223,8 @@ def _effect_checks(tool: dict[str, Any]) -> Iterator[Finding]:
             "repeated key.",
         )
     destructive = verb in h.DESTRUCTIVE_VERBS or ann.get("destructiveHint") is True
+    # Read from the inputs alone: where a dry run hands its token back (a top-level field, as
+    # most servers do, or inside `next_call.arguments`, as drivable's runtime does) passes either way.
     confirmable = any(CONFIRM_PARAM.search(p) for p in props)
     if destructive and ann.get("readOnlyHint") is not True and not confirmable:
         yield finding(
@@ -232,7 +235,8 @@ def _effect_checks(tool: dict[str, Any]) -> Iterator[Finding]:
             f"Destructive `{name}` acts in one step: no dry run, no confirmation.",
             {"properties": sorted(props), "annotations": ann},
             f"Add `dry_run` (default true) to `{name}` returning what would go and a "
-            "`confirm_token` the real call requires.",
+            "`confirm_token` the real call requires, at the top level or inside `next_call` "
+            "(the confirming call written out).",
         )
     preconditioned = any(VERSION_PARAM.search(p) for p in props)
     if verb in {"update", "edit", "modify", "patch", "set"} and props and not preconditioned:
