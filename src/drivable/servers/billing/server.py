@@ -115,34 +115,6 @@ def make_contract(ledger: Ledger) -> Contract:
     pager = Pager(secret=ledger.secret, lifetime_s=CURSOR_LIFETIME_S)
 
     @contract.tool(
-        name="list_customers",
-        title="List customers",
-        description=(
-            "List the customers invoices can be created for, a page at a time. Use it to find a "
-            "customer_id for create_invoice or find_invoices; `query` matches part of the name; "
-            'an empty page means no name matches. Example: {"query": "<part of the name>"}.'
-        ),
-        more=("query matches in any case. Pass next_cursor back as cursor for the next page."),
-        effects=READ_ONLY,
-        scopes=[READ_SCOPE],
-        errors=["invalid_cursor", "cursor_expired"],
-    )
-    async def list_customers(args: ListCustomersInput, call: Call) -> CustomersOutput:
-        start = pager.offset("list_customers", args)
-        async with ledger.using(None) as tx:
-            rows = await ledger.customers(tx, args.query, start, args.limit + 1)
-        shown = rows[: args.limit]
-        page = pager.page("list_customers", args, start, len(shown), len(rows) > args.limit)
-        return CustomersOutput(
-            results=[
-                CustomerRow(customer_id=r[0], name=r[1], email=r[2], country=r[3], currency=r[4])
-                for r in shown
-            ],
-            has_more=page.has_more,
-            next_cursor=page.next_cursor,
-        )
-
-    @contract.tool(
         name="find_invoices",
         title="Find invoices",
         description=(
@@ -211,6 +183,34 @@ def make_contract(ledger: Ledger) -> Contract:
             if record is None:
                 raise invoice_not_found(args.invoice_id)
             return InvoiceOutput(invoice=await invoice_detail(ledger, tx, record))
+
+    @contract.tool(
+        name="list_customers",
+        title="List customers",
+        description=(
+            "List the customers invoices can be created for, a page at a time. Use it to find a "
+            "customer_id for create_invoice or find_invoices; `query` matches part of the name; "
+            'an empty page means no name matches. Example: {"query": "<part of the name>"}.'
+        ),
+        more=("query matches in any case. Pass next_cursor back as cursor for the next page."),
+        effects=READ_ONLY,
+        scopes=[READ_SCOPE],
+        errors=["invalid_cursor", "cursor_expired"],
+    )
+    async def list_customers(args: ListCustomersInput, call: Call) -> CustomersOutput:
+        start = pager.offset("list_customers", args)
+        async with ledger.using(None) as tx:
+            rows = await ledger.customers(tx, args.query, start, args.limit + 1)
+        shown = rows[: args.limit]
+        page = pager.page("list_customers", args, start, len(shown), len(rows) > args.limit)
+        return CustomersOutput(
+            results=[
+                CustomerRow(customer_id=r[0], name=r[1], email=r[2], country=r[3], currency=r[4])
+                for r in shown
+            ],
+            has_more=page.has_more,
+            next_cursor=page.next_cursor,
+        )
 
     @contract.tool(
         name="create_invoice",
