@@ -309,3 +309,48 @@ def test_completed_within_two_attempts_counts_trials_whose_every_step_took_at_mo
     assert overall["completed"]["k"] == len(wrong_first)
     assert overall["completed_within_two"]["k"] == sum(1 for n in wrong_first if n <= 1)
     assert overall["completed_within_two"]["n"] == len(wrong_first)
+
+
+@given(calls=call_lines, cut=st.floats(0, 1))
+def test_a_cut_plan_in_prose_keeps_the_calls_of_its_closed_blocks(
+    calls: list[ToolCall], cut: float
+) -> None:
+    """A plan in prose, one fenced block per call, cut anywhere: the calls of the blocks closed
+    before the cut, in order (seen: the whole search the step wanted, then a cut third block)."""
+    blocks = [
+        f"{i}. Call it:\n```json\n"
+        + json.dumps({"name": c.tool, "arguments": c.arguments}, indent=2)
+        + "\n```\n"
+        for i, c in enumerate(calls, 1)
+    ]
+    text = "To do this, I'll follow these steps:\n\n" + "".join(blocks)
+    at = int(len(text) * cut)
+    got = calls_before_cut(text[:at])
+    closed, end = 0, len("To do this, I'll follow these steps:\n\n")
+    for block in blocks:  # a block counts as closed when its closing fence was written
+        if end + len(block.rstrip("\n")) <= at:
+            closed += 1
+        end += len(block)
+    assert [(c.tool, c.arguments) for c in got] == [(c.tool, c.arguments) for c in calls[:closed]]
+
+
+@given(
+    seed=st.integers(0, 10**6),
+    workflows=st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=4, unique=True),
+)
+def test_each_completion_of_a_trial_samples_from_a_seed_of_its_own(
+    seed: int, workflows: list[str]
+) -> None:
+    """llama.cpp restarts its random stream from the seed of each call: one seed for every call
+    drew the same numbers in every turn of every workflow. The seed of a completion is fixed by
+    the trial's seed, the workflow and its place in the trial, and differs for each of them."""
+    from drivable.eval.agents.local import turn_seed
+
+    places = [
+        (w, turn, n) for w in workflows for turn in range(1, 4) for n in range(turn, turn + 2)
+    ]
+    seeds = [turn_seed(seed, w, turn, n) for w, turn, n in places]
+    assert seeds == [turn_seed(seed, w, turn, n) for w, turn, n in places]  # reproducible
+    assert len(set(seeds)) == len(seeds)  # and no two completions share a stream
+    assert all(0 <= s < 2**31 for s in seeds)
+    assert turn_seed(seed, workflows[0], 1, 1) != turn_seed(seed + 1, workflows[0], 1, 1)

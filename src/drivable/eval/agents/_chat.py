@@ -67,14 +67,29 @@ def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
     return [], "none"
 
 
-def calls_before_cut(text: str) -> list[ToolCall]:
-    """The calls a reply cut at its length limit finished: each whole line that is one call (the
-    model is asked for one call per line), up to the first line that is not, where the cut is.
+_CLOSED = re.compile(
+    r"<tool_call>\s*(.*?)\s*</tool_call>|```(?:json|tool_call)?\s*(\{.*?\})\s*```", re.S
+)
 
-    A line is parsed whole, so an object inside the broken call (its `arguments`) is never taken
-    for a call. Seen: a plan whose first line was a whole list_notes call and whose second ran to
-    the limit on a cursor of zeros; the first call was lost with it.
+
+def calls_before_cut(text: str) -> list[ToolCall]:
+    """The calls a reply cut at its length limit finished: those in tagged or fenced blocks closed
+    before the cut, else each whole line that is one call (the model is asked for one call per
+    line), up to the first line that is not, where the cut is.
+
+    A block or a line is parsed whole, so an object inside the broken call (its `arguments`) is
+    never taken for a call. Seen: a plan whose first line was a whole list_notes call and whose
+    second ran to the limit on a cursor of zeros, the first call lost with it; and a plan in prose
+    whose first fenced block was the whole search the step wanted, cut in its third block.
     """
+    closed = [
+        c
+        for tagged, fenced in _CLOSED.findall(text)
+        for o in _objects(tagged or fenced)
+        if (c := _as_call(o))
+    ]
+    if closed:
+        return closed
     found: list[ToolCall] = []
     for line in text.splitlines():
         line = line.strip()
