@@ -44,6 +44,16 @@ def billing_contract(directory: str) -> tuple[Ledger, Contract]:
     return ledger, make_contract(ledger)
 
 
+def on_a_fresh_ledger(go: Callable[[Contract], Awaitable[None]]) -> None:
+    """Run `go` against billing on a ledger of its own (each hypothesis example starts clean)."""
+    with tempfile.TemporaryDirectory() as directory:
+        ledger, contract = billing_contract(directory)
+        try:
+            asyncio.run(go(contract))
+        finally:
+            asyncio.run(ledger.close())
+
+
 def test_every_destructive_tool_of_the_reference_servers_is_covered() -> None:
     assert destructive_tools(example) == DESTRUCTIVE["example"]
     with tempfile.TemporaryDirectory() as directory:
@@ -149,12 +159,7 @@ def test_refund_invoices_next_call_refunds_once(
         )
         assert moved == amount
 
-    with tempfile.TemporaryDirectory() as directory:
-        ledger, contract = billing_contract(directory)
-        try:
-            asyncio.run(go(contract))
-        finally:
-            asyncio.run(ledger.close())
+    on_a_fresh_ledger(go)
 
 
 @settings(max_examples=10, deadline=None)
@@ -190,9 +195,4 @@ def test_void_invoices_next_call_voids_once(
         done = await two_steps(contract, "void_invoice", sent, dry_run, voided)
         assert done["status"] == "voided" and done["invoice_state"] == "void"
 
-    with tempfile.TemporaryDirectory() as directory:
-        ledger, contract = billing_contract(directory)
-        try:
-            asyncio.run(go(contract))
-        finally:
-            asyncio.run(ledger.close())
+    on_a_fresh_ledger(go)
