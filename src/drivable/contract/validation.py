@@ -9,14 +9,17 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from drivable.contract.boundary import safe_text, safe_value
-from drivable.contract.envelope import Issue
-from drivable.kinds import absence
+from drivable.contract.envelope import Issue, Repair
+from drivable.kinds import absence, validate
 from drivable.schema import properties, resolve
+
+if TYPE_CHECKING:
+    from drivable.contract.runtime import Contract
 
 _TYPE_CODES = {
     "missing": "missing_property",
@@ -269,3 +272,15 @@ def rejected_entries(
         ]
         out.append({"path": prefix, "index": index, "issue_objects": issues})
     return out
+
+
+def callable_repair(contract: Contract, repair: Repair) -> bool:
+    """A repair is sent only when its arguments validate against the named tool."""
+    target = contract.tools.get(repair.tool)
+    if target is None:
+        return False
+    try:
+        validate(target.input_model, repair.arguments, intent=target.intent)
+    except ValidationError:
+        return False
+    return True

@@ -3,11 +3,17 @@
 Case and surrounding spaces are repaired; a missing or wrong-case prefix is repaired when the rest
 is unmistakable ("2231" with prefix "inv_" reads as "inv_2231"); the example ids a model copies
 from descriptions ("inv_123", "inv_xxx", "inv_example") are placeholders.
+
+`lookup=(tool, parameter)` names the tool that lists these ids and the parameter that finds one by
+a name (or None): a name sent where the id goes ("Wilson Trading" as customer_id) is refused with
+that call as the repair (`drivable.contract.stages.reading`). No text of this kind shows an id,
+not even an example: a model sent the 'cus_2231' an error had shown it as a real customer.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from drivable.kinds import absence
@@ -28,14 +34,26 @@ def _schema(options: Options) -> dict[str, Any]:
     return {
         "type": "string",
         "pattern": f"^{re.escape(prefix)}[A-Za-z0-9][A-Za-z0-9_-]{{0,63}}$",
-        "description": f"An id as the server issues it, e.g. '{prefix}2231'.",
+        "description": f"An id as the server issues it, starting with '{prefix}'.",
     }
+
+
+def lookup_of(options: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    """The tool that lists these ids and its parameter that finds one by name, when declared in
+    an identifier's options (`Kind.options`, or `Options.extra` inside the reader)."""
+    found = options.get("lookup")
+    if found is None:
+        return None
+    tool, parameter = found
+    return str(tool), None if parameter is None else str(parameter)
 
 
 @kind("identifier", schema=_schema, expected="an id as the server issues it")
 def read_identifier(value: Any, options: Options) -> Reading:
     prefix = _prefix(options)
-    expected = f"an id like '{prefix}2231'"
+    lookup = lookup_of(options.extra)
+    source = f"as {lookup[0]} returns it" if lookup else "as a search or list tool returned it"
+    expected = f"an id starting with '{prefix}', {source}"
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
@@ -50,7 +68,7 @@ def read_identifier(value: Any, options: Options) -> Reading:
         return Reading.invalid(
             value,
             expected=expected,
-            hint=f"Send the id exactly as a search or list tool returned it ('{prefix}' followed by letters and digits).",
+            hint=f"Send the id exactly {source} ('{prefix}' followed by letters and digits).",
             code="invalid_id",
         )
     if body.lower() in _EXAMPLE_BODIES:
@@ -59,6 +77,9 @@ def read_identifier(value: Any, options: Options) -> Reading:
     return Reading.repaired(value, canonical)
 
 
-def IdOf(prefix: str) -> Any:
-    """The shared id type for ids with `prefix`: `invoice_id: IdOf("inv_")`."""
-    return Annotated[str, Kind("identifier", prefix=prefix)]
+def IdOf(prefix: str, lookup: tuple[str, str | None] | None = None) -> Any:
+    """The shared id type for ids with `prefix`: `invoice_id: IdOf("inv_")`; `lookup` names the
+    tool that lists them and its parameter that finds one by name."""
+    if lookup is None:
+        return Annotated[str, Kind("identifier", prefix=prefix)]
+    return Annotated[str, Kind("identifier", prefix=prefix, lookup=lookup)]

@@ -34,7 +34,7 @@ from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.access import missing_scopes
-from drivable.contract.stages.handler import callable_repair
+from drivable.contract.validation import callable_repair
 from drivable.effects import StoreUnavailableError, arguments_digest
 from drivable.serve.asking import Asking
 from drivable.tasks.control import before_task

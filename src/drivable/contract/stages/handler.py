@@ -10,17 +10,15 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from drivable.contract import boundary
 from drivable.contract.codes import Recovery
 from drivable.contract.durable import unavailable_envelope
-from drivable.contract.envelope import Envelope, Repair, ToolError
+from drivable.contract.envelope import Envelope, ToolError
 from drivable.contract.stages.base import Attempt
 from drivable.contract.strict import StrictError
+from drivable.contract.validation import callable_repair
 from drivable.effects import StoreUnavailableError
 from drivable.effects.backend import READING
-from drivable.kinds import validate
 
 if TYPE_CHECKING:
     from drivable.contract.runtime import Contract
@@ -100,15 +98,3 @@ def domain_error(contract: Contract, name: str, failure: ToolError, request_id: 
         retry_after_ms=failure.retry_after_ms,
         details=failure.details,
     )
-
-
-def callable_repair(contract: Contract, repair: Repair) -> bool:
-    """A repair is sent only when its arguments validate against the named tool."""
-    target = contract.tools.get(repair.tool)
-    if target is None:
-        return False
-    try:
-        validate(target.input_model, repair.arguments, intent=target.intent)
-    except ValidationError:
-        return False
-    return True

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from drivable.contract.call import Call
-from drivable.contract.envelope import Envelope, Repair
+from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Attempt, Refused
-from drivable.contract.validation import issues_from, repaired_arguments
-from drivable.kinds import validate
+from drivable.contract.validation import callable_repair, issues_from, repaired_arguments
+from drivable.kinds import Kind, validate
+from drivable.kinds.identifier import lookup_of
 
 if TYPE_CHECKING:
+    from drivable.contract.runtime import Contract
     from drivable.contract.tool import ToolSpec
     from drivable.kinds import Validated
 
@@ -30,7 +32,7 @@ def read_arguments(attempt: Attempt) -> Validated[Any]:
     try:
         validated = validate(spec.input_model, attempt.raw, intent=spec.intent)
     except ValidationError as error:
-        raise Refused(invalid_arguments(spec, attempt.raw, error)) from None
+        raise Refused(invalid_arguments(spec, attempt.raw, error, attempt.contract)) from None
     attempt.args = validated.value
     attempt.call = Call(
         tool=spec.name,
@@ -45,7 +47,12 @@ def read_arguments(attempt: Attempt) -> Validated[Any]:
     return validated
 
 
-def invalid_arguments(spec: ToolSpec, raw: Mapping[str, Any], error: ValidationError) -> Envelope:
+def invalid_arguments(
+    spec: ToolSpec,
+    raw: Mapping[str, Any],
+    error: ValidationError,
+    contract: Contract | None = None,
+) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
     fixed = repaired_arguments(raw, issues, spec.input_schema)
     repair = None
@@ -57,7 +64,15 @@ def invalid_arguments(spec: ToolSpec, raw: Mapping[str, Any], error: ValidationE
             repair = None
     first = issues[0] if issues else None
     count = len(issues)
-    if first is None:
+    looked_up = id_lookup(spec, first, contract) if repair is None else None
+    if looked_up is not None and first is not None:
+        # a name where the id goes ("Wilson Trading" as customer_id): the call that finds the id
+        repair = looked_up
+        hint = (
+            f"{first.path} takes an id, not a name: find it with {looked_up.tool} (the call in "
+            f"`repair`), then call {spec.name} again with the id it returns."
+        )
+    elif first is None:
         hint = f"Check the arguments against {spec.name}'s inputSchema and call it again."
     elif first.code == "placeholder_value":
         hint = (
@@ -82,3 +97,44 @@ def invalid_arguments(spec: ToolSpec, raw: Mapping[str, Any], error: ValidationE
         issues=issues,
         repair=repair,
     )
+
+
+def id_lookup(spec: ToolSpec, issue: Issue | None, contract: Contract | None) -> Repair | None:
+    """The call that looks up the id a refused id field wanted, when its kind names one
+    (`IdOf(prefix, lookup=(tool, parameter))`), what was sent does not start like an id (a name,
+    not a mistyped id) and that call validates: the text that was sent as the parameter that
+    finds an id by name, or no argument at all."""
+    if issue is None or issue.code != "invalid_id" or contract is None or "." in issue.path:
+        return None
+    options = _identifier_options(spec.input_model, issue.path)
+    lookup = lookup_of(options) if options is not None else None
+    if options is None or lookup is None:
+        return None
+    sent = issue.received
+    prefix = str(options.get("prefix", ""))
+    if isinstance(sent, str) and prefix and sent.strip().lower().startswith(prefix.lower()):
+        return None
+    tool, parameter = lookup
+    arguments = {parameter: sent.strip()} if parameter and isinstance(sent, str) else {}
+    repair = Repair(tool, arguments, "look_the_id_up_first")
+    return repair if callable_repair(contract, repair) else None
+
+
+def _identifier_options(model: type[BaseModel], name: str) -> dict[str, Any] | None:
+    """The options of the identifier kind a field of `model` reads through, if it does."""
+    field = model.model_fields.get(name)
+    if field is None:
+        return None
+    for meta in _metadata(field.annotation, list(field.metadata)):
+        if isinstance(meta, Kind) and meta.name == "identifier":
+            return meta.options
+    return None
+
+
+def _metadata(annotation: Any, found: list[Any]) -> list[Any]:
+    """Every Annotated metadata item in `annotation`, through unions (`CustomerId | None`)."""
+    if get_origin(annotation) is Annotated:
+        found.extend(annotation.__metadata__)
+    for inner in get_args(annotation):
+        _metadata(inner, found)
+    return found

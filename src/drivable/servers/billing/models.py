@@ -45,8 +45,14 @@ RefundAmount = Annotated[
 UnitPrice = Annotated[
     int | Pending, Kind("money", currency_from="invoice", minimum=0, maximum=100_000_000)
 ]
-InvoiceId = Annotated[str, Kind("identifier", prefix="inv_")]  # = IdOf("inv_"), as a type
-CustomerId = Annotated[str, Kind("identifier", prefix="cus_")]  # = IdOf("cus_")
+# Each id names the tool that lists it: a name sent where the id goes ("Wilson Trading" as
+# customer_id) is refused with that call as the repair (list_customers {"query": ...}).
+InvoiceId = Annotated[  # = IdOf("inv_", lookup=("find_invoices", None)), as a type
+    str, Kind("identifier", prefix="inv_", lookup=("find_invoices", None))
+]
+CustomerId = Annotated[  # = IdOf("cus_", lookup=("list_customers", "query"))
+    str, Kind("identifier", prefix="cus_", lookup=("list_customers", "query"))
+]
 Currency = Literal["CZK", "EUR", "GBP", "USD"]
 InvoiceState = Literal["open", "paid", "partially_refunded", "refunded", "void"]
 RefundReason = Literal["requested_by_customer", "duplicate", "failed_delivery", "disputed"]

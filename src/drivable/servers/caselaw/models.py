@@ -32,7 +32,9 @@ CURSOR_LIFETIME_S = 3600
 CourtValue = Annotated[
     str, Kind("vocabulary", vocabulary=COURT_VOCABULARY), WithJsonSchema({"type": "string"})
 ]
-DecisionId = Annotated[str, Kind("identifier", prefix=ID_PREFIX)]  # = IdOf(ID_PREFIX), as a type
+DecisionId = Annotated[  # = IdOf(ID_PREFIX, lookup=("search_decisions", "query")), as a type
+    str, Kind("identifier", prefix=ID_PREFIX, lookup=("search_decisions", "query"))
+]
 
 
 class DecisionRow(Output):
