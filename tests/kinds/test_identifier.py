@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from drivable.kinds import Kind, read
 from drivable.kinds._registry import KINDS, make_options
+from drivable.kinds.absence import placeholder_of
 from drivable.kinds.identifier import lookup_of
 
 PREFIXES = st.sampled_from(["inv_", "cus_", "dec_", "n-", "ECLI"])
@@ -79,3 +80,29 @@ def test_the_schema_shows_the_prefix_and_no_example_id(prefix: str) -> None:
 def test_a_declared_lookup_is_read_back_from_the_kind(lookup: tuple[str, str | None]) -> None:
     assert lookup_of(Kind("identifier", prefix="cus_", lookup=lookup).options) == lookup
     assert lookup_of(Kind("identifier", prefix="cus_").options) is None
+
+
+@given(prefix=PREFIXES, word=st.text(alphabet=string.ascii_letters, min_size=1, max_size=20))
+def test_a_word_without_its_prefix_is_a_name_not_an_id(prefix: str, word: str) -> None:
+    if word.lower().startswith(prefix.lower()) or word.lower() in PLACEHOLDERS:
+        return
+    if placeholder_of(word) is not None:  # "none", "string": absence for every kind
+        return
+    reading = read("identifier", word, prefix=prefix)
+    assert reading.outcome == "invalid" and reading.code == "invalid_id"
+
+
+@given(
+    prefix=PREFIXES,
+    words=st.lists(
+        st.sampled_from(["customer", "invoice", "list", "find", "customers"]), max_size=3
+    ),
+    reference=st.sampled_from(["id", "from", "the", "returned"]),
+    intent=st.sampled_from(["read", "write"]),
+)
+def test_a_reference_to_a_value_is_a_placeholder(
+    prefix: str, words: list[str], reference: str, intent: str
+) -> None:
+    sent = "_".join([*words, reference, "value"])  # "customer_id_value", "from_list_value"
+    reading = read("identifier", sent, prefix=prefix, intent=intent)  # type: ignore[arg-type]
+    assert reading.outcome == ("absent" if intent == "read" else "ask"), reading

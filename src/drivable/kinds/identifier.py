@@ -1,8 +1,9 @@
 """identifier: a server's own opaque ids with a fixed prefix ("inv_2231", "cus_8f3a").
 
 Case and surrounding spaces are repaired; a missing or wrong-case prefix is repaired when the rest
-is unmistakable ("2231" with prefix "inv_" reads as "inv_2231"); the example ids a model copies
-from descriptions ("inv_123", "inv_xxx", "inv_example") are placeholders.
+is unmistakable, when it has a digit ("2231" with prefix "inv_" reads as "inv_2231"; "Wilson" is a
+name and refused); the example ids a model copies from descriptions ("inv_123", "inv_xxx",
+"inv_example") and references to a value ("invoice_id_from_find_invoices") are placeholders.
 
 `lookup=(tool, parameter)` names the tool that lists these ids and the parameter that finds one by
 a name (or None): a name sent where the id goes ("Wilson Trading" as customer_id) is refused with
@@ -23,6 +24,15 @@ from drivable.kinds._registry import Options, kind
 
 _BODY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _EXAMPLE_BODIES = frozenset({"123", "1234", "12345", "xxx", "xxxx", "example", "id", "abc", "000"})
+_DIGIT = re.compile(r"[0-9]")
+# Words of a reference to a value, not a value: "customer_id_from_list_customers", "invoice_id".
+_REFERENCE_WORDS = frozenset({"id", "ids", "from", "the", "your", "cursor", "value", "returned"})
+
+
+def _names_a_value(body: str) -> bool:
+    """`body` spells where a value would come from ("customer_id_from_list_customers")."""
+    words = re.split(r"[_-]+", body.lower())
+    return len(words) > 1 and not _DIGIT.search(body) and not _REFERENCE_WORDS.isdisjoint(words)
 
 
 def _prefix(options: Options) -> str:
@@ -62,7 +72,8 @@ def read_identifier(value: Any, options: Options) -> Reading:
         )
     text = value.strip()
     body = text
-    if prefix and text.lower().startswith(prefix.lower()):
+    prefixed = bool(prefix) and text.lower().startswith(prefix.lower())
+    if prefixed:
         body = text[len(prefix) :]
     if not _BODY.match(body):
         return Reading.invalid(
@@ -71,8 +82,17 @@ def read_identifier(value: Any, options: Options) -> Reading:
             hint=f"Send the id exactly {source} ('{prefix}' followed by letters and digits).",
             code="invalid_id",
         )
-    if body.lower() in _EXAMPLE_BODIES:
+    if body.lower() in _EXAMPLE_BODIES or (not prefixed and _names_a_value(body)):
         return absence.reading_for(value, options.intent, expected) if value else Reading.absent()
+    if prefix and not prefixed and not _DIGIT.search(body):
+        # "Wilson" is a name, not an id missing its prefix: only digits make that unmistakable
+        return Reading.invalid(
+            value,
+            expected=expected,
+            hint=f"That is a name, not an id: send the id exactly {source} ('{prefix}' "
+            "followed by letters and digits).",
+            code="invalid_id",
+        )
     canonical = prefix + body
     return Reading.repaired(value, canonical)
 
