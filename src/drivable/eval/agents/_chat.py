@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from drivable.eval.turns import ToolCall
@@ -31,27 +32,15 @@ def _as_call(obj: Any) -> ToolCall | None:
     return ToolCall(obj["name"], args if isinstance(args, dict) else {"__unparsed__": args})
 
 
-def _objects(text: str) -> list[Any]:
-    """Every JSON object that starts somewhere in `text` (bare JSON in prose)."""
-    found: list[Any] = []
-    decoder = json.JSONDecoder()
-    at = text.find("{")
-    while at != -1:
-        try:
-            value, end = decoder.raw_decode(text[at:])
-        except ValueError:
-            at = text.find("{", at + 1)
-            continue
-        found.append(value)
-        at = text.find("{", at + end)
-    return found
+def parse_tool_calls(
+    text: str, tools: Mapping[str, Collection[str]] | None = None
+) -> tuple[list[ToolCall], str]:
+    """Calls written as text: native `<tool_call>` tags, then fenced JSON, then bare JSON, then
+    objects of arguments each after the name of one of `tools` (`named_calls`).
 
-
-def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
-    """Calls written as text: native `<tool_call>` tags, then fenced JSON, then bare JSON.
-
-    Returns the calls and which path matched ("native", "fenced", "bare" or "none"): the path is
-    itself an evaluation signal (a model that answers in fences does not follow its own template).
+    Returns the calls and which path matched ("native", "fenced", "bare", "named" or "none"): the
+    path is itself an evaluation signal (a model that answers in fences does not follow its own
+    template).
     """
     native = [c for m in _NATIVE.findall(text) for o in _objects(m) if (c := _as_call(o))]
     if native:
@@ -64,7 +53,49 @@ def parse_tool_calls(text: str) -> tuple[list[ToolCall], str]:
     bare = [c for o in _objects(text) if (c := _as_call(o))]
     if bare:
         return bare, "bare"
+    named = named_calls(text, tools or {})
+    if named:
+        return named, "named"
     return [], "none"
+
+
+def named_calls(text: str, tools: Mapping[str, Collection[str]]) -> list[ToolCall]:
+    """The calls of a reply written as advice: "use the `find_invoices` function with the
+    following arguments:" and a JSON object of them. Each object is a call of the tool named last
+    before it, when every key of the object is a property of that tool (`tools` maps each name to
+    its properties), so a summary quoting a result is not taken for a call."""
+    mentions = sorted(
+        (match.start(), name)
+        for name in tools
+        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", text)
+    )
+    found: list[ToolCall] = []
+    for at, value in _objects_at(text):
+        before = [name for position, name in mentions if position < at]
+        if before and isinstance(value, dict) and set(value) <= set(tools[before[-1]]):
+            found.append(ToolCall(before[-1], value))
+    return found
+
+
+def _objects_at(text: str) -> list[tuple[int, Any]]:
+    """Every JSON object that starts somewhere in `text`, with where it starts."""
+    found: list[tuple[int, Any]] = []
+    decoder = json.JSONDecoder()
+    at = text.find("{")
+    while at != -1:
+        try:
+            value, end = decoder.raw_decode(text[at:])
+        except ValueError:
+            at = text.find("{", at + 1)
+            continue
+        found.append((at, value))
+        at = text.find("{", at + end)
+    return found
+
+
+def _objects(text: str) -> list[Any]:
+    """Every JSON object that starts somewhere in `text` (bare JSON in prose)."""
+    return [value for _, value in _objects_at(text)]
 
 
 _CLOSED = re.compile(

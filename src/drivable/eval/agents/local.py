@@ -311,6 +311,9 @@ class LocalAgent:
             }
             for t in tools
         ]
+        self.properties = {  # what a call written as advice may hold (`named_calls`)
+            t["name"]: list((t.get("inputSchema") or {}).get("properties") or {}) for t in tools
+        }
         # the tool list renders into the system turn first: a fixed prefix across trials
         self.messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM + TERSE},
@@ -380,7 +383,7 @@ class LocalAgent:
         choice = reply["choices"][0]
         message = choice["message"]
         text = str(message.get("content") or "")
-        calls, path = parse_tool_calls(text)
+        calls, path = parse_tool_calls(text, self.properties)
         for native in message.get("tool_calls") or []:  # when a chat handler parsed them already
             fn = native.get("function") or {}
             calls.append(ToolCall(str(fn.get("name")), _loads(fn.get("arguments"))))
