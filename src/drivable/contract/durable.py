@@ -84,9 +84,9 @@ def effect_sentences(*, keyed: bool, destructive: bool, window_s: float, ttl_s: 
         )
     if destructive:
         parts.append(
-            "Two steps: call with dry_run=true (the default) to preview; the preview's next_call "
-            "is the same call with dry_run=false and a confirm_token "
-            f"(valid {int(ttl_s // 60)} minutes, single use)."
+            "Two steps: call with dry_run=true (the default) to preview, then send the "
+            "preview's next_call as it is to make the change (the same call with dry_run=false "
+            f"and a confirm_token, valid {int(ttl_s // 60)} minutes, single use)."
         )
     return " ".join(parts)
 

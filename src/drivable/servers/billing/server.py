@@ -118,10 +118,11 @@ def make_contract(ledger: Ledger) -> Contract:
         name="find_invoices",
         title="Find invoices",
         description=(
-            "Find invoices by customer, state, currency and issue date, newest first. Use it "
-            "before get_invoice, update_invoice, refund_invoice or void_invoice to get an "
-            "invoice_id and its version. An empty page under filters names the next call to make. "
-            'Example: {"state": "open", "limit": 10}.'
+            "Find invoices by customer, state, currency and issue date, newest first, a page at "
+            "a time: a page with more after it carries next_call, the same search for the next "
+            "page. Use it to get the invoice_id and version the other invoice tools take. An "
+            'empty page under filters names the next call to make. Example: {"state": "open", '
+            '"limit": 10}.'
         ),
         more=(
             "Every filter is optional; date_from/date_to are YYYY-MM-DD (a bare year covers the "
