@@ -276,6 +276,7 @@ def in_parallel(args: argparse.Namespace, cells: list[tuple[str, str]], processe
         parts = [json.loads(p.read_text(encoding="utf-8")) for p in finished]
         run = merge(parts)
         run["wall_seconds"] = round(time.time() - started, 1)
+        run["processes"] = processes  # at a time; the parts ran in turn (merge counts parts)
         left = [f"{n}/{s}" for n, s in [*running.values(), *queue]]
         run["partial"] = (
             "; ".join(
