@@ -120,16 +120,17 @@ def test_an_empty_filtered_page_carries_a_next_call_that_can_be_sent_as_is(
             return
         warning = out.structured["warnings"][0]["message"]
         _, _, literal = warning.partition("Next call: search_decisions ")
-        follow = await caselaw.call("search_decisions", json.loads(literal))
+        # the first warning's call is also the result's next_call, to be sent as it is
+        following = out.structured["next_call"]
+        assert following == {"tool": "search_decisions", "arguments": json.loads(literal)}
+        follow = await caselaw.call(following["tool"], following["arguments"])
         assert not follow.is_error
         assert follow.structured["results"] or follow.structured.get("warnings")
         # each hop drops or replaces a filter: the chain of next calls reaches a result
         hops = 0
         while not follow.structured["results"] and hops < 4:
-            nxt = follow.structured["warnings"][0]["message"].partition(
-                "Next call: search_decisions "
-            )[2]
-            follow = await caselaw.call("search_decisions", json.loads(nxt))
+            following = follow.structured["next_call"]
+            follow = await caselaw.call(following["tool"], following["arguments"])
             hops += 1
         assert follow.structured["results"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,10 @@ from typing import TYPE_CHECKING, Any
 from drivable.contract.client import NO_CLIENT, ClientSide
 
 if TYPE_CHECKING:
+    from drivable.contract.echo import NextCall
     from drivable.contract.runtime import Contract
+
+log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
@@ -42,6 +46,8 @@ class Call:
     attachments: list[Any] = field(default_factory=list)
     # The client side: ask the user, the model or the host; log (`drivable.contract.client`).
     client: ClientSide = NO_CLIENT
+    # The call a result leads on to, sent as its `next_call` (set with `follow`).
+    following: NextCall | None = None
 
     def attach(self, *blocks: Any) -> None:
         """Show images, audio, embedded resources or links beside the structured result."""
@@ -57,6 +63,19 @@ class Call:
         if path:
             entry["path"] = path
         self.warnings.append(entry)
+
+    def follow(self, tool: str, arguments: dict[str, Any]) -> None:
+        """Send `tool` with `arguments` as this result's `next_call`: the call to make next, which
+        a model copies (an empty filtered page's search without the filter that emptied it).
+        Checked like every echoed call (`Contract.next_call`); a page's own next page wins. A call
+        that does not check out is the server's bug: raised in strict mode, else logged and left
+        out (the result stands without it)."""
+        try:
+            self.following = self.contract.next_call(tool, arguments)
+        except ValueError:
+            if self.contract.strict:
+                raise
+            log.warning("tool %s: its next call %s does not validate; left out", self.tool, tool)
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

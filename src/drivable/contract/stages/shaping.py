@@ -47,8 +47,8 @@ def outside(attempt: Attempt, error: object) -> NoReturn:
 def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     """`structured` with what the runtime says about the call beside the handler's fields."""
     call = attempt.context
-    following = next_page(attempt, structured)
-    if following is not None:
+    following = next_page(attempt, structured) or call.following
+    if following is not None and "next_call" in attempt.tool.output_schema["properties"]:
         structured["next_call"] = following.model_dump()
     if call.notes:
         structured["notes"] = call.notes

@@ -206,6 +206,7 @@ async def explain_empty_search(
     )
     drop = empty[0] if empty else min(alone, key=lambda name: alone[name])
     arguments = {k: v for k, v in asked.items() if k != drop}
+    call.follow("find_invoices", arguments)
     call.warn(
         "no_hits_filtered",
         f"No invoice matches every filter together ({parts}). {advice} Next call: "
