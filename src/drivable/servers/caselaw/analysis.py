@@ -91,7 +91,7 @@ def register(contract: Contract, db: Handle, court_value: Any) -> None:
             "returns then lists that court's decisions. Takes the filters of search_decisions without paging. If no "
             "decision contains every query word, decisions containing any of them are tallied "
             "and a note says so; no match answers matched 0 with empty lists. Example: "
-            '{"query": "náhrada škody", "date_from": "2018"}.'
+            '{"query": "<the user\'s words>"}.'
         ),
         effects=READ_ONLY,
         task=LONG_RUNNING,

@@ -101,7 +101,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
             "decisions on a question, of a court or period, or applying a statute. Each result "
             "has its court, date, headline and a snippet: enough to show it. The next page is "
             "the same call with cursor set to next_cursor. An empty page caused by filters names "
-            'the next call to make. Example: {"query": "náhrada škody"}.'
+            'the next call to make. Example: {"query": "<the user\'s words>"}.'
         ),
         more=(
             "Results contain every query word; when no decision has them all, any word counts "
