@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from drivable.contract.content import Text
 from drivable.contract.echo import NEXT_CALL_SCHEMA
@@ -179,6 +180,12 @@ def check_description(name: str, description: str | None) -> str:
     return text
 
 
+def field_kinds(info: FieldInfo) -> list[Kind]:
+    """Every kind a model field reads through: on the field, and inside its type (through
+    unions: `CustomerId | None`)."""
+    return [m for m in info.metadata if isinstance(m, Kind)] + _annotated_kinds(info.annotation)
+
+
 def _annotated_kinds(annotation: Any) -> list[Kind]:
     found: list[Kind] = []
     for meta in getattr(annotation, "__metadata__", ()):
@@ -216,9 +223,7 @@ def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None 
             "optionals belong in one discriminated union (or the tool has more than one job)"
         )
     for name, info in model.model_fields.items():
-        kinds = [m for m in info.metadata if isinstance(m, Kind)] + _annotated_kinds(
-            info.annotation
-        )
+        kinds = field_kinds(info)
         if (name == "id" or name.endswith("_id")) and not any(k.name in ID_KINDS for k in kinds):
             raise ContractError(
                 f"tool {tool!r}: id input {model.__name__}.{name} must be declared with the shared "

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from drivable.contract.call import Call
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.tool import field_kinds
 from drivable.contract.validation import callable_repair, issues_from, repaired_arguments
-from drivable.kinds import Kind, validate
+from drivable.kinds import validate
 from drivable.kinds.identifier import lookup_of
 
 if TYPE_CHECKING:
@@ -125,16 +126,4 @@ def _identifier_options(model: type[BaseModel], name: str) -> dict[str, Any] | N
     field = model.model_fields.get(name)
     if field is None:
         return None
-    for meta in _metadata(field.annotation, list(field.metadata)):
-        if isinstance(meta, Kind) and meta.name == "identifier":
-            return meta.options
-    return None
-
-
-def _metadata(annotation: Any, found: list[Any]) -> list[Any]:
-    """Every Annotated metadata item in `annotation`, through unions (`CustomerId | None`)."""
-    if get_origin(annotation) is Annotated:
-        found.extend(annotation.__metadata__)
-    for inner in get_args(annotation):
-        _metadata(inner, found)
-    return found
+    return next((k.options for k in field_kinds(field) if k.name == "identifier"), None)

@@ -149,7 +149,7 @@ def explain_empty_search(
                 "no_hits_filtered",
                 f"No decision matches {name}={active[name]!r} with the other criteria. "
                 f"Values of {name} that would match: {listing(found)}. Send one of them, or "
-                f"omit {name}. Next call: {next_call(asked, {name: found[0][0]}, call)}",
+                f"omit {name}. Next call: {suggest(call, asked, {name: found[0][0]})}",
                 name,
             )
             said = True
@@ -162,7 +162,7 @@ def explain_empty_search(
                 "no_hits_filtered",
                 f"No decision from {span} matches the other criteria. Years that would match: "
                 f"{listing(found)}. Widen date_from/date_to, or omit them. Next call: "
-                f"{next_call(asked, {'date_from': None, 'date_to': None}, call)}",
+                f"{suggest(call, asked, {'date_from': None, 'date_to': None})}",
                 path,
             )
             said = True
@@ -174,15 +174,15 @@ def explain_empty_search(
                 "no_hits_filtered",
                 f"No decision matches these filters together; without filters {unfiltered} "
                 f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}). "
-                f"Next call: {next_call(asked, {first: None}, call)}",
+                f"Next call: {suggest(call, asked, {first: None})}",
             )
 
 
-def next_call(asked: dict[str, Any], change: dict[str, Any], call: Call | None = None) -> str:
-    """The search again with `change` applied (None drops a property), as copyable JSON; with
-    `call`, also the result's `next_call` unless an earlier suggestion already is."""
+def suggest(call: Call, asked: dict[str, Any], change: dict[str, Any]) -> str:
+    """The search again with `change` applied (None drops a property): the result's `next_call`
+    when it is the first suggestion (`Call.follow`), and returned as copyable text for its warning."""
     arguments = {k: v for k, v in {**asked, **change}.items() if v is not None}
-    if call is not None and call.following is None:
+    if call.following is None:
         call.follow("search_decisions", arguments)
     return "search_decisions " + json.dumps(arguments, ensure_ascii=False)
 
