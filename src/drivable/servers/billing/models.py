@@ -192,7 +192,7 @@ class FindInput(KindModel):
     cursor: str | None = Field(
         None, description="next_cursor of the previous page; omit for the first page."
     )
-    limit: int = Field(20, ge=1, le=50, description="Page size, 1 to 50.")
+    limit: int = Field(10, ge=1, le=50, description="Page size, 1 to 50.")
     detail: Detail = Field(
         "summary", description="summary: amounts and dates; full: adds memo and lines."
     )
