@@ -16,12 +16,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
+from drivable.kinds.absence import placeholder_of
 from tests.servers.billing.billing_helpers import call
 from tests.servers.billing.conftest import open_billing
 
-# Text that is no id: a space, or a letter outside an id's alphabet, somewhere in it.
+# Text that is no id: a space, or a letter outside an id's alphabet, somewhere in it; and no
+# template placeholder ("YOUR VALUE HERE" reads as no value, as it does for every kind).
 NAMES = st.text(alphabet=string.ascii_letters + " .,&čšžé", min_size=1, max_size=40).filter(
-    lambda text: text.strip() and (" " in text.strip() or not text.strip().isascii())
+    lambda text: (
+        text.strip()
+        and (" " in text.strip() or not text.strip().isascii())
+        and placeholder_of(text) is None
+    )
 )
 
 
