@@ -2,7 +2,7 @@
 
 Case and surrounding spaces are repaired; a missing or wrong-case prefix is repaired when the rest
 is unmistakable, when it has a digit ("2231" with prefix "inv_" reads as "inv_2231"; "Wilson" is a
-name and refused); the example ids a model copies from descriptions ("inv_123", "inv_xxx",
+name and refused); the example ids a model copies or makes up ("inv_123", "123456789", "inv_xxx",
 "inv_example") and references to a value ("invoice_id_from_find_invoices") are placeholders.
 
 `lookup=(tool, parameter)` names the tool that lists these ids and the parameter that finds one by
@@ -23,7 +23,18 @@ from drivable.kinds._reading import Reading
 from drivable.kinds._registry import Options, kind
 
 _BODY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_EXAMPLE_BODIES = frozenset({"123", "1234", "12345", "xxx", "xxxx", "example", "id", "abc", "000"})
+_EXAMPLE_BODIES = frozenset({"xxx", "xxxx", "example", "id", "abc"})
+_COUNTING = ("1234567890", "9876543210", "0000000000")
+
+
+def _example_body(body: str) -> bool:
+    """`body` is an example a model writes, not an id: a word of `_EXAMPLE_BODIES` or a counting
+    run of three digits or more ("123", "123456789", "987654321", "000"). The 1.5B model sent
+    customer_id "12345" and "123456789" for a customer it had not looked up."""
+    low = body.lower()
+    return low in _EXAMPLE_BODIES or (len(low) >= 3 and any(r.startswith(low) for r in _COUNTING))
+
+
 _DIGIT = re.compile(r"[0-9]")
 # Words of a reference to a value, not a value: "customer_id_from_list_customers", "invoice_id".
 _REFERENCE_WORDS = frozenset({"id", "ids", "from", "the", "your", "cursor", "value", "returned"})
@@ -82,7 +93,7 @@ def read_identifier(value: Any, options: Options) -> Reading:
             hint=f"Send the id exactly {source} ('{prefix}' followed by letters and digits).",
             code="invalid_id",
         )
-    if body.lower() in _EXAMPLE_BODIES or (not prefixed and _names_a_value(body)):
+    if _example_body(body) or (not prefixed and _names_a_value(body)):
         return absence.reading_for(value, options.intent, expected) if value else Reading.absent()
     if prefix and not prefixed and not _DIGIT.search(body):
         # "Wilson" is a name, not an id missing its prefix: only digits make that unmistakable
