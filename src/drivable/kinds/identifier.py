@@ -25,6 +25,9 @@ from drivable.kinds._registry import Options, kind
 _BODY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _EXAMPLE_BODIES = frozenset({"xxx", "xxxx", "example", "id", "abc"})
 _COUNTING = ("1234567890", "9876543210", "0000000000")
+_DIGIT = re.compile(r"[0-9]")
+# Words of a reference to a value, not a value: "customer_id_from_list_customers", "invoice_id".
+_REFERENCE_WORDS = frozenset({"id", "ids", "from", "the", "your", "cursor", "value", "returned"})
 
 
 def _example_body(body: str) -> bool:
@@ -33,11 +36,6 @@ def _example_body(body: str) -> bool:
     customer_id "12345" and "123456789" for a customer it had not looked up."""
     low = body.lower()
     return low in _EXAMPLE_BODIES or (len(low) >= 3 and any(r.startswith(low) for r in _COUNTING))
-
-
-_DIGIT = re.compile(r"[0-9]")
-# Words of a reference to a value, not a value: "customer_id_from_list_customers", "invoice_id".
-_REFERENCE_WORDS = frozenset({"id", "ids", "from", "the", "your", "cursor", "value", "returned"})
 
 
 def _names_a_value(body: str) -> bool:

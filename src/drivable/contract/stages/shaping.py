@@ -48,7 +48,7 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     """`structured` with what the runtime says about the call beside the handler's fields."""
     call = attempt.context
     following = next_page(attempt, structured) or call.following
-    if following is not None and "next_call" in attempt.tool.output_schema["properties"]:
+    if following is not None and "next_call" in attempt.tool.output_schema.get("properties", {}):
         structured["next_call"] = following.model_dump()
     if call.notes:
         structured["notes"] = call.notes
