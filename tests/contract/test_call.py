@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from drivable.contract import Principal
 from drivable.contract.durable import ConfirmToken
 from drivable.contract.envelope import envelope_schema
+from drivable.contract.validation import nearest_property
 from drivable.kinds import KindModel, absence
 from drivable.kinds._pydantic import validate
 from tests.contract.example_server import contract
@@ -104,6 +105,40 @@ async def test_an_unexpected_exception_discloses_nothing() -> None:
     assert re.fullmatch(r"[0-9a-f]{16}", env["request_id"])
     assert env["request_id"] in env["hint"]
     assert_conforms("check_failure", env, True)
+
+
+UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filter(
+    lambda name: (
+        nearest_property(name, sorted(contract.tools["search_notes"].input_model.model_fields))
+        is None
+        and name not in contract.tools["create_notes"].input_model.model_fields
+    )
+)
+
+
+@given(
+    name=UNKNOWN_NAMES,
+    value=st.one_of(st.integers(-(2**63), 2**63 - 1), st.text(max_size=8), st.booleans()),
+)
+@settings(
+    max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+)
+async def test_a_read_repairs_an_unknown_property_by_leaving_it_out_and_a_write_does_not(
+    name: str, value: Any
+) -> None:
+    read = (await contract.call("search_notes", {"query": "x", name: value})).structured
+    assert read["code"] == "invalid_arguments"
+    assert read["repair"] == {
+        "next_step": "resend_without_unknown_properties",
+        "tool": "search_notes",
+        "arguments": {"query": "x"},
+    }
+    assert name in read["hint"]
+    assert not (await contract.call("search_notes", read["repair"]["arguments"])).is_error
+    # leaving a property out of a mutation changes what it does (a `dry_run` that it does not
+    # take, left out, would run it for real): only the caller may decide
+    write = (await contract.call("create_notes", {"drafts": [], name: value})).structured
+    assert write["code"] == "invalid_arguments" and "repair" not in write
 
 
 async def test_an_unknown_tool_names_the_nearest_one() -> None:

@@ -49,7 +49,10 @@ class Repair:
     next_step: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"next_step": self.next_step, "tool": self.tool, "arguments": dict(self.arguments)}
+        # the call first, its label last: shown {"next_step": "resend_without_unknown_properties",
+        # "tool": ..., "arguments": ...}, the real model called a tool named after the label in 6
+        # of 6 replays; shown the tool first, it made the call in 6 of 6
+        return {"tool": self.tool, "arguments": dict(self.arguments), "next_step": self.next_step}
 
 
 class ToolError(Exception):

@@ -213,23 +213,36 @@ def _expected_from(kind: str, ctx: Mapping[str, Any]) -> str | None:
 
 
 def repaired_arguments(
-    raw: Mapping[str, Any], issues: Sequence[Issue], schema: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """Arguments with every certain fix applied, or None when some issue needs a decision.
+    raw: Mapping[str, Any],
+    issues: Sequence[Issue],
+    schema: Mapping[str, Any],
+    *,
+    drop_unknown: bool = False,
+) -> tuple[dict[str, Any], list[str]] | None:
+    """Arguments with every certain fix applied and the names left out, or None when some issue
+    needs a decision.
 
     Certain: an unknown top-level property whose name is a near miss of exactly one allowed one
-    that was not also sent. Everything else (a missing value, an ambiguous date) needs the caller.
+    that was not also sent (renamed). With `drop_unknown` (a read-only tool, where leaving a
+    property out cannot change what the call does to anything), an unknown top-level property
+    that is a near miss of none is left out. Everything else (a missing value, an ambiguous
+    date) needs the caller.
     """
     fixed = dict(raw)
+    dropped: list[str] = []
     allowed = allowed_properties(schema, [])
     for issue in issues:
         if issue.code != "unknown_property" or "." in issue.path:
             return None
         near = nearest_property(issue.path, allowed)
+        if near is None and drop_unknown:
+            fixed.pop(issue.path, None)
+            dropped.append(issue.path)
+            continue
         if near is None or near in fixed:
             return None
         fixed[near] = fixed.pop(issue.path)
-    return fixed
+    return fixed, dropped
 
 
 def nearest_property(name: str, allowed: Sequence[str]) -> str | None:

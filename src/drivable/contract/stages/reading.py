@@ -2,7 +2,8 @@
 
 A rejection becomes `invalid_arguments` whose issues name each field, and whose hint names the one
 next call: both readings of an ambiguous value, a placeholder to omit, or a `repair` when the fix is
-certain (a near-miss property name) and validates.
+certain (a near-miss property name; on a read-only tool, a property it does not take, left out)
+and validates.
 """
 
 from __future__ import annotations
@@ -55,12 +56,20 @@ def invalid_arguments(
     contract: Contract | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
-    fixed = repaired_arguments(raw, issues, spec.input_schema)
+    certain = repaired_arguments(
+        raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only
+    )
+    dropped = certain[1] if certain is not None else []
     repair = None
-    if fixed is not None:
+    if certain is not None:
         try:
-            validate(spec.input_model, fixed, intent=spec.intent)
-            repair = Repair(spec.name, fixed, "resend_with_corrected_property_names")
+            validate(spec.input_model, certain[0], intent=spec.intent)
+            step = (
+                "resend_without_unknown_properties"
+                if dropped
+                else "resend_with_corrected_property_names"
+            )
+            repair = Repair(spec.name, certain[0], step)
         except ValidationError:
             repair = None
     first = issues[0] if issues else None
@@ -87,6 +96,9 @@ def invalid_arguments(
     elif first.readings:
         choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
         hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
+    elif repair is not None and dropped:
+        names = ", ".join(dropped)
+        hint = f"{spec.name} takes no {names}: send the call in `repair`, which leaves it out."
     elif repair is not None:
         hint = f"Call {spec.name} again with the corrected property names (the call in `repair`)."
     else:
