@@ -107,46 +107,6 @@ async def test_an_unexpected_exception_discloses_nothing() -> None:
     assert_conforms("check_failure", env, True)
 
 
-async def test_a_temporary_refusal_of_a_read_names_the_same_call_as_its_repair() -> None:
-    out = await contract.call("check_failure", {"flag": True})
-    env = out.structured
-    assert env["temporary"] is True
-    assert env["repair"] == {
-        "tool": "check_failure",
-        "arguments": {"flag": True},
-        "next_step": "retry_the_same_call",
-    }
-    assert list(env["repair"]) == ["tool", "arguments", "next_step"]  # the call before its label
-
-
-@pytest.mark.parametrize(
-    ("tool", "raw", "code", "repeated"),
-    [
-        ("search_notes", {"query": "x"}, "unavailable", True),  # read-only
-        ("delete_note", {"note_id": "note_1", "dry_run": True}, "rate_limited", True),  # idempotent
-        ("create_notes", {"drafts": [], "idempotency_key": "k-1"}, "upstream_timeout", True),
-        ("create_notes", {"drafts": []}, "upstream_timeout", False),  # no key: it may run twice
-        ("search_notes", {"query": "x"}, "not_found", False),  # permanent: it fails again
-    ],
-)
-def test_only_a_temporary_refusal_of_a_call_safe_to_repeat_repeats_it(
-    tool: str, raw: dict[str, Any], code: str, repeated: bool
-) -> None:
-    from drivable.contract.envelope import Envelope
-    from drivable.contract.pipeline import with_retry
-    from drivable.contract.stages.base import Attempt
-    from drivable.contract.stages.resolve import resolve
-
-    attempt = Attempt(contract, tool, raw, Principal(), "0" * 16)
-    resolve(attempt)
-    envelope = with_retry(attempt, Envelope(code, "Down.", hint=f"Call {tool} again."))
-    if repeated:
-        assert envelope.repair is not None
-        assert (envelope.repair.tool, dict(envelope.repair.arguments)) == (tool, raw)
-    else:
-        assert envelope.repair is None
-
-
 UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filter(
     lambda name: (
         nearest_property(name, sorted(contract.tools["search_notes"].input_model.model_fields))

@@ -97,23 +97,6 @@ def test_workflow_format_refuses_what_it_cannot_score() -> None:
     assert "1. Search." in wf.prompt() and "- words: budget" in wf.prompt()
 
 
-def test_a_forced_temporary_error_names_the_refused_call_where_the_runtime_would() -> None:
-    temporary = loads(
-        WF + "forced_errors: [{step: found, error: {code: unavailable, temporary: true}}]\n"
-    )
-    permanent = loads(WF + "forced_errors: [{step: found, error: {code: not_found}}]\n")
-    call = ("search", {"query": "budget"})
-    env = temporary.forced_errors[0].envelope(call)
-    assert env["repair"] == {
-        "tool": "search",
-        "arguments": {"query": "budget"},
-        "next_step": "retry_the_same_call",
-    }
-    assert list(env).index("repair") == list(env).index("issues") + 1  # as the runtime orders it
-    assert "repair" not in permanent.forced_errors[0].envelope(call)
-    assert "repair" not in temporary.forced_errors[0].envelope()
-
-
 def test_bundled_sets_load_and_cover_the_fixture_types() -> None:
     assert "example" in bundled_sets()
     fixtures = {w.fixture for w in bundled("example")}

@@ -38,7 +38,7 @@ training data); `"$tool.path.0.key"` takes a field of that tool's latest success
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -128,26 +128,17 @@ class ForcedError(_Strict):
     error: dict[str, Any]  # the envelope a drivable server would send
     plain: str | None = None  # what a server without an envelope sends instead
 
-    def envelope(self, call: tuple[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-        """The forced envelope. A temporary one carries the refused `call` (tool, arguments) as
-        its repair, as the runtime's pipeline does for a call safe to repeat (every forced step
-        of the bundled sets is a read-only tool)."""
+    def envelope(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": "internal_error",
             "message": "The server failed.",
             "hint": "",
             "issues": [],
-            "repair": None,  # where the runtime puts it, dropped when there is none
             "temporary": False,
             "retry_after_ms": None,
             "request_id": "forced",
         }
         out.update(self.error)
-        if out["repair"] is None and out["temporary"] and call is not None:
-            tool, arguments = call
-            out["repair"] = {"tool": tool, "arguments": dict(arguments), "next_step": "retry_the_same_call"}
-        if out["repair"] is None:
-            del out["repair"]
         return out
 
     def text(self) -> str:
