@@ -134,6 +134,8 @@ async def test_a_read_repairs_an_unknown_property_by_leaving_it_out_and_a_write_
         "arguments": {"query": "x"},
     }
     assert name in read["hint"]
+    # the call before its label: shown the label first, the real model called it as a tool
+    assert list(read["repair"]) == ["tool", "arguments", "next_step"]
     assert not (await contract.call("search_notes", read["repair"]["arguments"])).is_error
     # leaving a property out of a mutation changes what it does (a `dry_run` that it does not
     # take, left out, would run it for real): only the caller may decide
