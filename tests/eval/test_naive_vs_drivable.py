@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drivable.eval.agents.simulated import PERSONAS
 from drivable.eval.report import markdown_before_after, regressions, z_drop
 from tests.eval.evalkit import drivable_target, naive_target, run_all
 
@@ -25,7 +26,8 @@ async def test_naive_scores_worse_and_the_table_shows_where() -> None:
     # and where it costs: the drivable tools/list is several times larger (counted, not estimated)
     assert wf_d["cold-start"]["discovery"]["tokens"] > 3 * wf_n["cold-start"]["discovery"]["tokens"]
     table = markdown_before_after(naive, drivable)
-    assert "| invalid-argument | searched | 0% (0/14) | 100% (14/14) |" in table
+    runs = 2 * len(PERSONAS)
+    assert f"| invalid-argument | searched | 0% (0/{runs}) | 100% ({runs}/{runs}) |" in table
     assert "Overall: completed" in table and "not proof that it works for a model" in table
     # the gate: naive after drivable is a regression beyond noise; drivable after naive is not
     assert regressions(drivable, naive)

@@ -8,6 +8,7 @@ import re
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
 from drivable.eval.solver import run_trial
 from drivable.eval.trace import TraceWriter
+from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import bundled
 from tests.eval.evalkit import drivable_target, run_all
 
@@ -34,6 +35,20 @@ async def test_every_rejection_they_meet_names_the_next_call() -> None:
     named = sum(s["errors_naming_next_call"] for r in results for s in r.verdict["steps"])
     assert errors > 20  # the workflows do make them fail
     assert named == errors
+
+
+async def test_the_skimmer_calls_a_repairs_first_name_as_the_real_model_did() -> None:
+    workflow = bundled("example")[0]
+    tools = [{"name": "search_notes", "inputSchema": {"type": "object", "properties": {}}}]
+    call = ToolCall("search_notes", {"query": "x", "size": 5})
+    repair = {"tool": "search_notes", "arguments": {"query": "x"}, "next_step": "resend_without"}
+    for order, expected in ((list(repair), "search_notes"), (list(repair)[::-1], "resend_without")):
+        env = {"code": "invalid_arguments", "message": "m", "hint": "h", "issues": []}
+        env["repair"] = {key: repair[key] for key in order}
+        agent = SimulatedAgent("skimmer")
+        await agent.begin(workflow, tools)
+        nxt = await agent.act(Observation(call, True, None, json.dumps(env)))
+        assert isinstance(nxt, ToolCall) and nxt.tool == expected
 
 
 def _opaque(args: object) -> str:

@@ -12,6 +12,9 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
   inverse of the kinds (it never reads a value itself: guesses after an error read through the
   kinds too);
 - cursor_inventor: on a first page, fills a cursor property with an invented value ("0", "start");
+- skimmer: reads a `repair` top-down and calls the first name it meets (the real 1.5B model,
+  shown `{"next_step": "resend_without_unknown_properties", "tool": ...}`, called a tool named
+  after the label in 6 of 6 replays);
 - literal: no habit beyond the one every persona shares.
 
 Shared by all: after an error, follow `repair` literally when the error carries one, else fix what
@@ -50,7 +53,7 @@ from drivable.eval.agents.guesses import (
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import CallSpec, Step, Workflow
 
-HABITS = ("copy", "fill", "resend", "spell", "invent_cursor")
+HABITS = ("copy", "fill", "resend", "spell", "invent_cursor", "skim")
 PERSONAS: dict[str, frozenset[str]] = {
     "literal": frozenset(),
     "copier": frozenset({"copy"}),
@@ -58,6 +61,7 @@ PERSONAS: dict[str, frozenset[str]] = {
     "resender": frozenset({"resend"}),
     "speller": frozenset({"spell"}),
     "cursor_inventor": frozenset({"invent_cursor"}),
+    "skimmer": frozenset({"skim"}),
     "mixed": frozenset(),  # drawn per trial from the seed
 }
 MAX_CALLS_PER_STEP = 5
@@ -315,6 +319,8 @@ class SimulatedAgent:
         repair = env.get("repair")
         if isinstance(repair, dict) and isinstance(repair.get("tool"), str):
             tool = repair["tool"]
+            if "skim" in self.habits:
+                tool = next(v for v in repair.values() if isinstance(v, str))
             arguments = repair.get("arguments")
             args = dict(arguments) if isinstance(arguments, dict) else {}
             if call.tool not in self.tools and tool in self.tools:
