@@ -59,17 +59,17 @@ def invalid_arguments(
     certain = repaired_arguments(
         raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only
     )
-    dropped = certain[1] if certain is not None else []
+    fixed, dropped = certain if certain is not None else (None, [])
     repair = None
-    if certain is not None:
+    if fixed is not None:
         try:
-            validate(spec.input_model, certain[0], intent=spec.intent)
+            validate(spec.input_model, fixed, intent=spec.intent)
             step = (
                 "resend_without_unknown_properties"
                 if dropped
                 else "resend_with_corrected_property_names"
             )
-            repair = Repair(spec.name, certain[0], step)
+            repair = Repair(spec.name, fixed, step)
         except ValidationError:
             repair = None
     first = issues[0] if issues else None
