@@ -93,8 +93,18 @@ def path_like_tag(step: str) -> bool:
     return "[" in step or step.startswith("function-")
 
 
+MAX_NAME_CHARS = 64
+
+
+def shown_name(step: str | int) -> str:
+    """A property name as an issue or hint quotes it: a name longer than any real property is cut
+    (with "…", not dots, so the cut name still reads as one step of a dotted path)."""
+    text = str(step)
+    return text if len(text) <= MAX_NAME_CHARS else text[: MAX_NAME_CHARS - 1] + "…"
+
+
 def dotted(path: Sequence[str | int]) -> str:
-    return ".".join(str(p) for p in path)
+    return ".".join(shown_name(p) for p in path)
 
 
 def allowed_properties(schema: Mapping[str, Any], path: Sequence[str | int]) -> list[str]:
@@ -151,7 +161,7 @@ def issues_from(
         if kind == "extra_forbidden":
             parent = path[:-1]
             allowed = allowed_properties(schema, parent)
-            name = str(path[-1]) if path else where
+            name = shown_name(path[-1]) if path else where
             near = nearest_property(name, allowed)
             suggestion = f" Did you mean '{near}'?" if near else ""
             out.append(
@@ -231,17 +241,22 @@ def repaired_arguments(
     fixed = dict(raw)
     dropped: list[str] = []
     allowed = allowed_properties(schema, [])
+    sent: dict[str, list[str]] = {}  # each issue's path (a cut name for a long one) -> names sent
+    for key in raw:
+        sent.setdefault(shown_name(key), []).append(key)
     for issue in issues:
-        if issue.code != "unknown_property" or "." in issue.path:
+        names = sent.get(issue.path, [])
+        if issue.code != "unknown_property" or "." in issue.path or len(names) != 1:
             return None
-        near = nearest_property(issue.path, allowed)
+        (name,) = names
+        near = nearest_property(name, allowed)
         if near is None and drop_unknown:
-            fixed.pop(issue.path, None)
+            fixed.pop(name, None)
             dropped.append(issue.path)
             continue
         if near is None or near in fixed:
             return None
-        fixed[near] = fixed.pop(issue.path)
+        fixed[near] = fixed.pop(name)
     return fixed, dropped
 
 
