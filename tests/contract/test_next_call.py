@@ -115,4 +115,48 @@ async def test_a_result_that_leads_nowhere_names_no_next_call() -> None:
     assert not last.structured["has_more"] and "next_call" not in last.structured
     read = await EXAMPLE.call("get_note", {"note_id": "note_1"})
     assert "next_call" not in read.structured
-    assert "next_call" not in EXAMPLE.tools["get_note"].output_schema["properties"]
+
+
+def test_every_structured_result_may_lead_on() -> None:
+    # one mechanism for every tool: `call.follow` on any tool reaches its result, because every
+    # outputSchema declares next_call (it had been only a paged or destructive tool's, and a
+    # tally's follow-up was dropped)
+    for contract in (EXAMPLE, CASELAW):
+        for spec in contract.tools.values():
+            if spec.output_schema:
+                assert "next_call" in spec.output_schema["properties"], spec.name
+
+
+@given(
+    query=st.sampled_from(["náhrada škody", "nájem", "Constitutional Court", "zzzq xq", None]),
+    date_from=st.sampled_from([None, "2018", "1. 1. 2020", "2024-06-01"]),
+    subject=st.sampled_from([None, "civil", "constitutional"]),
+)
+@settings(max_examples=25, deadline=None)
+def test_a_tally_leads_to_the_decisions_of_its_largest_court(
+    query: str | None, date_from: str | None, subject: str | None
+) -> None:
+    # the tally's next_call is the search of the court with the most decisions, with the tally's
+    # own filters: the 1.5B model tallied again or read invented ids without it (10 replays of 10)
+    sent = {
+        k: v for k, v in {"query": query, "date_from": date_from, "subject": subject}.items() if v
+    }
+
+    async def go() -> None:
+        tally = await CASELAW.call("summarize_decisions", sent)
+        assert not tally.is_error
+        _checked(CASELAW, "summarize_decisions", tally.structured)
+        by_court = tally.structured["by_court"]
+        following = tally.structured.get("next_call")
+        if not by_court:
+            assert following is None
+            return
+        assert following["tool"] == "search_decisions"
+        assert following["arguments"]["court"] == by_court[0]["value"]
+        page = await CASELAW.call("search_decisions", following["arguments"])
+        assert not page.is_error
+        rows = page.structured["results"]
+        assert rows and {row["court"] for row in rows} == {by_court[0]["value"]}
+        assert page.structured["total"] == by_court[0]["decisions"]
+
+    anyio.run(go)

@@ -27,8 +27,8 @@ class NextCall(BaseModel):
 NEXT_CALL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": (
-        "The call to make next, as it is: the next page, or the confirmation of a dry run. "
-        "Present when there is one."
+        "The call to make next, as it is: the next page, the confirmation of a dry run, or "
+        "the call this result leads to. Present when there is one."
     ),
     "additionalProperties": False,
     "required": ["tool", "arguments"],

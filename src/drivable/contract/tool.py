@@ -435,8 +435,6 @@ def output_schema_of(
     model: type[BaseModel],
     *,
     best_effort: bool = False,
-    destructive: bool = False,
-    paged: bool = False,
 ) -> dict[str, Any]:
     if model.model_config.get("extra") != "forbid":
         raise ContractError(
@@ -453,8 +451,8 @@ def output_schema_of(
     props["warnings"] = WARNINGS_SCHEMA
     if best_effort:
         props["rejected"] = REJECTED_SCHEMA
-    if destructive or paged:
-        props["next_call"] = NEXT_CALL_SCHEMA
+    # every result may lead on (a next page, a dry run's confirmation, a tally's drill-down)
+    props["next_call"] = NEXT_CALL_SCHEMA
     schema["properties"] = props
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
@@ -558,9 +556,6 @@ def build_spec(
             name,
             output_model,
             best_effort=bool(spec.best_effort),
-            destructive=effects.destructive,
-            paged=cursor_field(input_model) is not None
-            and "next_cursor" in output_model.model_fields,
         )
     if task is not None:
         from drivable.tasks.policy import LongRunning, TaskDeclarationError
