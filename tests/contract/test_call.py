@@ -189,6 +189,40 @@ async def test_an_unknown_tool_names_the_nearest_one() -> None:
     assert out.structured["repair"]["tool"] == "search_notes"
 
 
+@given(
+    wrapper=st.sampled_from(["repair", "next_call", "call", "zz_apply"]),
+    keyed=st.booleans(),
+    arguments=st.sampled_from(
+        [
+            ({"query": "x"}, True),
+            ({"query": "x", "limit": 3}, True),
+            ({"query": 5}, False),  # not as the tool takes it: no repair built on a guess
+            ({"quer": "x"}, False),
+        ]
+    ),
+    tool=st.sampled_from(["search_notes", "no_such_tool"]),
+)
+@settings(max_examples=60, deadline=None)
+async def test_a_call_sent_wrapped_in_a_tool_named_after_it_is_offered_unwrapped(
+    wrapper: str, keyed: bool, arguments: tuple[dict[str, Any], bool], tool: str
+) -> None:
+    # the real model sent {"name": "repair", "arguments": {"repair": {"tool": "get_invoice", ...}}}
+    sent, valid = arguments
+    inner = {"tool": tool, "arguments": sent}
+    out = (await contract.call(wrapper, {wrapper: inner} if keyed else inner)).structured
+    assert out["code"] == "unknown_tool"
+    if valid and tool == "search_notes":
+        assert out["repair"] == {
+            "tool": "search_notes",
+            "arguments": sent,
+            "next_step": "send_the_call_it_wraps",
+        }
+        assert not (await contract.call("search_notes", out["repair"]["arguments"])).is_error
+        assert "search_notes" in out["hint"]
+    else:
+        assert "repair" not in out
+
+
 async def test_an_oversized_payload_is_refused_with_the_limit_and_a_reference_hint() -> None:
     out = await contract.call("search_notes", {"query": "x" * (contract.max_inline_bytes + 10)})
     env = out.structured

@@ -46,18 +46,48 @@ def unknown_tool(tools: Mapping[str, ToolSpec], name: str, raw: Any) -> Envelope
     near = nearest_tool(name, names)
     repair = None
     if near and isinstance(raw, Mapping):
-        target = tools[near[0]]
-        try:
-            validate(target.input_model, raw, intent=target.intent)
-            repair = Repair(near[0], dict(raw), "call_nearest_tool")
-        except ValidationError:
-            repair = None
-    hint = (
-        f"Did you mean {near[0]}? Tools: {', '.join(names)}."
-        if near
-        else f"Call one of: {', '.join(names)} (tools/list describes them)."
-    )
+        repair = _checked(tools, near[0], raw, "call_nearest_tool")
+    wrapped = None if near else wrapped_call(raw)
+    if wrapped is not None:
+        repair = _checked(tools, wrapped[0], wrapped[1], "send_the_call_it_wraps")
+    if near:
+        hint = f"Did you mean {near[0]}? Tools: {', '.join(names)}."
+    elif repair is not None:
+        # a model sent a repair or next_call as a call of a tool named after it:
+        # {"name": "repair", "arguments": {"repair": {"tool": "get_invoice", "arguments": {...}}}}
+        hint = f"No tool is named {name!r}: send the call it holds, {repair.tool}, as it is (the call in `repair`)."
+    else:
+        hint = f"Call one of: {', '.join(names)} (tools/list describes them)."
     return Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
+
+
+def wrapped_call(raw: Any) -> tuple[str, Mapping[str, Any]] | None:
+    """The call an unknown tool's arguments hold: `{"tool": ..., "arguments": {...}}` itself, or
+    as the only value of one key (`{"repair": {...}}`, `{"next_call": {...}}`)."""
+    if isinstance(raw, Mapping) and len(raw) == 1:
+        (inner,) = raw.values()
+        if isinstance(inner, Mapping) and "tool" in inner:
+            raw = inner
+    if not isinstance(raw, Mapping) or set(raw) - {"tool", "arguments", "next_step"}:
+        return None
+    tool, arguments = raw.get("tool"), raw.get("arguments", {})
+    if isinstance(tool, str) and isinstance(arguments, Mapping):
+        return tool, arguments
+    return None
+
+
+def _checked(
+    tools: Mapping[str, ToolSpec], tool: str, arguments: Mapping[str, Any], step: str
+) -> Repair | None:
+    """`tool` with `arguments` as a repair, when the tool exists and they validate as sent."""
+    target = tools.get(tool)
+    if target is None:
+        return None
+    try:
+        validate(target.input_model, arguments, intent=target.intent)
+    except ValidationError:
+        return None
+    return Repair(tool, dict(arguments), step)
 
 
 def nearest_tool(name: str, names: Sequence[str]) -> list[str]:
