@@ -55,7 +55,10 @@ def unknown_tool(tools: Mapping[str, ToolSpec], name: str, raw: Any) -> Envelope
     elif repair is not None:
         # a model sent a repair or next_call as a call of a tool named after it:
         # {"name": "repair", "arguments": {"repair": {"tool": "get_invoice", "arguments": {...}}}}
-        hint = f"No tool is named {name!r}: send the call it holds, {repair.tool}, as it is (the call in `repair`)."
+        hint = (
+            f"No tool is named {name!r}: send the call it holds, {repair.tool}, as it is "
+            "(the call in `repair`)."
+        )
     else:
         hint = f"Call one of: {', '.join(names)} (tools/list describes them)."
     return Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
