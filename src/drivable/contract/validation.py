@@ -20,6 +20,7 @@ from drivable.schema import properties, resolve
 
 if TYPE_CHECKING:
     from drivable.contract.runtime import Contract
+    from drivable.contract.tool import ToolSpec
 
 _TYPE_CODES = {
     "missing": "missing_property",
@@ -304,7 +305,12 @@ def rejected_entries(
 
 def callable_repair(contract: Contract, repair: Repair) -> bool:
     """A repair is sent only when its arguments validate against the named tool."""
-    target = contract.tools.get(repair.tool)
+    return callable_among(contract.tools, repair)
+
+
+def callable_among(tools: Mapping[str, ToolSpec], repair: Repair) -> bool:
+    """`repair` names one of `tools` and its arguments validate against it."""
+    target = tools.get(repair.tool)
     if target is None:
         return False
     try:

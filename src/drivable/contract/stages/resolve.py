@@ -6,11 +6,9 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from drivable.contract.envelope import Envelope, Repair
 from drivable.contract.stages.base import Attempt, Refused
-from drivable.kinds import validate
+from drivable.contract.validation import callable_among
 
 if TYPE_CHECKING:
     from drivable.contract.tool import ToolSpec
@@ -83,14 +81,8 @@ def _checked(
     tools: Mapping[str, ToolSpec], tool: str, arguments: Mapping[str, Any], step: str
 ) -> Repair | None:
     """`tool` with `arguments` as a repair, when the tool exists and they validate as sent."""
-    target = tools.get(tool)
-    if target is None:
-        return None
-    try:
-        validate(target.input_model, arguments, intent=target.intent)
-    except ValidationError:
-        return None
-    return Repair(tool, dict(arguments), step)
+    repair = Repair(tool, dict(arguments), step)
+    return repair if callable_among(tools, repair) else None
 
 
 def nearest_tool(name: str, names: Sequence[str]) -> list[str]:
