@@ -74,7 +74,8 @@ def call_matches(
     spec: CallSpec, call: ToolCall, normalize: Normalizer | None, notes: list[str] | None = None
 ) -> bool:
     """Without the contract (a server over the wire), a repaired spelling still matches when the
-    result's `notes` say how the server read it ("date_from: Read '1. 6. 2026' as 2026-06-01.")."""
+    result's `notes` say how the server read it ("date_from: Read '1. 6. 2026' as 2026-06-01."),
+    and so does an argument the server read from another one and said so in a note."""
     if call.tool != spec.tool:
         return False
     args: Mapping[str, Any] = call.arguments
@@ -84,8 +85,10 @@ def call_matches(
             return False
         args = read
     said = notes or []
+    # a note counts for an argument the call left out, too: the server read its query as
+    # "court: Read 'Constitutional Court', sent as query, as Ústavní soud."
     return all(
-        k in args and (same(v, args[k]) or _noted(said, k, v)) for k, v in spec.arguments.items()
+        (k in args and same(v, args[k])) or _noted(said, k, v) for k, v in spec.arguments.items()
     )
 
 

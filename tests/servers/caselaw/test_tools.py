@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -110,13 +111,69 @@ async def test_a_query_that_is_a_courts_name_reads_as_that_court(
     assert {c["value"] for c in tally["by_court"]} <= {value}, tally
 
 
+DAYS = st.dates(min_value=datetime.date(2000, 1, 1), max_value=datetime.date(2026, 6, 30))
+
+
+def _spelled(day: datetime.date, style: int) -> str:
+    return (day.isoformat(), f"{day.day}. {day.month}. {day.year}", f"{day:%d/%m/%Y}")[style]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pair=st.sampled_from(FULL_NAMES),
+    since=DAYS,
+    style=st.integers(0, 2),
+    word=st.sampled_from(["since", "from", "after", "Since"]),
+    after=st.one_of(st.none(), st.integers(0, 3000)),
+)
+async def test_a_query_that_is_a_court_and_days_reads_as_court_and_dates(
+    caselaw: Contract,
+    pair: tuple[str, str],
+    since: datetime.date,
+    style: int,
+    word: str,
+    after: int | None,
+) -> None:
+    """A model sent the whole request as the query: "Constitutional Court since 01/02/2021"."""
+    value, name = pair
+    query = f"{name} {word} {_spelled(since, style)}"
+    until = None if after is None else since + datetime.timedelta(days=after)
+    if until is not None:
+        query += f" until {until.isoformat()}"
+    out = await call(caselaw, "search_decisions", {"query": query, "limit": 5})
+    two_ways = style == 2 and since.day <= 12 and since.month != since.day
+    if two_ways:  # 01/02/2021: asked, never guessed
+        assert out["is_error"] and out["code"] == "invalid_arguments", out
+        (issue,) = out["issues"]
+        assert issue["path"] == "date_from" and issue["code"] == "ambiguous_date"
+        assert since.isoformat() in issue["readings"] and len(issue["readings"]) == 2
+        assert value in out["hint"]
+        return
+    assert not out["is_error"], out
+    assert {r["court"] for r in out["results"]} <= {value}
+    assert (
+        f"date_from: Read {word + ' ' + _spelled(since, style)!r}, sent as query, as "
+        in " ".join(out["notes"])
+    )
+    assert all(r["decided_on"] >= since.isoformat() for r in out["results"])
+    if until is not None:
+        assert all(r["decided_on"] <= until.isoformat() for r in out["results"])
+
+
 async def test_a_query_beside_a_court_or_of_other_words_stays_words(caselaw: Contract) -> None:
     with_court = await call(
         caselaw, "search_decisions", {"query": "Ústavní soud", "court": "NS", "limit": 3}
     )
     assert not any("sent as query" in n for n in with_court.get("notes", []))
     assert {r["court"] for r in with_court["results"]} <= {"Nejvyšší soud"}
-    for words in ("us", "NS", "náhrada škody", "soud"):  # an abbreviation or a part: words
+    for words in (
+        "us",
+        "NS",
+        "náhrada škody",
+        "soud",
+        "Constitutional Court to privacy",  # a court and words: not a day
+        "Right to privacy since 2021",  # words and a day: not a court
+    ):
         out = await call(caselaw, "search_decisions", {"query": words, "limit": 3})
         assert not any("sent as query" in n for n in out.get("notes", [])), words
 

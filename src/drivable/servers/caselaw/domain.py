@@ -5,13 +5,17 @@ refusals that name the next call (an empty search explained, a decision not foun
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from drivable.contract import Call, Repair, ToolError
+from drivable.contract import Call, Issue, Repair, ToolError
 from drivable.contract.paging import Pager
+from drivable.kinds._reading import Reading, jsonable
+from drivable.kinds._registry import Options
+from drivable.kinds.date import read_date
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY
 from drivable.servers.caselaw.models import (
     CURSOR_LIFETIME_S,
@@ -100,24 +104,85 @@ def search_filters(args: Any) -> Filters:
     )
 
 
+# A day written after a court's name in `query`: "Constitutional Court since 01/02/2021".
+_DAY_WORDS = {
+    "date_from": ("since", "from", "after", "od", "seit", "ab", "depuis"),
+    "date_to": ("until", "till", "before", "to", "do", "bis", "avant"),
+}
+_DAY_WORD = re.compile(
+    r"\s+(" + "|".join(w for ws in _DAY_WORDS.values() for w in ws) + r")\s+", re.IGNORECASE
+)
+_FIELD_OF_WORD = {w: field for field, ws in _DAY_WORDS.items() for w in ws}
+
+
+def _days_after(query: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """The words of `query` before its first day phrase, and each day phrase after them as
+    (field, phrase, day): "Ústavní soud from 1. 2. 2021 until 2022" is "Ústavní soud" with
+    date_from "1. 2. 2021" and date_to "2022"."""
+    head, *rest = _DAY_WORD.split(query.strip())
+    days = [
+        (_FIELD_OF_WORD[word.lower()], f"{word} {day.strip()}", day.strip())
+        for word, day in zip(rest[::2], rest[1::2], strict=True)
+    ]
+    return head.strip(), days
+
+
 def court_for_query(args: T, call: Call) -> T:
-    """`args` with a query that is only a court's name read as that court (when no court is
-    given): a model put "Constitutional Court" into `query`, matched the words in other courts'
-    names, and read those decisions to its turn cap. The note says so, and how to search the
-    words instead. A pure function of the arguments, so every page of one search reads alike."""
+    """`args` with a query that is only a court's name, and the days after it, read as that court
+    and those days (when no court is given): a model put "Constitutional Court" into `query`,
+    matched the words in other courts' names, and read those decisions to its turn cap; another
+    sent the whole request, "Constitutional Court since 01/02/2021", as the query. The notes say
+    so, and how to search the words instead. A day that reads two ways is asked about, as it is
+    in date_from. A pure function of the arguments, so every page of one search reads alike."""
     query = getattr(args, "query", None)
     if not query or getattr(args, "court", None) is not None:
         return args
-    court = COURT_VOCABULARY.named(query)
+    head, days = _days_after(query)
+    court = COURT_VOCABULARY.named(head)
     if court is None:
         return args
-    # the note has the kinds' shape ("<name>: Read <sent> as <value>."): a reader of notes, the
-    # eval's scorer among them, learns from it which court the search was of
-    call.note(
-        f"court: Read {query.strip()!r}, sent as query, as {court}. It is the name of a court; "
-        "to search for words in the texts of that court, send them as query with court set."
+    update: dict[str, Any] = {"query": None, "court": court}
+    notes = [
+        f"court: Read {head!r}, sent as query, as {court}. It is the name of a court; to search "
+        "for words in the texts of that court, send them as query with court set."
+    ]
+    for field, phrase, day in days:
+        if field not in type(args).model_fields or getattr(args, field) is not None:
+            continue  # a day the call sets itself wins over the one in the query
+        reading = read_date(day, Options(bound="from" if field == "date_from" else "to"))
+        if reading.outcome == "ask":
+            raise _ask_for_day(field, phrase, reading, court)
+        if reading.outcome != "value":
+            return args  # not a day after all: the query is words
+        update[field] = reading.value
+        notes.append(f"{field}: Read {phrase!r}, sent as query, as {reading.value.isoformat()}.")
+    # the notes have the kinds' shape ("<name>: Read <sent> as <value>."): a reader of notes, the
+    # eval's scorer among them, learns from them which court and days the search was of
+    for note in notes:
+        call.note(note)
+    return args.model_copy(update=update)
+
+
+def _ask_for_day(field: str, phrase: str, reading: Reading, court: str) -> ToolError:
+    return ToolError(
+        "invalid_arguments",
+        f"query names the court {court} and a day that reads two ways ({phrase!r}).",
+        hint=(
+            f"{reading.hint} Send search_decisions with court {court!r}, {field} set to the "
+            "day meant (one of `readings`), and without query."
+        ),
+        issues=[
+            Issue(
+                field,
+                reading.code,
+                reading.hint,
+                received=reading.received,
+                expected=reading.expected,
+                readings=[jsonable(r) for r in reading.readings],
+                has_received=True,
+            )
+        ],
     )
-    return args.model_copy(update={"query": None, "court": court})
 
 
 def reads_any_word(store: Store, query: str | None) -> bool:
