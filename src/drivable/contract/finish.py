@@ -7,8 +7,9 @@ server decide, the same way everywhere: the code must be registered (else `inter
 `DEFAULT_RETRY_AFTER_MS`) and a permanent one none, one request id format, the fingerprint.
 
 A refusal to retry later names its next call like every other: the same call, as `repair`
-(`retry_repair`). Told only in the hint to "call search_decisions again", the 1.5B model answered
-the user instead in 1 of 3 trials; it follows a `repair` whenever one is given.
+(`retry_repair`), so no client has to rebuild it from the hint. (Replayed with the 1.5B model after
+a forced `unavailable`: 8 of 10 resent with the repair and 8 of 10 without; the same two seeds
+answered in prose either way.)
 """
 
 from __future__ import annotations

@@ -13,9 +13,7 @@ from pydantic import BaseModel
 
 from drivable.contract import Call, Issue, Repair, ToolError
 from drivable.contract.paging import Pager
-from drivable.kinds._reading import Reading, jsonable
-from drivable.kinds._registry import Options
-from drivable.kinds.date import read_date
+from drivable.kinds import Reading, jsonable, read
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY
 from drivable.servers.caselaw.models import (
     CURSOR_LIFETIME_S,
@@ -149,9 +147,9 @@ def court_for_query(args: T, call: Call) -> T:
     for field, phrase, day in days:
         if field not in type(args).model_fields or getattr(args, field) is not None:
             continue  # a day the call sets itself wins over the one in the query
-        reading = read_date(day, Options(bound="from" if field == "date_from" else "to"))
+        reading = read("date", day, bound="from" if field == "date_from" else "to")
         if reading.outcome == "ask":
-            raise _ask_for_day(field, phrase, reading, court)
+            raise _ask_for_day(call.tool, field, phrase, reading, court)
         if reading.outcome != "value":
             return args  # not a day after all: the query is words
         update[field] = reading.value
@@ -163,12 +161,12 @@ def court_for_query(args: T, call: Call) -> T:
     return args.model_copy(update=update)
 
 
-def _ask_for_day(field: str, phrase: str, reading: Reading, court: str) -> ToolError:
+def _ask_for_day(tool: str, field: str, phrase: str, reading: Reading, court: str) -> ToolError:
     return ToolError(
         "invalid_arguments",
         f"query names the court {court} and a day that reads two ways ({phrase!r}).",
         hint=(
-            f"{reading.hint} Send search_decisions with court {court!r}, {field} set to the "
+            f"{reading.hint} Send {tool} with court {court!r}, {field} set to the "
             "day meant (one of `readings`), and without query."
         ),
         issues=[
