@@ -402,35 +402,3 @@ def test_a_reply_written_as_advice_is_the_calls_it_names(reply: tuple[str, list[
     assert parse_tool_calls(
         'Call `get_invoice`; it returned {"invoice_id": "inv_1", "state": "paid"}.', PROPERTIES
     ) == ([], "none")
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.sampled_from(bundled_sets()), st.text(min_size=1, max_size=40))
-def test_a_forced_retry_later_answer_is_the_one_the_server_would_send(
-    name: str, words: str
-) -> None:
-    """On the drivable side the forced `unavailable` carries what the server's contract adds
-    to it: the same call as `repair`; without a contract (the naive twin) nothing is added."""
-    from drivable.eval.surfaces import load
-
-    contract = load(name)
-    for workflow in bundled(name):
-        for forced in workflow.forced_errors:
-            tool = next(s.done.tool_name for s in workflow.steps if s.name == forced.step)
-            assert tool is not None
-            field = next(iter(contract.tools[tool].input_model.model_fields))
-            call = ToolCall(tool, {field: words})
-            plain = forced.envelope()
-            assert "repair" not in plain
-            sent = forced.envelope(contract, call)
-            valid = True
-            try:
-                contract.validate(tool, call.arguments)
-            except ValidationError:
-                valid = False
-            if valid:
-                assert sent["repair"]["tool"] == tool and sent["repair"]["arguments"] == {
-                    field: words
-                }
-            else:  # a call that does not validate is never offered back
-                assert "repair" not in sent

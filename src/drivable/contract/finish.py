@@ -5,26 +5,15 @@ A stage, a handler, a resource read, the HTTP layer (401, 413) each say *what* w
 server decide, the same way everywhere: the code must be registered (else `internal_error`),
 `temporary` comes from the code, a temporary code gets `retry_after_ms` (the caller's, else
 `DEFAULT_RETRY_AFTER_MS`) and a permanent one none, one request id format, the fingerprint.
-
-A refusal to retry later names its next call like every other: the same call, as `repair`
-(`retry_repair`), so no client has to rebuild it from the hint. (Replayed with the 1.5B model after
-a forced `unavailable`: 8 of 10 resent with the repair and 8 of 10 without; the same two seeds
-answered in prose either way.)
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
-from drivable.contract.codes import ERROR_CODES, Code, Recovery
-from drivable.contract.envelope import Envelope, Repair
-from drivable.contract.validation import callable_repair
-
-if TYPE_CHECKING:
-    from drivable.contract.runtime import Contract
-    from drivable.contract.tool import ToolSpec
+from drivable.contract.codes import ERROR_CODES, Code
+from drivable.contract.envelope import Envelope
 
 DEFAULT_RETRY_AFTER_MS = 1000
 
@@ -61,22 +50,3 @@ def finish(
     envelope.request_id = request_id
     envelope.fingerprint = fingerprint
     return envelope
-
-
-RESEND = "resend_the_same_call_after_retry_after_ms"
-# A failure the server cannot explain is retried once at most (its hint says so, then "stop and
-# tell the user"); a repair would be followed every time, so internal_error names none.
-NOT_RESENT = frozenset({"internal_error"})
-
-
-def retry_repair(
-    contract: Contract, code: Code, tool: ToolSpec, arguments: Mapping[str, Any]
-) -> Repair | None:
-    """The same call again, for a code whose recovery is to retry later; None for any other code
-    and when the arguments do not validate. Resending is safe for every tool a contract holds:
-    it reads, or is idempotent, or requires an idempotency_key whose duplicate replays its
-    receipt and never runs twice (`check_effect_inputs` refuses any other tool)."""
-    if code.recovery is not Recovery.RETRY_LATER or code.id in NOT_RESENT:
-        return None
-    repair = Repair(tool.name, dict(arguments), RESEND)
-    return repair if callable_repair(contract, repair) else None

@@ -44,6 +44,4 @@ async def run(attempt: Attempt) -> Outcome:
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:
-        return attempt.contract.finish(
-            refused.envelope, attempt.request_id, attempt.spec, attempt.raw
-        )
+        return attempt.contract.finish(refused.envelope, attempt.request_id, attempt.spec)

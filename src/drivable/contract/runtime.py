@@ -39,7 +39,7 @@ from drivable.contract.durable import (
 )
 from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope
-from drivable.contract.finish import finish, retry_repair
+from drivable.contract.finish import finish
 from drivable.contract.finish import request_id as new_request_id
 from drivable.contract.pipeline import run
 from drivable.contract.resources import (
@@ -569,16 +569,9 @@ class Contract:
         """Whether slips against the contract raise `StrictError` (see `drivable.contract.strict`)."""
         return strict_mode.enabled() if self._strict is None else self._strict
 
-    def finish(
-        self,
-        envelope: Envelope,
-        rid: str,
-        tool: ToolSpec | None = None,
-        arguments: Mapping[str, Any] | None = None,
-    ) -> Outcome:
+    def finish(self, envelope: Envelope, rid: str, tool: ToolSpec | None = None) -> Outcome:
         """The one finalizer of a tool call's envelope: its code registered (else internal_error),
-        temporary and retry_after_ms from the code, the request id, the fingerprint; a refusal
-        to retry later names the call to resend (`retry_repair`) when `arguments` are given."""
+        temporary and retry_after_ms from the code, the request id, the fingerprint."""
         if tool is not None and self.strict and envelope.code not in self.tool_codes(tool):
             raise strict_mode.StrictError(
                 f"{tool.name} answered {envelope.code!r}, which it does not declare: add it to "
@@ -587,8 +580,6 @@ class Contract:
         if envelope.code not in self.codes:
             log.error("unregistered error code %r (request_id=%s)", envelope.code, rid)
             envelope = internal_error(tool.name if tool else "", rid)
-        if envelope.repair is None and tool is not None and arguments is not None:
-            envelope.repair = retry_repair(self, self.codes[envelope.code], tool, arguments)
         finish(envelope, request_id=rid, codes=self.codes, fingerprint=self.fingerprint)
         return Outcome(envelope.to_dict(), is_error=True)
 

@@ -306,7 +306,7 @@ async def _run_connected(
             forced_step = tracker.should_force()
             if forced_step is not None:
                 forced = forced_by_step[forced_step]
-                env = forced.envelope(target.contract, action)
+                env = forced.envelope()
                 last = (
                     Observation(action, True, env, json.dumps(env, ensure_ascii=False))
                     if envelope_style

@@ -41,16 +41,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from drivable.contract.finish import retry_repair
-
-if TYPE_CHECKING:
-    from drivable.contract import Contract
-    from drivable.eval.turns import ToolCall
 
 FIXTURES = (
     "cold-start",
@@ -134,12 +128,7 @@ class ForcedError(_Strict):
     error: dict[str, Any]  # the envelope a drivable server would send
     plain: str | None = None  # what a server without an envelope sends instead
 
-    def envelope(
-        self, contract: Contract | None = None, call: ToolCall | None = None
-    ) -> dict[str, Any]:
-        """The envelope; with the server's contract and the call it answers, it carries what
-        that contract adds to such a refusal (the same call as `repair` for a retry-later code),
-        so the forced answer is the one the server itself would send."""
+    def envelope(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": "internal_error",
             "message": "The server failed.",
@@ -150,12 +139,6 @@ class ForcedError(_Strict):
             "request_id": "forced",
         }
         out.update(self.error)
-        spec = contract.tools.get(call.tool) if contract and call else None
-        code = contract.codes.get(str(out["code"])) if contract else None
-        if contract and call and spec and code and "repair" not in out:
-            repair = retry_repair(contract, code, spec, call.arguments)
-            if repair is not None:
-                out["repair"] = repair.to_dict()
         return out
 
     def text(self) -> str:
