@@ -182,14 +182,19 @@ def in_progress_envelope(tool: str, waiting: InProgress) -> Envelope:
 
 
 def unavailable_envelope(tool: str, down: StoreUnavailable) -> Envelope:
+    """The message says what happened to the call, not to the store: told "The decision index is
+    being rebuilt.", the 1.5B model answered the user with that sentence in 2 of 10 replays; told
+    "search_decisions could not search just now; nothing was searched.", it resent the call in 10
+    of 10 (docs/eval.md, round 10). The store's reason is in `details`."""
     return Envelope(
         "unavailable",
-        down.message,
+        f"{tool} could not run just now; nothing was applied.",
         hint=(
             f"Call {tool} again after retry_after_ms with the same arguments (and the same "
             "idempotency_key); nothing was applied."
         ),
         retry_after_ms=down.retry_after_ms,
+        details={"reason": down.reason.value},
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from drivable.contract import Contract
+from drivable.effects.outcomes import UnavailableReason
 from drivable.servers.billing.data import folded, generate, money
 from drivable.servers.billing.ledger import Ledger, default_url
 from drivable.servers.billing.server import make_contract
@@ -342,6 +343,9 @@ async def test_a_store_that_cannot_open_is_unavailable_without_driver_text(tmp_p
             assert out["code"] == "unavailable", out
             assert out["temporary"] is True and out["retry_after_ms"] > 0
             assert tool in out["hint"]
+            # what happened to the call, not to the store (a model answered with the latter)
+            assert out["message"] == f"{tool} could not run just now; nothing was applied."
+            assert out["details"]["reason"] in {r.value for r in UnavailableReason}
             assert str(tmp_path) not in str(out)
     finally:
         await ledger.close()
