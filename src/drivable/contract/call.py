@@ -46,8 +46,11 @@ class Call:
     attachments: list[Any] = field(default_factory=list)
     # The client side: ask the user, the model or the host; log (`drivable.contract.client`).
     client: ClientSide = NO_CLIENT
-    # The call a result leads on to, sent as its `next_call` (set with `follow`).
+    # The call a result leads on to, sent as its `next_call`, and in words why and what to do,
+    # sent as its `message` and `hint` (all set with `follow`).
     following: NextCall | None = None
+    message: str | None = None
+    hint: str | None = None
 
     def attach(self, *blocks: Any) -> None:
         """Show images, audio, embedded resources or links beside the structured result."""
@@ -64,18 +67,32 @@ class Call:
             entry["path"] = path
         self.warnings.append(entry)
 
-    def follow(self, tool: str, arguments: dict[str, Any]) -> None:
+    def follow(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        message: str | None = None,
+        hint: str | None = None,
+    ) -> None:
         """Send `tool` with `arguments` as this result's `next_call`: the call to make next, which
         a model copies (an empty filtered page's search without the filter that emptied it).
         Checked like every echoed call (`Contract.next_call`); a page's own next page wins. A call
         that does not check out is the server's bug: raised in strict mode, else logged and left
-        out (the result stands without it)."""
+        out (the result stands without it).
+
+        A result that is not what the call wanted (an empty page under filters) also says so in
+        the words a refusal uses: `message`, what happened, and `hint`, the call to make in words.
+        Shown them beside the page, the real model made the next call once and went on to the
+        task's next step; shown a warning with the same words, it searched again and again."""
         try:
             self.following = self.contract.next_call(tool, arguments)
         except ValueError:
             if self.contract.strict:
                 raise
             log.warning("tool %s: its next call %s does not validate; left out", self.tool, tool)
+            return
+        self.message, self.hint = message, hint
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

@@ -139,7 +139,7 @@ WARNING_CODES: Mapping[str, WarningCode] = _index(
     [
         WarningCode("filter_value_dropped", "A filter value named no stored value (or several) and was dropped rather than emptying the result; the message names the stored values."),
         WarningCode("page_size_clamped", "The requested page size was outside its bounds and was clamped."),
-        WarningCode("no_hits_filtered", "The page is empty because of a filter; the message names the values that would have matched."),
+        WarningCode("no_hits_filtered", "The page is empty because of a filter (path names it); the warning or the result's message says what would match."),
         WarningCode("value_repaired", "A value was read from a spelling other than its canonical one; see `notes`."),
         WarningCode("deprecated_tool", "The tool is deprecated; the message names its replacement and the removal date."),
         WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),

@@ -355,6 +355,14 @@ NOTES_SCHEMA: dict[str, Any] = {
     "items": {"type": "string"},
     "description": "How lenient reading repaired the arguments ('Read X as Y.'). Present when non-empty.",
 }
+MESSAGE_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "description": "Why this result is not what the call asked for (an empty page under filters). Present then.",
+}
+HINT_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "description": "What to do about it, naming the call in next_call. Present with message.",
+}
 WARNINGS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "description": "Known traps the call probably fell into, with closed codes. Present when non-empty.",
@@ -442,7 +450,15 @@ def output_schema_of(
         )
     schema = _strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
-    for reserved in ("notes", "warnings", "rejected", "confirm_token", "next_call"):
+    for reserved in (
+        "message",
+        "hint",
+        "notes",
+        "warnings",
+        "rejected",
+        "confirm_token",
+        "next_call",
+    ):
         if reserved in props:
             raise ContractError(
                 f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
@@ -451,7 +467,10 @@ def output_schema_of(
     props["warnings"] = WARNINGS_SCHEMA
     if best_effort:
         props["rejected"] = REJECTED_SCHEMA
-    # every result may lead on (a next page, a dry run's confirmation, a tally's drill-down)
+    # every result may lead on (a next page, a dry run's confirmation, a tally's drill-down),
+    # and say why in a refusal's words when it is not what the call wanted (`Call.follow`)
+    props["message"] = MESSAGE_SCHEMA
+    props["hint"] = HINT_SCHEMA
     props["next_call"] = NEXT_CALL_SCHEMA
     schema["properties"] = props
     _check_closed(tool, schema, "")

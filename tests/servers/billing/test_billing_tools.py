@@ -80,6 +80,8 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
         "amount_cents",
         "invoice_state",
         "summary",
+        "message",
+        "hint",
         "notes",
         "warnings",
         "next_call",
@@ -148,7 +150,10 @@ async def test_find_pages_with_cursors_and_explains_an_empty_page(billing: Contr
     assert empty["results"] == [] and empty["total"] == 0
     warning = empty["warnings"][0]
     assert warning["code"] == "no_hits_filtered" and warning["path"] == "date_from"
-    assert "date_from=2031-01-01 alone matches 0" in warning["message"]
+    assert "date_from=2031-01-01 alone matches 0" in empty["message"]
+    assert empty["hint"] == (
+        "Call find_invoices again without date_from, which matches nothing on its own."
+    )
 
 
 async def test_create_is_best_effort_per_line_and_keyed(either: Contract) -> None:

@@ -1,5 +1,5 @@
-"""Stage: the handler's result as structuredContent, with the call's notes, warnings and rejected
-entries beside the domain fields; a prose tool's `Text` as its text, those entries apart. A result
+"""Stage: the handler's result as structuredContent, with the call's message, hint, next call,
+notes, warnings and rejected entries beside the domain fields; a prose tool's `Text` as its text, those entries apart. A result
 outside the tool's declaration is the server's bug: `internal_error` for the caller, the detail in
 the log."""
 
@@ -47,8 +47,15 @@ def outside(attempt: Attempt, error: object) -> NoReturn:
 def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     """`structured` with what the runtime says about the call beside the handler's fields."""
     call = attempt.context
-    following = next_page(attempt, structured) or call.following
-    if following is not None and "next_call" in attempt.tool.output_schema.get("properties", {}):
+    declared = attempt.tool.output_schema.get("properties", {})
+    following = next_page(attempt, structured)
+    if following is None and call.following is not None:
+        following = call.following
+        # why the result leads on, in a refusal's words (`Call.follow`); not beside a next page
+        for key, text in (("message", call.message), ("hint", call.hint)):
+            if text and key in declared:
+                structured[key] = text
+    if following is not None and "next_call" in declared:
         structured["next_call"] = following.model_dump()
     if call.notes:
         structured["notes"] = call.notes

@@ -5,7 +5,6 @@ the kinds, and the explanation of an empty search.
 from __future__ import annotations
 
 import datetime
-import json
 from typing import Any
 
 from drivable.contract import (
@@ -191,25 +190,28 @@ def kept_money_refusal(record: InvoiceRecord) -> ToolError:
 async def explain_empty_search(
     ledger: Ledger, tx: Transaction, call: Call, filters: Filters, asked: dict[str, Any]
 ) -> None:
-    """An empty first page under filters names, per filter, how many invoices it alone keeps, and
-    ends with the next call to make, literally (a model copies a call; prose it resent)."""
+    """An empty first page under filters says, as a refusal would, what happened (per filter, how
+    many invoices it alone keeps) and the call to make (the search without the filter that keeps
+    fewest), in words (`message`, `hint`) and literally (`next_call`); the no_hits_filtered
+    warning names that filter for a program."""
     active = filters.active()
     alone = {
         name: await ledger.count(tx, Filters(**{name: value})) for name, value in active.items()
     }
     parts = ", ".join(f"{name}={active[name]} alone matches {n}" for name, n in alone.items())
-    empty = [name for name, n in alone.items() if n == 0]
-    advice = (
-        f"Omit or change {', '.join(empty)}, which matches nothing on its own."
-        if empty
-        else "Omit filters one at a time."
+    drop = min(alone, key=lambda name: alone[name])
+    nothing = alone[drop] == 0
+    call.follow(
+        "find_invoices",
+        {k: v for k, v in asked.items() if k != drop},
+        message=f"No invoice matches every filter together ({parts}).",
+        hint=f"Call find_invoices again without {drop}, "
+        + ("which matches nothing on its own." if nothing else "the filter that keeps fewest."),
     )
-    drop = empty[0] if empty else min(alone, key=lambda name: alone[name])
-    arguments = {k: v for k, v in asked.items() if k != drop}
-    call.follow("find_invoices", arguments)
     call.warn(
         "no_hits_filtered",
-        f"No invoice matches every filter together ({parts}). {advice} Next call: "
-        f"find_invoices {json.dumps(arguments, ensure_ascii=False)}",
-        empty[0] if empty else None,
+        f"{drop} matches nothing on its own."
+        if nothing
+        else f"{drop} keeps fewest invoices ({alone[drop]}).",
+        drop,
     )
