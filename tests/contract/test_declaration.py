@@ -158,7 +158,9 @@ def test_refuses_a_handler_without_an_output_model() -> None:
         _register(_contract(), handler=find)
 
 
-@pytest.mark.parametrize("field", ["notes", "warnings", "rejected", "confirm_token", "next_call"])
+@pytest.mark.parametrize(
+    "field", ["message", "hint", "notes", "warnings", "rejected", "confirm_token", "next_call"]
+)
 def test_refuses_an_output_field_the_runtime_reserves(field: str) -> None:
     # confirm_token too, though a preview carries its token only inside next_call: a field of
     # that name beside it would read as the token.

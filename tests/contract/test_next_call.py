@@ -16,8 +16,11 @@ import anyio
 import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict
 
+from drivable.contract import READ_ONLY, Call, Contract, Summary
 from drivable.eval.surfaces import load
+from drivable.kinds import KindModel
 from tests.contract.example_server import DELETED
 
 EXAMPLE = load("example")
@@ -158,5 +161,53 @@ def test_a_tally_leads_to_the_decisions_of_its_largest_court(
         rows = page.structured["results"]
         assert rows and {row["court"] for row in rows} == {by_court[0]["value"]}
         assert page.structured["total"] == by_court[0]["decisions"]
+
+    anyio.run(go)
+
+
+@given(
+    message=st.one_of(st.none(), st.just(""), st.text(min_size=1, max_size=80)),
+    hint=st.one_of(st.none(), st.just(""), st.text(min_size=1, max_size=80)),
+)
+@settings(max_examples=40, deadline=None)
+def test_a_result_that_leads_on_says_why_in_a_refusals_words(
+    message: str | None, hint: str | None
+) -> None:
+    # `Call.follow(..., message=, hint=)`: the result carries them beside its next_call, before
+    # it, as an error carries message and hint beside its repair; absent when not given. After an
+    # empty page whose warning said the same words, the 1.5B model searched a third time instead
+    # of refunding (1 of 22 replays went on); with the page's message and hint, 12 of 22.
+    class In(KindModel):
+        query: str
+
+    class Out(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        found: int
+
+    contract = Contract(
+        "t", version="1", summary=Summary(text="Test.", does=["test"], does_not=["else"])
+    )
+
+    @contract.tool(
+        name="find_things",
+        title="Find things",
+        description='Finds things by words; use it first. Example: {"query": "x"}.',
+        effects=READ_ONLY,
+    )
+    async def find_things(args: In, call: Call) -> Out:
+        if args.query != "all":
+            call.follow("find_things", {"query": "all"}, message=message, hint=hint)
+        return Out(found=0)
+
+    async def go() -> None:
+        led = await contract.call("find_things", {"query": "zzz"})
+        assert not led.is_error
+        _checked(contract, "find_things", led.structured)
+        keys = list(led.structured)
+        expected = [k for k, v in (("message", message), ("hint", hint)) if v]
+        assert keys == ["found", *expected, "next_call"]
+        assert all(led.structured[k] == {"message": message, "hint": hint}[k] for k in expected)
+        plain = await contract.call("find_things", {"query": "all"})
+        assert list(plain.structured) == ["found"]  # nothing to lead on to: no words either
 
     anyio.run(go)
