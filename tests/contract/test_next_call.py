@@ -176,7 +176,8 @@ def test_a_result_that_leads_on_says_why_in_a_refusals_words(
     # `Call.follow(..., message=, hint=)`: the result carries them beside its next_call, before
     # it, as an error carries message and hint beside its repair; absent when not given. After an
     # empty page whose warning said the same words, the 1.5B model searched a third time instead
-    # of refunding (1 of 22 replays went on); with the page's message and hint, 12 of 22.
+    # of refunding (1 of 22 replays went on); with the page's message and hint, 12 of 22
+    # (8 of 22 with the short warning beside them, as sent).
     class In(KindModel):
         query: str
 

@@ -5,7 +5,8 @@ Replayed after an empty page whose warning named the next call only in its text,
 resent its own search (the refund's greedy trial ended on identical resends); the call to copy is
 now a field of the result, as a page with more after it and a dry run's preview have it. Shown
 the same words as a warning, it then searched a third time instead of refunding (1 of 22
-replays went on); shown them as the page's message and hint, 12 of 22 went on.
+replays went on); shown them as the page's message and hint, 12 of 22 went on (8 of 22 with
+the short warning beside them, as sent).
 """
 
 from __future__ import annotations
