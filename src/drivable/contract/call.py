@@ -83,8 +83,9 @@ class Call:
 
         A result that is not what the call wanted (an empty page under filters) also says so in
         the words a refusal uses: `message`, what happened, and `hint`, the call to make in words.
-        Shown them beside the page, the real model made the next call once and went on to the
-        task's next step; shown a warning with the same words, it searched again and again."""
+        After an empty page and the search it named, the real model went on to the task's next
+        step in 12 of 22 replays with these beside the page, in 1 of 22 with the same words in a
+        warning (docs/eval.md, round 11)."""
         try:
             self.following = self.contract.next_call(tool, arguments)
         except ValueError:

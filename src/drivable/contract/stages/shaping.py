@@ -1,7 +1,7 @@
 """Stage: the handler's result as structuredContent, with the call's message, hint, next call,
-notes, warnings and rejected entries beside the domain fields; a prose tool's `Text` as its text, those entries apart. A result
-outside the tool's declaration is the server's bug: `internal_error` for the caller, the detail in
-the log."""
+notes, warnings and rejected entries beside the domain fields; a prose tool's `Text` as its text,
+those entries apart. A result outside the tool's declaration is the server's bug: `internal_error`
+for the caller, the detail in the log."""
 
 from __future__ import annotations
 
