@@ -26,6 +26,12 @@ LEAKS = re.compile(
 )
 
 
+# texts that cannot themselves match LEAKS: a caller's own words echoed back are not a leak
+# (hypothesis draws strings from the code's constants too; caselaw's twin test met "SQLITE")
+def _clean(size: int) -> st.SearchStrategy[str]:
+    return st.text(max_size=size).filter(lambda t: not LEAKS.search(t))
+
+
 def assert_conforms(tool: str, structured: dict[str, Any], is_error: bool) -> None:
     if is_error:
         jsonschema.validate(structured, ENVELOPE)
@@ -120,7 +126,7 @@ UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filt
     name=UNKNOWN_NAMES,
     value=st.one_of(
         st.integers(-(2**63), 2**63 - 1),
-        st.text(max_size=8).filter(lambda t: not LEAKS.search(t)),
+        _clean(8),
         st.booleans(),
     ),
 )
@@ -276,12 +282,6 @@ async def test_insufficient_scope_names_the_required_scopes() -> None:
         "search_secrets", {"query": "x"}, principal=Principal("u1", frozenset({"secrets:read"}))
     )
     assert allowed.structured == {"ok": True}
-
-
-# texts that cannot themselves match LEAKS: a caller's own words echoed back are not a leak
-# (hypothesis draws strings from the code's constants too; caselaw's twin test met "SQLITE")
-def _clean(size: int) -> st.SearchStrategy[str]:
-    return st.text(max_size=size).filter(lambda t: not LEAKS.search(t))
 
 
 json_values = st.recursive(

@@ -360,18 +360,18 @@ spellings = st.sampled_from(
         "a* OR b", "full", "summary", "Česko",
     ]
 )  # fmt: skip
+
+
 # texts that cannot themselves match LEAKS: a caller's own "SQLITE" echoed back as `received`
 # is not a leak (hypothesis, which draws strings from the code's constants too, sent
 # {"query": {"SQLITE": null}}), so only the server's words count
-clean_text = st.text(max_size=30).filter(lambda t: not LEAKS.search(t))
+def _clean(size: int) -> st.SearchStrategy[str]:
+    return st.text(max_size=size).filter(lambda t: not LEAKS.search(t))
+
+
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | clean_text,
-    lambda inner: (
-        st.lists(inner, max_size=3)
-        | st.dictionaries(
-            st.text(max_size=8).filter(lambda t: not LEAKS.search(t)), inner, max_size=3
-        )
-    ),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | _clean(30),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_clean(8), inner, max_size=3),
     max_leaves=8,
 )
 argument_maps = st.dictionaries(
