@@ -7,6 +7,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from drivable.contract import Contract, ContractError, Effects, Principal, Summary
 from drivable.effects import open_store
@@ -51,6 +53,51 @@ async def test_the_same_key_with_other_arguments_names_the_fields() -> None:
     )
     assert out.structured["code"] == "idempotency_mismatch"
     assert [i["path"] for i in out.structured["issues"]] == ["drafts.0.title"]
+
+
+TITLES = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=40
+)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    first=TITLES,
+    second=TITLES,
+    key=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.:-]{7,120}", fullmatch=True),
+)
+def test_a_key_reused_for_another_change_is_refused_with_a_call_that_makes_it(
+    first: str, second: str, key: str
+) -> None:
+    """For every two changes under one key: the second is refused, its repair makes it once, the
+    repair resent replays, and the first change's receipt is untouched."""
+
+    async def run() -> None:
+        key_of_run = f"{key}.{uuid.uuid4().hex[:8]}"
+        one = {"drafts": [{"title": first, "day": "2026-10-01"}], "idempotency_key": key_of_run}
+        two = {"drafts": [{"title": second, "day": "2026-10-02"}], "idempotency_key": key_of_run}
+        made = await contract.call("create_notes", one)
+        assert not made.is_error, made.structured
+        refused = await contract.call("create_notes", two)
+        assert refused.structured["code"] == "idempotency_mismatch"
+        repair = refused.structured["repair"]
+        assert repair["tool"] == "create_notes"
+        assert repair["arguments"]["idempotency_key"] != key_of_run
+        assert repair["arguments"]["drafts"][0]["day"] == "2026-10-02"
+        out = await contract.call(repair["tool"], repair["arguments"])
+        assert not out.is_error, out.structured
+        again = await contract.call(repair["tool"], repair["arguments"])
+        assert again.structured["created"] == out.structured["created"]
+        assert again.meta["dev.drivable/receipt"]["replayed"] is True
+        # the same refusal names the same repair; the first key still replays the first change
+        twice = await contract.call("create_notes", two)
+        assert twice.structured["repair"] == repair
+        first_again = await contract.call("create_notes", one)
+        assert first_again.structured["created"] == made.structured["created"]
+
+    anyio.run(run)
 
 
 async def test_concurrent_calls_with_one_key_run_the_effect_once() -> None:

@@ -70,7 +70,7 @@ ERROR_CODES: Mapping[str, Code] = _index(
         Code("not_found", Recovery.LOOKUP_ID, "No record has this identifier. Look it up with the search or list tool named in `repair` first."),
         Code("conflict", Recovery.REREAD_STATE, "The record changed since it was read (`expected_version` is stale). Re-read it with the tool in `repair`, then reapply."),
         Code("state_conflict", Recovery.REREAD_STATE, "The request conflicts with the current state of a record. Re-read it with the tool in `repair` and re-plan."),
-        Code("idempotency_mismatch", Recovery.FIX_INPUT, "This idempotency_key was already used with different arguments; `issues` names the fields that differ. Use a new key for a new request, or resend the original arguments."),
+        Code("idempotency_mismatch", Recovery.FIX_INPUT, "This idempotency_key was already used with different arguments; `issues` names the fields that differ, `repair` is this call with a new key of its own (derived from the arguments, so a retry of it replays). To retry the first change instead, resend its original arguments."),
         Code("in_progress", Recovery.RETRY_LATER, "A call with this idempotency_key is still running. Retry after `retry_after_ms` with the same key and arguments.", temporary=True),
         Code("confirmation_required", Recovery.FIX_INPUT, "A destructive action needs a confirm_token from its dry run. Make the dry-run call in `repair`, then repeat with the token in its next_call."),
         Code("confirmation_invalid", Recovery.FIX_INPUT, "The confirm_token is forged, expired, already used, or was issued for other arguments. Make the dry-run call in `repair` for a fresh token."),

@@ -30,6 +30,7 @@ from drivable.effects import (
     Refusal,
     Replay,
     StoreUnavailable,
+    StoreUnavailableError,
     Transaction,
     arguments_digest,
 )
@@ -152,15 +153,42 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
     )
 
 
-def mismatch_envelope(tool: str, mismatch: Mismatch) -> Envelope:
+def key_of_change(key: str, args: BaseModel) -> str:
+    """A key of this change's own when `key` already names another change: `key` with the digest
+    of this change's arguments, so every retry of this change derives the same key (and replays),
+    and no other change does. A model mints keys like "1234567890" and reuses them: trial 2 of the
+    real model's refund reused trial 0's key on another invoice and was refused three times."""
+    return f"{key[:100]}-{arguments_digest(identity(args))[:12]}"
+
+
+async def key_taken(
+    durability: Durability, *, tool: str, principal: str, key: str, args: BaseModel
+) -> bool:
+    """Whether the call's idempotency_key already names a change with other arguments (its real
+    run would be `idempotency_mismatch`). A store that cannot tell counts as not taken: the real
+    run checks again."""
+    try:
+        receipt = await durability.store.receipt(tool=tool, principal=principal, key=key)
+    except StoreUnavailableError:
+        return False
+    return receipt is not None and receipt.digest != arguments_digest(identity(args))
+
+
+def mismatch_envelope(tool: str, mismatch: Mismatch, key: str, args: BaseModel) -> Envelope:
+    """Refused: the key names another change. `repair` is this call with a key of its own
+    (`key_of_change`); a confirm_token stays valid in it (a token is bound to the arguments, not
+    to the key)."""
     fields = ", ".join(mismatch.fields) or "the arguments"
+    arguments = args.model_dump(mode="json", exclude_none=True)
+    arguments["idempotency_key"] = key_of_change(key, args)
     return Envelope(
         "idempotency_mismatch",
         f"This idempotency_key was already used for {tool} with different {fields}.",
         hint=(
-            f"For a new change, call {tool} with a new idempotency_key; to retry the first one, "
-            "resend its original arguments."
+            "To make this change, send the call in `repair` (this call with a new "
+            "idempotency_key of its own); to retry the first change, resend its original arguments."
         ),
+        repair=Repair(tool, arguments, "new_idempotency_key_for_a_new_change"),
         issues=[
             Issue(
                 path,
@@ -231,7 +259,7 @@ async def run_keyed(
     if isinstance(outcome, Replay):
         return outcome.result, None, {"replayed": True, "recorded_at": outcome.recorded_at}
     if isinstance(outcome, Mismatch):
-        return None, mismatch_envelope(tool, outcome), None
+        return None, mismatch_envelope(tool, outcome, key, args), None
     if isinstance(outcome, InProgress):
         return None, in_progress_envelope(tool, outcome), None
     return None, unavailable_envelope(tool, outcome), None

@@ -97,6 +97,52 @@ async def test_the_same_key_with_other_arguments_names_the_fields(billing: Contr
     assert {i["path"] for i in other["issues"]} == {"amount_cents", "reason"}
     assert "new idempotency_key" in other["hint"]
     assert await refunds_of(billing, inv) == 1
+    # the repair is this call under a key of its own; without a token it leads on to the dry run
+    repair = other["repair"]
+    assert repair["next_step"] == "new_idempotency_key_for_a_new_change"
+    assert repair["arguments"]["idempotency_key"].startswith(KEY + "-")
+    assert {k: v for k, v in repair["arguments"].items() if k != "idempotency_key"} == {
+        "invoice_id": inv,
+        "amount_cents": 2500,
+        "reason": "duplicate",
+        "dry_run": False,
+    }
+    asked = await call(billing, repair["tool"], repair["arguments"])
+    assert asked["code"] == "confirmation_required"
+    assert await refunds_of(billing, inv) == 1
+
+
+async def test_a_key_that_names_another_refund_leads_to_a_key_of_its_own(
+    either: Contract,
+) -> None:
+    """The real model reuses one key ("1234567890") for every refund: the second refund's preview
+    leads on with a key of that refund's own, and its confirm sent under the old key is refused
+    with exactly that call as the repair (the token stays valid: it is bound to the arguments)."""
+    first = (await a_paid_invoice(either))["invoice_id"]
+    second = (await a_paid_invoice(either, skip=1))["invoice_id"]
+    reused = "1234567890"
+    args = {"invoice_id": first, "amount_cents": 4200, "idempotency_key": reused}
+    token = token_of(await call(either, "refund_invoice", args))
+    await call(either, "refund_invoice", {**args, "dry_run": False, "confirm_token": token})
+
+    preview = await call(either, "refund_invoice", {**args, "invoice_id": second})
+    assert not preview["is_error"] and preview["status"] == "would_refund"
+    confirm = preview["next_call"]["arguments"]
+    own = confirm["idempotency_key"]
+    assert own != reused and own.startswith(reused + "-")
+    assert any(reused in note and own in note for note in preview["notes"])
+    # previewed again, the same change derives the same key
+    again = await call(either, "refund_invoice", {**args, "invoice_id": second})
+    assert again["next_call"]["arguments"]["idempotency_key"] == own
+
+    refused = await call(either, "refund_invoice", {**confirm, "idempotency_key": reused})
+    assert refused["code"] == "idempotency_mismatch"
+    assert refused["repair"]["arguments"] == confirm
+    done = await call(either, refused["repair"]["tool"], refused["repair"]["arguments"])
+    assert done["status"] == "refunded", done
+    replay = await call(either, "refund_invoice", confirm)
+    assert replay["refund_id"] == done["refund_id"]
+    assert await refunds_of(either, first) == 1 and await refunds_of(either, second) == 1
 
 
 async def test_an_overdraft_is_a_state_conflict_whose_repair_rereads(either: Contract) -> None:

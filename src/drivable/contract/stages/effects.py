@@ -2,7 +2,8 @@
 
 A destructive tool's dry run previews and issues a confirm token, carried only inside the preview's
 `next_call` (no receipt: a key reused for the real run must not replay the preview); its real run
-spends the token in the effect's transaction.
+spends the token in the effect's transaction. A preview whose idempotency_key already names another
+change leads on with a key of this change's own (`key_of_change`), not to a certain refusal.
 A client that can ask its user confirms a tokenless real run that way instead (`consent`).
 A keyed tool runs at most once per idempotency key and replays the first result after that.
 """
@@ -16,6 +17,8 @@ from drivable.contract.durable import (
     check_token,
     confirm_call,
     issue_token,
+    key_of_change,
+    key_taken,
     run_keyed,
     spend_token,
     unsettled,
@@ -42,9 +45,21 @@ async def run_effects(attempt: Attempt) -> Outcome:
     durability = await attempt.contract.durable()
     principal = call.principal.id
     if spec.effects.destructive and args.dry_run:
-        preview = shape(attempt, await invoke(attempt))
-        token = issue_token(durability, tool=spec.name, principal=principal, args=args)
-        preview["next_call"] = confirm_call(spec.name, args, token).model_dump()
+        result = await invoke(attempt)
+        confirm = args
+        mine = args.idempotency_key if spec.keyed else None
+        if mine and await key_taken(
+            durability, tool=spec.name, principal=principal, key=mine, args=args
+        ):
+            key = key_of_change(mine, args)
+            confirm = args.model_copy(update={"idempotency_key": key})
+            call.note(
+                f"idempotency_key {mine!r} already names another {spec.name} "
+                f"change; next_call carries {key!r}, a key of this change's own."
+            )
+        preview = shape(attempt, result)
+        token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)
+        preview["next_call"] = confirm_call(spec.name, confirm, token).model_dump()
         return Outcome(preview, is_error=False)
     # Confirmed by the user through the client instead of by a token (`stages.consent`).
     by_user = can_ask(attempt)
