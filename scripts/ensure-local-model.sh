@@ -36,8 +36,8 @@ if ! ls "$WHEELS"/llama_cpp_python-*.whl >/dev/null 2>&1; then
   fi
   sed -i 's/set(LLAMA_BUILD_COMMON ON CACHE BOOL "Build llama.cpp common library" FORCE)/set(LLAMA_BUILD_COMMON OFF CACHE BOOL "Build llama.cpp common library" FORCE)/' \
     "$SRC/CMakeLists.txt"
-  # one make job and low priority: the machine is shared
-  CMAKE_ARGS="$FLAGS" CMAKE_BUILD_PARALLEL_LEVEL=1 MAKEFLAGS=-j1 \
+  # one make job and low priority by default: the machine is shared (BUILD_JOBS=2 on an idle one)
+  CMAKE_ARGS="$FLAGS" CMAKE_BUILD_PARALLEL_LEVEL=${BUILD_JOBS:-1} MAKEFLAGS=-j${BUILD_JOBS:-1} \
     nice -n 10 "$PYTHON" -m pip wheel --no-deps \
     --config-settings=build-dir="${LLAMA_CPP_BUILD_DIR:-$PWD/var/build/llama-cpp-python-$VERSION-$KEY}" \
     --wheel-dir "$WHEELS.partial" "$SRC"
