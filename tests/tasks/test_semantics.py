@@ -98,7 +98,18 @@ def test_a_retried_call_with_the_same_idempotency_key_is_the_same_task(
     assert again["taskId"] == first["taskId"] and again["status"] == "completed"
     changed = call(client, worker, "add_entry", {**arguments, "text": "twice"}, token=ALICE)
     assert changed["isError"] is True
-    assert (envelope_of(changed) or {})["code"] == "idempotency_mismatch"
+    refused = envelope_of(changed) or {}
+    assert refused["code"] == "idempotency_mismatch"
+    # its repair starts the changed call as a task of its own, under a key of its own
+    repair = refused["repair"]
+    assert repair["arguments"]["text"] == "twice"
+    assert repair["arguments"]["idempotency_key"] != arguments["idempotency_key"]
+    started = start_task(client, worker, repair["tool"], repair["arguments"], ALICE)
+    assert started["taskId"] != first["taskId"]
+    assert (
+        start_task(client, worker, repair["tool"], repair["arguments"], ALICE)["taskId"]
+        == (started["taskId"])
+    )
     # Another caller's key is another key.
     theirs = start_task(client, worker, "add_entry", arguments, BOB)
     assert theirs["taskId"] != first["taskId"]

@@ -153,12 +153,13 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
     )
 
 
-def key_of_change(key: str, args: BaseModel) -> str:
-    """A key of this change's own when `key` already names another change: `key` with the digest
-    of this change's arguments, so every retry of this change derives the same key (and replays),
-    and no other change does. A model mints keys like "1234567890" and reuses them: trial 2 of the
-    real model's refund reused trial 0's key on another invoice and was refused three times."""
-    return f"{key[:100]}-{arguments_digest(identity(args))[:12]}"
+def key_of_change(key: str, digest: str) -> str:
+    """A key of one change's own when `key` already names another change: `key` with the digest
+    of this change's arguments (`arguments_digest`), so every retry of this change derives the
+    same key (and replays), and no other change does. A model mints keys like "1234567890" and
+    reuses them: trial 2 of the real model's refund reused trial 0's key on another invoice and
+    was refused three times."""
+    return f"{key[:100]}-{digest[:12]}"
 
 
 async def key_taken(
@@ -180,7 +181,7 @@ def mismatch_envelope(tool: str, mismatch: Mismatch, key: str, args: BaseModel) 
     to the key)."""
     fields = ", ".join(mismatch.fields) or "the arguments"
     arguments = args.model_dump(mode="json", exclude_none=True)
-    arguments["idempotency_key"] = key_of_change(key, args)
+    arguments["idempotency_key"] = key_of_change(key, arguments_digest(identity(args)))
     return Envelope(
         "idempotency_mismatch",
         f"This idempotency_key was already used for {tool} with different {fields}.",

@@ -31,7 +31,7 @@ from pydantic import Field, ValidationError
 from drivable import settings
 from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec, boundary
 from drivable.contract.client import InputRequired, MissingCapability
-from drivable.contract.durable import unavailable_envelope
+from drivable.contract.durable import key_of_change, unavailable_envelope
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.access import missing_scopes
 from drivable.contract.validation import callable_repair
@@ -198,8 +198,14 @@ def install(
                                 "idempotency_mismatch",
                                 f"This idempotency_key already started a {spec.name} task with "
                                 "different arguments.",
-                                hint="Use a new idempotency_key for a new request, or resend the "
-                                "original arguments to get the task they started.",
+                                hint="To start this task, send the call in `repair` (this call "
+                                "with a new idempotency_key of its own); resend the original "
+                                "arguments to get the task they started.",
+                                repair=Repair(
+                                    spec.name,
+                                    {**raw, "idempotency_key": key_of_change(key, digest)},
+                                    "new_idempotency_key_for_a_new_change",
+                                ),
                             ),
                             found.task_id[:16],
                         )
