@@ -78,10 +78,18 @@ def test_following_the_repair_finds_the_customers_invoices(tmp_path: Path) -> No
             ids = [row["customer_id"] for row in found["results"]]
             assert customer["customer_id"] in ids
             invoices = await call(
-                contract, "find_invoices", {"customer_id": customer["customer_id"]}
+                contract,
+                "find_invoices",
+                {"customer_id": customer["customer_id"], "detail": "full"},
             )
             assert not invoices["is_error"]
             assert {row["customer_id"] for row in invoices["results"]} <= {customer["customer_id"]}
+            # a summary row names the customer; its id comes with detail=full
+            summary = await call(
+                contract, "find_invoices", {"customer_id": customer["customer_id"]}
+            )
+            assert {row["customer_name"] for row in summary["results"]} <= {customer["name"]}
+            assert all("customer_id" not in row for row in summary["results"])
 
     with_billing(tmp_path, go)
 

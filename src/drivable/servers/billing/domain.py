@@ -34,22 +34,24 @@ def line_out(row: Any) -> LineOut:
 def invoice_row(
     record: InvoiceRecord, *, full: bool, lines: list[Any] | None = None
 ) -> dict[str, Any]:
+    """A page's row (`InvoiceRow`): the summary, and with `full` the whole invoice but payments
+    and refunds."""
     out: dict[str, Any] = {
         "invoice_id": record.invoice_id,
-        "customer_id": record.customer_id,
         "customer_name": record.customer_name,
         "state": record.state,
         "currency": record.currency,
         "total_cents": record.total_cents,
-        "paid_cents": record.paid_cents,
-        "refunded_cents": record.refunded_cents,
         "refundable_cents": record.refundable_cents,
         "balance_due_cents": record.balance_due_cents,
         "issued_on": record.issued_on,
-        "due_on": record.due_on,
         "version": record.version,
     }
     if full:
+        out["customer_id"] = record.customer_id
+        out["paid_cents"] = record.paid_cents
+        out["refunded_cents"] = record.refunded_cents
+        out["due_on"] = record.due_on
         out["memo"] = record.memo
         out["lines"] = [line_out(r) for r in lines or []]
     return out

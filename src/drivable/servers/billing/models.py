@@ -95,26 +95,37 @@ class RefundOut(BaseModel):
 
 
 class InvoiceRow(Output):
-    """One invoice; memo and lines come with detail=full (and always from get_invoice)."""
+    """One invoice of a page: what choosing one takes. customer_id, paid_cents, refunded_cents,
+    due_on, memo and lines come with detail=full, and always from get_invoice.
+
+    A summary row is a summary: shown ten rows of thirteen fields each, the real model answered
+    from the page where it was asked to read the first invoice (unknown-id, 5 of 5 replays) and
+    where it was asked for the next page (pagination trial 1); shown the same rows without those
+    four fields it read the invoice in 4 of 4 and asked for the next page in 5 of 5 (docs/eval.md,
+    round 12)."""
 
     invoice_id: str = Field(description="Pass to get_invoice, update_invoice, refund_invoice.")
-    customer_id: str
     customer_name: str
     state: InvoiceState
     currency: Currency = Field(description="ISO 4217; every *_cents field is in its minor unit.")
     total_cents: int
-    paid_cents: int
-    refunded_cents: int
     refundable_cents: int = Field(description="The most refund_invoice accepts now.")
     balance_due_cents: int
     issued_on: str
-    due_on: str
     version: int = Field(description="Pass as expected_version to update_invoice.")
+    customer_id: str | SkipJsonSchema[None] = None
+    paid_cents: int | SkipJsonSchema[None] = None
+    refunded_cents: int | SkipJsonSchema[None] = None
+    due_on: str | SkipJsonSchema[None] = None
     memo: str | SkipJsonSchema[None] = None
     lines: list[LineOut] | SkipJsonSchema[None] = None
 
 
 class InvoiceDetail(InvoiceRow):
+    customer_id: str
+    paid_cents: int
+    refunded_cents: int
+    due_on: str
     payments: list[PaymentOut] | SkipJsonSchema[None] = None
     refunds: list[RefundOut] | SkipJsonSchema[None] = None
 

@@ -127,7 +127,8 @@ def make_contract(ledger: Ledger) -> Contract:
         more=(
             "Every filter is optional; date_from/date_to are YYYY-MM-DD (a bare year covers the "
             "whole year). The empty page's no_hits_filtered warning names what would match. "
-            "detail=full adds memo and lines. Pass next_cursor back as cursor for the next page."
+            "detail=full adds customer_id, paid, refunded and due amounts, memo and lines (get_invoice "
+            "reads one invoice whole). Pass next_cursor back as cursor for the next page."
         ),
         effects=READ_ONLY,
         scopes=[READ_SCOPE],
