@@ -175,6 +175,7 @@ def billing(tag: str) -> list[Step]:
             },
             "idempotency_mismatch",
             issues=True,
+            repair=True,
         ),
         Step(
             "refund_exceeds_balance",

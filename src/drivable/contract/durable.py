@@ -186,7 +186,7 @@ def mismatch_envelope(tool: str, mismatch: Mismatch, key: str, args: BaseModel) 
         "idempotency_mismatch",
         f"This idempotency_key was already used for {tool} with different {fields}.",
         hint=(
-            "To make this change, send the call in `repair` (this call with a new "
+            f"To make this change, call {tool} as in `repair` (this call with a new "
             "idempotency_key of its own); to retry the first change, resend its original arguments."
         ),
         repair=Repair(tool, arguments, "new_idempotency_key_for_a_new_change"),

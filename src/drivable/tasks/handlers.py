@@ -198,8 +198,8 @@ def install(
                                 "idempotency_mismatch",
                                 f"This idempotency_key already started a {spec.name} task with "
                                 "different arguments.",
-                                hint="To start this task, send the call in `repair` (this call "
-                                "with a new idempotency_key of its own); resend the original "
+                                hint=f"To start this task, call {spec.name} as in `repair` (this "
+                                "call with a new idempotency_key of its own); resend the original "
                                 "arguments to get the task they started.",
                                 repair=Repair(
                                     spec.name,
