@@ -162,17 +162,18 @@ def key_of_change(key: str, digest: str) -> str:
     return f"{key[:100]}-{digest[:12]}"
 
 
-async def key_taken(
+async def own_key(
     durability: Durability, *, tool: str, principal: str, key: str, args: BaseModel
-) -> bool:
-    """Whether the call's idempotency_key already names a change with other arguments (its real
-    run would be `idempotency_mismatch`). A store that cannot tell counts as not taken: the real
-    run checks again."""
+) -> str | None:
+    """The key of this change's own (`key_of_change`) when the call's idempotency_key already names
+    a change with other arguments (its real run would be `idempotency_mismatch`); None when the key
+    is free. A store that cannot tell counts as free: the real run checks again."""
     try:
         receipt = await durability.store.receipt(tool=tool, principal=principal, key=key)
     except StoreUnavailableError:
-        return False
-    return receipt is not None and receipt.digest != arguments_digest(identity(args))
+        return None
+    digest = arguments_digest(identity(args))
+    return key_of_change(key, digest) if receipt is not None and receipt.digest != digest else None
 
 
 def mismatch_envelope(tool: str, mismatch: Mismatch, key: str, args: BaseModel) -> Envelope:

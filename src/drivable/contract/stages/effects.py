@@ -16,10 +16,8 @@ from drivable.contract.call import Outcome
 from drivable.contract.durable import (
     check_token,
     confirm_call,
-    identity,
     issue_token,
-    key_of_change,
-    key_taken,
+    own_key,
     run_keyed,
     spend_token,
     unsettled,
@@ -28,7 +26,6 @@ from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.consent import can_ask, confirm_with_user
 from drivable.contract.stages.handler import invoke
 from drivable.contract.stages.shaping import shape
-from drivable.effects import arguments_digest
 
 RECEIPT_META = "dev.drivable/receipt"
 REPLAYED_NOTE = (
@@ -50,10 +47,10 @@ async def run_effects(attempt: Attempt) -> Outcome:
         result = await invoke(attempt)
         confirm = args
         mine = args.idempotency_key if spec.keyed else None
-        if mine and await key_taken(
+        key = mine and await own_key(
             durability, tool=spec.name, principal=principal, key=mine, args=args
-        ):
-            key = key_of_change(mine, arguments_digest(identity(args)))
+        )
+        if key:
             confirm = args.model_copy(update={"idempotency_key": key})
             call.note(
                 f"idempotency_key {mine!r} already names another {spec.name} "
