@@ -14,7 +14,10 @@ What keeps a small CPU model honest in an eval, each from a measured failure:
   2 threads 0.2 tok/s);
 - the generation limit fits the longest legal call of the tools shown, and a reply cut by the limit
   is asked again with room, never scored as the agent's final answer (`reply_cut` when it stays cut);
-- old tool results are trimmed before the prompt would overflow the context window;
+- old tool results are trimmed before the prompt would overflow the context window, in a block
+  (a quarter of the window under the limit): a trim changes the prompt from the first trimmed
+  result on, and re-reading that tail cost 250 to 340 s a turn on one thread when a trial paged on
+  and each turn trimmed one result; after a block the next turns extend a cached prefix again;
 - greedy decoding repeats itself: the same call answered the same way twice ends the trial
   (`identical_resends`) instead of burning the turn budget; "the same way" leaves out what differs
   per call without changing the answer (an error's request_id, a page's next_cursor);
@@ -272,6 +275,35 @@ def reply_limit(tokenize: Any, tools: list[dict[str, Any]]) -> int:
 TRIMMED = "[an earlier result, trimmed to fit the context window: call again if it is needed]"
 
 
+def trim_results(
+    messages: list[dict[str, Any]], estimate: Any, *, budget: int, headroom: int
+) -> int:
+    """Fit the prompt (`estimate()` tokens) in `budget`; return how many results were trimmed.
+
+    Nothing changes while the prompt fits. Once it does not, the oldest tool results (never the
+    latest message) become TRIMMED until the prompt is `headroom` under the budget, so the turns
+    after a trim extend the prompt the model has cached instead of trimming (and re-reading from
+    the trimmed result on) every turn. If the latest result alone still does not fit, its head
+    is kept (about 3 characters a token)."""
+    if estimate() <= budget:
+        return 0
+    trimmed = 0
+    for index, message in enumerate(messages[:-1]):
+        if estimate() <= budget - headroom:
+            break
+        if message["role"] == "tool" and message["content"] != TRIMMED:
+            messages[index] = {"role": "tool", "content": TRIMMED}
+            trimmed += 1
+    over = estimate() - budget
+    latest = messages[-1]
+    if over > 0 and latest["role"] == "tool":
+        text = str(latest["content"])
+        keep = max(0, len(text) - 3 * over - 200)
+        latest["content"] = text[:keep] + f" [... {len(text) - keep} characters cut to fit]"
+        trimmed += 1
+    return trimmed
+
+
 class LocalAgent:
     """Turns are serialized on the shared model (one forward pass at a time)."""
 
@@ -334,24 +366,13 @@ class LocalAgent:
         )
 
     def _fit_context(self, room: int) -> int:
-        """Trim the oldest tool results (never the latest) until prompt + reply fit; count them."""
-        trimmed = 0
-        budget = self.model.n_ctx - room
-        for index, message in enumerate(self.messages[:-1]):
-            if self._prompt_estimate() <= budget:
-                break
-            if message["role"] == "tool" and message["content"] != TRIMMED:
-                self.messages[index] = {"role": "tool", "content": TRIMMED}
-                trimmed += 1
-        over = self._prompt_estimate() - budget
-        latest = self.messages[-1]
-        if over > 0 and latest["role"] == "tool":
-            # the latest result alone is too long: keep its head (about 3 characters a token)
-            text = str(latest["content"])
-            keep = max(0, len(text) - 3 * over - 200)
-            latest["content"] = text[:keep] + f" [... {len(text) - keep} characters cut to fit]"
-            trimmed += 1
-        return trimmed
+        """Trim old tool results so that prompt + reply fit; count them (`trim_results`)."""
+        return trim_results(
+            self.messages,
+            lambda: self._prompt_estimate(),
+            budget=self.model.n_ctx - room,
+            headroom=self.model.n_ctx // 4,
+        )
 
     def _complete(self, max_tokens: int) -> dict[str, Any]:
         with _LOCK:
