@@ -61,19 +61,15 @@ def _jobs(trials: int) -> list[Any]:
 
 
 def _local_row() -> str:
-    if os.environ.get("DRIVABLE_BENCH_LOCAL") != "1":
-        return "local model: skipped (set DRIVABLE_BENCH_LOCAL=1 with the [local] extra installed)"
-    try:
-        from drivable.eval.agents.local import LocalAgent, shared_model
-    except ImportError as error:
-        return f"local model: skipped ({error})"
+    from benchmarks._local import local_model
+
+    model, skipped = local_model("0.5b", "local model")
+    if skipped:
+        return skipped
+    from drivable.eval.agents.local import LocalAgent
     from drivable.eval.solver import run_trial
     from drivable.eval.workflow import bundled
 
-    try:
-        model = shared_model("0.5b")
-    except RuntimeError as error:
-        return f"local model: skipped ({error})"
     wf = next(w for w in bundled("example") if w.name == "cold-start")
     target = next(iter(_targets().values()))
 
