@@ -52,23 +52,20 @@ def _workflow() -> Any:
 
 
 def _policy(
-    model: Any, tools: list[dict[str, Any]], turns: list[tuple[str, str]], headroom: int
+    model: Any, tools: list[dict[str, Any]], turns: list[tuple[str, str]], headroom: int | None
 ) -> list[tuple[float, int, int]]:
     """(seconds, prompt tokens, results trimmed) for each turn under one trimming headroom."""
-    from drivable.eval.agents.local import LocalAgent, trim_results
+    from drivable.eval.agents.local import LocalAgent
 
-    agent = LocalAgent(model)
+    agent = LocalAgent(model, trim_headroom=headroom)
     anyio.run(agent.begin, _workflow(), tools)
-    budget = model.n_ctx - agent.limit
     out: list[tuple[float, int, int]] = []
     for call, page in turns:
         agent.messages += [
             {"role": "assistant", "content": call},
             {"role": "tool", "content": page},
         ]
-        trimmed = trim_results(
-            agent.messages, agent._prompt_estimate, budget=budget, headroom=headroom
-        )
+        trimmed = agent._fit_context(agent.limit)
         started = time.perf_counter()
         reply = agent._complete(1)
         seconds = time.perf_counter() - started
@@ -89,7 +86,7 @@ def run(pages: int = PAGES) -> str:
     anyio.run(warm.begin, _workflow(), tools)
     warm._complete(1)
     baseline = _policy(model, tools, turns, headroom=0)
-    block = _policy(model, tools, turns, headroom=model.n_ctx // 4)
+    block = _policy(model, tools, turns, headroom=None)  # the agent's own
     lines = [
         f"context trimming, billing find_invoices paged {pages} times, 1.5B, "
         f"{model.threads} thread(s), n_ctx {model.n_ctx}",

@@ -316,6 +316,7 @@ class LocalAgent:
         max_tokens: int | None = None,
         max_identical: int = 2,
         temperature: float = 0.0,
+        trim_headroom: int | None = None,
     ) -> None:
         self.model = model
         self.temperature = temperature
@@ -323,6 +324,8 @@ class LocalAgent:
         self.max_turns = max_turns
         self.max_tokens = max_tokens  # None: fitted to the tools in begin()
         self.max_identical = max_identical
+        # how far under the limit a trim goes (`trim_results`); a quarter of the window by default
+        self.trim_headroom = model.n_ctx // 4 if trim_headroom is None else trim_headroom
         self.name = f"local:qwen2.5-coder-{model.name}"
         self.usage = Usage()
         self.last_turn: dict[str, Any] | None = None
@@ -369,9 +372,9 @@ class LocalAgent:
         """Trim old tool results so that prompt + reply fit; count them (`trim_results`)."""
         return trim_results(
             self.messages,
-            lambda: self._prompt_estimate(),
+            self._prompt_estimate,
             budget=self.model.n_ctx - room,
-            headroom=self.model.n_ctx // 4,
+            headroom=self.trim_headroom,
         )
 
     def _complete(self, max_tokens: int) -> dict[str, Any]:
