@@ -45,52 +45,74 @@ def event_of(change: Change) -> ServerEvent:
     return ResourceUpdated(uri=change.uri)
 
 
+def notification_of(change: Change) -> tuple[str, dict[str, Any] | None]:
+    """The handshake-era notification (method, params) that tells a connection of `change`."""
+    if change.kind == "resource":
+        return "notifications/resources/updated", {"uri": change.uri}
+    return f"notifications/{change.kind}/list_changed", None
+
+
+WATCHED = "dev.drivable/watched"  # a connection's `state` key: the URIs it watches
+
+
+def _watched(connection: Any) -> set[str]:
+    state: dict[str, Any] = connection.state
+    found: set[str] = state.setdefault(WATCHED, set())
+    return found
+
+
 class Subscriptions:
-    """The listen handler, the handshake-era subscription table, and their delivery."""
+    """The listen handler, the handshake-era subscription table, and their delivery.
+
+    A connection is remembered weakly and nothing remembered refers back to it: the URIs it
+    watches live in the connection's own `state`, and a change goes out on its standalone
+    channel (`Connection.notify`), never through a per-request session (a session holds its
+    connection, so keeping one would keep the connection alive forever).
+    """
 
     def __init__(self, changes: Changes) -> None:
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
-        # connection -> (the latest session proxy for it, the URIs it watches)
-        self._seen: weakref.WeakKeyDictionary[Any, tuple[Any, set[str]]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._seen: weakref.WeakSet[Any] = weakref.WeakSet()
         self.remove = changes.listen(self.deliver)
 
-    def saw(self, ctx: ServerRequestContext[Any]) -> None:
-        """Remember a handshake-era connection, to tell it about list changes."""
+    def saw(self, ctx: ServerRequestContext[Any]) -> Any | None:
+        """Remember a handshake-era connection that has a channel to tell it of list changes."""
         if ctx.session is None or modern(ctx):
-            return
-        key = connection_of(ctx.session)
-        _, watched = self._seen.get(key, (None, set()))
-        self._seen[key] = (ctx.session, watched)
+            return None
+        connection = connection_of(ctx.session)
+        if not getattr(connection, "has_standalone_channel", False):
+            return None  # stateless HTTP: nothing could reach it later
+        self._seen.add(connection)
+        return connection
 
     async def subscribe(
         self, ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
-        self.saw(ctx)
-        self._seen[connection_of(ctx.session)][1].add(str(params.uri))
+        connection = self.saw(ctx)
+        if connection is not None:
+            _watched(connection).add(str(params.uri))
         return types.EmptyResult()
 
     async def unsubscribe(
         self, ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        self.saw(ctx)
-        self._seen[connection_of(ctx.session)][1].discard(str(params.uri))
+        connection = self.saw(ctx)
+        if connection is not None:
+            _watched(connection).discard(str(params.uri))
         return types.EmptyResult()
+
+    def watching(self) -> int:
+        """How many connections are remembered (the leak soak reads it)."""
+        return len(self._seen)
 
     async def deliver(self, change: Change) -> None:
         await self.bus.publish(event_of(change))
-        for session, watched in list(self._seen.values()):
+        method, params = notification_of(change)
+        for connection in list(self._seen):
+            if change.kind == "resource" and change.uri not in _watched(connection):
+                continue
             try:
-                if change.kind == "resource":
-                    if change.uri in watched:
-                        await session.send_resource_updated(change.uri)
-                elif change.kind == "tools":
-                    await session.send_tool_list_changed()
-                elif change.kind == "prompts":
-                    await session.send_prompt_list_changed()
-                else:
-                    await session.send_resource_list_changed()
-            except Exception:  # a connection without a channel of its own, or gone
+                await connection.notify(method, params)
+            except Exception:  # a connection gone between the listing and the send
                 log.debug("could not tell a connection about a %s change", change.kind)
