@@ -94,9 +94,9 @@ def _discovery_rows() -> list[str]:
     import json
     import tempfile
 
-    from drivable.eval.baselines import TWINS
     from drivable.eval.surfaces import load
     from drivable.eval.tokens import count_text
+    from drivable.eval.workflow import workflow_set
     from drivable.serve.mount import build_server
     from drivable.target import Target, connect, wire
 
@@ -123,11 +123,10 @@ def _discovery_rows() -> list[str]:
     if not os.path.exists(fastmcp_python):
         rows.append(f"(no FastMCP at {fastmcp_python}: set FASTMCP_PYTHON; its columns are 0)")
     for name in ("example", "caselaw", "billing"):
+        twin = workflow_set(name).naive
         drivable = {t["name"]: t for t in anyio.run(listing, build_server(load(name)))}
-        naive = {
-            t["name"]: t for t in anyio.run(listing, importlib.import_module(TWINS[name]).server)
-        }
-        fast = {t["name"]: t for t in _fastmcp_listing(fastmcp_python, TWINS[name])}
+        naive = {t["name"]: t for t in anyio.run(listing, importlib.import_module(twin).server)}
+        fast = {t["name"]: t for t in _fastmcp_listing(fastmcp_python, twin)}
         totals = [0, 0, 0, 0, 0, 0]
         for tool in drivable:
             d, n, f = drivable[tool], naive.get(tool), fast.get(tool)

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from drivable.eval.baselines import TWINS
 from drivable.eval.scorer import contains
 from drivable.eval.sidebyside import runnable
 from drivable.eval.surfaces import load
 from drivable.eval.turns import Observation, ToolCall
+from drivable.eval.workflow import bundled_sets, workflow_set
 from drivable.serve.mount import build_server
 from drivable.target import Target, connect
 
@@ -38,7 +38,7 @@ def _literal(value: Any) -> bool:
 
 def _checks() -> list[tuple[str, str, str, str, dict[str, Any], str]]:
     found = []
-    for name in TWINS:
+    for name in bundled_sets():
         for workflow in runnable(name, []):
             for step in workflow.steps:
                 done = step.done
@@ -96,7 +96,7 @@ async def test_a_done_call_meets_its_needle_on_both_sides(
 ) -> None:
     monkeypatch.setenv("DRIVABLE_BILLING_STORE", f"sqlite:///{tmp_path}/billing.sqlite")
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
-    twin = importlib.import_module(TWINS[name]).server
+    twin = importlib.import_module(workflow_set(name).naive).server
     for side, server in (("naive", twin), ("drivable", build_server(load(name)))):
         seen = await _answer(server, tool, arguments)
         assert not seen.is_error, (side, seen.text[:500])

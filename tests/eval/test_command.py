@@ -23,7 +23,9 @@ def _run(*args: str) -> tuple[int, str]:
 def test_eval_over_stdio_writes_run_and_trace_then_gates(tmp_path: Path) -> None:
     naive_run, drivable_run = tmp_path / "naive.json", tmp_path / "drivable.json"
     trace = tmp_path / "trace.jsonl"
-    flows = Path(__file__).parents[2] / "src" / "drivable" / "eval" / "workflows" / "example"
+    flows = (
+        Path(__file__).parents[2] / "src" / "drivable" / "eval" / "workflows" / "example" / "tune"
+    )
     common = ["--persona", "speller", "--persona", "literal", "--trials", "1"]
     for name in ("01_cold_start.yaml", "03_invalid_argument.yaml", "07_unknown_id.yaml"):
         common += ["--workflow", str(flows / name)]
@@ -63,7 +65,7 @@ def test_the_destructive_two_step_over_stdio_deletes_once_after_the_preview(tmp_
     # there; the price of the preview is real and the table shows it.
     flow = (
         Path(__file__).parents[2]
-        / "src/drivable/eval/workflows/example/09_destructive_two_step.yaml"
+        / "src/drivable/eval/workflows/example/tune/09_destructive_two_step.yaml"
     )
     out_file = tmp_path / "run.json"
     common = ["--persona", "speller", "--persona", "literal", "--trials", "1"]

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivable.eval.baselines import TWINS
 from drivable.eval.surfaces import TEST_TOOLS, load, without_test_tools
+from drivable.eval.workflow import workflow_set
 from drivable.serve.mount import build_server
 from drivable.target import Target, connect, wire
 
@@ -33,7 +33,7 @@ async def test_each_naive_twin_has_the_same_tools_as_its_drivable_server(name: s
     # delete_note), listed in the same order (a model reads the first tools first)
     import importlib
 
-    naive = importlib.import_module(TWINS[name]).server
+    naive = importlib.import_module(workflow_set(name).naive).server
     drivable = [t["name"] for t in await _tools(build_server(load(name)))]
     assert [t["name"] for t in await _tools(naive)] == drivable
 

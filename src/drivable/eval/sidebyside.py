@@ -1,6 +1,6 @@
 """`make eval-local`: a real model on every bundled set, naive twin against drivable server.
 
-For each set (example, caselaw, billing) the local model runs every workflow that needs no HTTP
+For each bundled set (example, caselaw, billing, ...) the local model runs every workflow that needs no HTTP
 auth and no tasks extension against the naive twin (`drivable.eval.baselines`) and against the drivable server (without
 test tools), each over stdio so every trial gets a fresh server process. Trials run one at a time
 on one shared model: all of one side's trials in a row, so the tool-list prefix stays cached.
@@ -32,36 +32,37 @@ import anyio
 from drivable.eval import report
 from drivable.eval.solver import EvalTarget, TrialResult, run_trial
 from drivable.eval.trace import TraceWriter
-from drivable.eval.workflow import Workflow, bundled
+from drivable.eval.workflow import Workflow, bundled, bundled_sets, workflow_set
 from drivable.target import Target
 
-SETS = ("example", "caselaw", "billing")
+SETS = tuple(bundled_sets())
 TEMPERATURE = 0.3
 BEGIN, END = "<!-- eval-local:begin -->", "<!-- eval-local:end -->"
 
 
 def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
     """naive and drivable targets of a set, both over stdio, judged through the contract."""
-    from drivable.eval.baselines import TWINS
     from drivable.eval.surfaces import load
 
+    spec = workflow_set(name)
     contract = load(name)
     python = sys.executable
-    env: list[str] = []
-    if name == "billing":
-        # each side its own scratch ledger: refunds on one never show on the other
-        env = [f"DRIVABLE_BILLING_STORE=sqlite:///{scratch / 'billing-drivable.sqlite'}"]
-    naive_env = (
-        [f"DRIVABLE_BILLING_STORE=sqlite:///{scratch / 'billing-naive.sqlite'}"]
-        if name == "billing"
-        else []
-    )
+
+    def store(side: str) -> list[str]:
+        # each side its own scratch store: what one side changes never shows on the other
+        if spec.store_env is None:
+            return []
+        return [f"{spec.store_env}=sqlite:///{scratch / f'{name}-{side}.sqlite'}"]
+
     pass_env = ["PYTHONPATH", "HOME", "XDG_CACHE_HOME", "DRIVABLE_CASELAW_DB"]
     naive = Target.from_cli(
-        [python, "-m", TWINS[name]], url=None, env_pairs=naive_env, pass_env=pass_env
+        [python, "-m", spec.naive], url=None, env_pairs=store("naive"), pass_env=pass_env
     )
     drivable = Target.from_cli(
-        [python, "-m", "drivable.eval.surfaces", name], url=None, env_pairs=env, pass_env=pass_env
+        [python, "-m", "drivable.eval.surfaces", name],
+        url=None,
+        env_pairs=store("drivable"),
+        pass_env=pass_env,
     )
     return {
         "naive": EvalTarget(naive, label=f"naive {name} (stdio)"),

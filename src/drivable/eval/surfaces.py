@@ -15,15 +15,9 @@ import os
 import sys
 
 from drivable.contract import Contract
+from drivable.eval.workflow import workflow_set
 
 TEST_TOOLS = frozenset({"check_failure"})
-
-# set name -> MODULE:ATTR of its drivable contract
-CONTRACTS = {
-    "example": "tests.contract.example_server:contract",
-    "caselaw": "drivable.servers.caselaw.server:serve",
-    "billing": "drivable.servers.billing.server:serve",
-}
 
 
 def without_test_tools(contract: Contract) -> Contract:
@@ -37,14 +31,15 @@ def without_test_tools(contract: Contract) -> Contract:
 
 
 def load(name: str) -> Contract:
-    """The drivable contract of a bundled set, without test tools."""
+    """The drivable contract of a bundled set (its set.yaml names it), without test tools."""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    module, _, attr = CONTRACTS[name].partition(":")
+    path = workflow_set(name).drivable
+    module, _, attr = path.partition(":")
     found = getattr(importlib.import_module(module), attr)
     contract = found() if callable(found) and not isinstance(found, Contract) else found
     if not isinstance(contract, Contract):
-        raise TypeError(f"{CONTRACTS[name]} is not a Contract")
+        raise TypeError(f"{path} is not a Contract")
     return without_test_tools(contract)
 
 

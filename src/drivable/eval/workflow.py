@@ -34,6 +34,10 @@ anything: the simulated personas start from it and change it only with what disc
 expose. Model agents never see it; they get the goal, the facts and the steps' `ask`.
 `"{fact}"` in a draft takes the fact's value (its `spelled` form for personas that spell like their
 training data); `"$tool.path.0.key"` takes a field of that tool's latest successful result.
+
+A bundled set is a folder of `workflows/`: `set.yaml` names the set's drivable contract and its
+naive twin, `tune/` holds the workflows a contract change may be studied and replayed on, and
+`holdout/` the ones that only accept or reject a change (docs/eval.md, "Tuning and testing").
 """
 
 from __future__ import annotations
@@ -162,6 +166,10 @@ class StateCheck(_Strict):
         return self
 
 
+Split = Literal["tune", "holdout"]
+SPLITS: tuple[Split, ...] = ("tune", "holdout")
+
+
 class Workflow(_Strict):
     name: str
     fixture: Fixture = "other"
@@ -177,6 +185,8 @@ class Workflow(_Strict):
     # and cancel_task when the server does; a long-running tool then answers with a task handle.
     tasks: bool = False
     note: str | None = None
+    # which split of a bundled set it belongs to: set by its folder (tune/ or holdout/), not written
+    split: Split | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -232,20 +242,54 @@ def loads(text: str) -> Workflow:
     return Workflow.model_validate(yaml.safe_load(text))
 
 
-def bundled(server: str) -> list[Workflow]:
-    """The workflows shipped for a reference server (`example`, `caselaw`, ...), by file name."""
-    root = resources.files("drivable.eval") / "workflows" / server
-    if not root.is_dir():
-        raise LookupError(f"no bundled workflows for {server!r}; have: {', '.join(bundled_sets())}")
-    files = sorted(
-        (p for p in root.iterdir() if p.name.endswith((".yaml", ".yml"))), key=lambda p: p.name
-    )
-    return [Workflow.model_validate(yaml.safe_load(p.read_text(encoding="utf-8"))) for p in files]
+class WorkflowSet(_Strict):
+    """A bundled set's `set.yaml`: what it serves, in both forms."""
+
+    name: str
+    about: str
+    drivable: str  # MODULE:ATTR of its drivable contract (or a function returning one)
+    naive: str  # module of its naive twin, served over stdio with `python -m`
+    # an environment variable naming the store: each side of a side by side gets a scratch one
+    store_env: str | None = None
+
+
+def _root() -> Any:
+    return resources.files("drivable.eval") / "workflows"
 
 
 def bundled_sets() -> list[str]:
-    root = resources.files("drivable.eval") / "workflows"
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    return sorted(p.name for p in _root().iterdir() if p.is_dir() and (p / "set.yaml").is_file())
+
+
+def workflow_set(name: str) -> WorkflowSet:
+    folder = _root() / name
+    if not (folder / "set.yaml").is_file():
+        raise LookupError(f"no bundled workflow set {name!r}; have: {', '.join(bundled_sets())}")
+    data = yaml.safe_load((folder / "set.yaml").read_text(encoding="utf-8")) or {}
+    return WorkflowSet.model_validate({"name": name, **data})
+
+
+def bundled(server: str, split: Split | None = None) -> list[Workflow]:
+    """A bundled set's workflows (`example`, `caselaw`, ...): tune/ then holdout/, by file name;
+    only one split when `split` names it."""
+    workflow_set(server)  # refuses an unknown set, naming the ones there are
+    found: list[Workflow] = []
+    for part in SPLITS if split is None else (split,):
+        folder = _root() / server / part
+        if not folder.is_dir():
+            continue
+        files = sorted(
+            (p for p in folder.iterdir() if p.name.endswith((".yaml", ".yml"))),
+            key=lambda p: p.name,
+        )
+        for f in files:
+            data = yaml.safe_load(f.read_text(encoding="utf-8"))
+            found.append(Workflow.model_validate({**data, "split": part}))
+    names = [w.name for w in found]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"{server}: workflow names used twice: {', '.join(twice)}")
+    return found
 
 
 def iter_paths(paths: list[str]) -> Iterator[Workflow]:

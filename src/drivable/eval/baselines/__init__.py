@@ -8,9 +8,4 @@ Run one over stdio with `python -m drivable.eval.baselines.<name>`.
 
 from __future__ import annotations
 
-# set name -> module of its naive twin (each defines `server`)
-TWINS: dict[str, str] = {
-    "example": "drivable.eval.baselines.notes",
-    "caselaw": "drivable.eval.baselines.caselaw",
-    "billing": "drivable.eval.baselines.billing",
-}
+# Each set's set.yaml names its twin (`naive:`); drivable.eval.workflow.workflow_set reads it.
