@@ -30,7 +30,7 @@ from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
 from drivable.serve.connections import BoundedProtocol, ConnectionBounds, bounded
 from drivable.serve.events import RETRY_MS, MemoryEventStore
-from drivable.serve.guards import StreamBounds, StructuredRefusals
+from drivable.serve.guards import StreamBounds, StructuredRefusals, TransportChecks
 from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
@@ -244,7 +244,9 @@ def build_app(
     )
     app = StructuredRefusals(app)
     app = BodyLimit(app, limit, contract)
-    app = StreamBounds(app, stateless=not sessions)
+    if sessions:
+        app = StreamBounds(app)
+    app = TransportChecks(app, path=path, sessions=sessions)
     if verifier is None:
         public = frozenset(
             s for spec in contract.tools.values() if spec.effects.read_only for s in spec.scopes
