@@ -181,7 +181,7 @@ class Results:
             and reads_ok
             and all(f["passed"] for f in self.faults)
             and all(a["passed"] for a in self.access)
-            and (bool(self.canary.get("passed")) or "canary" in self.not_run)
+            and (bool(self.canary.get("passed")) or SECTIONS["canary"] in self.not_run)
         )
 
 
