@@ -96,6 +96,30 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "Seconds a worker's lease on a running task lasts before another worker may take the "
         "task over (run it again or fail it, as the tool declares); renewed while it works.",
     ),
+    Setting(
+        "header_timeout_s",
+        "DRIVABLE_HEADER_TIMEOUT_S",
+        float,
+        "`serve --http`: seconds from a request's first byte to the end of its headers.",
+    ),
+    Setting(
+        "body_timeout_s",
+        "DRIVABLE_BODY_TIMEOUT_S",
+        float,
+        "`serve --http`: seconds from the end of a request's headers to the end of its body.",
+    ),
+    Setting(
+        "idle_timeout_s",
+        "DRIVABLE_IDLE_TIMEOUT_S",
+        float,
+        "`serve --http`: seconds a connection may wait without a request before it is closed.",
+    ),
+    Setting(
+        "max_connections",
+        "DRIVABLE_MAX_CONNECTIONS",
+        int,
+        "`serve --http`: connections one worker holds at once; more are answered 503.",
+    ),
 )
 SECRET_ENV: Final = "DRIVABLE_SECRET"
 LEGACY_STORE_ENV: Final = "DRIVABLE_EFFECTS_DB"  # a bare SQLite path; DRIVABLE_STORE wins
@@ -116,6 +140,10 @@ class Settings:
     worker_timeout: int = 60
     verifier: str | None = None
     tasks_lease_s: float = 10.0
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
+    idle_timeout_s: float = 5.0
+    max_connections: int = 512
     secret: bytes | None = field(default=None, repr=False)
     origin: Mapping[str, str] = field(default_factory=dict)
 

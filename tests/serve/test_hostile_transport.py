@@ -131,9 +131,7 @@ async def _silent_stream(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 async def test_event_streams_are_bounded_per_client_in_all_and_in_silence() -> None:
-    bounds = StreamBounds(
-        _silent_stream, stateless=False, max_total=3, max_per_client=2, idle_s=0.3
-    )
+    bounds = StreamBounds(_silent_stream, max_total=3, max_per_client=2, idle_s=0.3)
     statuses: list[int] = []
 
     async def one(client: str) -> None:

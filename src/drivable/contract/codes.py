@@ -58,7 +58,20 @@ def _index(items: Iterable[_T]) -> dict[str, _T]:
     return out
 
 
-_T = TypeVar("_T", Code, IssueCode, WarningCode)
+@dataclass(frozen=True)
+class TransportRefusal:
+    """A refusal the HTTP transport gives before any tool runs: its HTTP status, the envelope
+    code it carries, and what its hint names (`about`: the header, path, method or part of the
+    request the failure was about)."""
+
+    id: str
+    status: int
+    code: str
+    about: str
+    doc: str
+
+
+_T = TypeVar("_T", Code, IssueCode, WarningCode, TransportRefusal)
 
 
 # Append only. Never rename, never remove, never change a meaning.
@@ -144,5 +157,30 @@ WARNING_CODES: Mapping[str, WarningCode] = _index(
         WarningCode("deprecated_tool", "The tool is deprecated; the message names its replacement and the removal date."),
         WarningCode("partial_success", "Some entries of a collection were applied and others were not; `rejected` lists the others with their issues."),
         WarningCode("no_hits", "Nothing has every word of the query; the message ends with the next call to make, literally."),
+    ]
+)  # fmt: skip
+
+# Append only, as the codes above. Each hint names `about` (tests/serve/test_transport_hints.py).
+TRANSPORT_REFUSALS: Mapping[str, TransportRefusal] = _index(
+    [
+        TransportRefusal("unknown_path", 404, "invalid_request", "path", "Nothing is served at this path; the hint names the path that serves MCP (`/mcp` by default)."),
+        TransportRefusal("method_not_allowed", 405, "invalid_request", "method", "The endpoint does not answer this HTTP method (POST; with sessions also GET and DELETE); the hint and `Allow` name the ones it answers."),
+        TransportRefusal("not_acceptable", 406, "invalid_request", "Accept", "The Accept header lacks a media type the answer comes in; the hint names the header to send (`application/json, text/event-stream`)."),
+        TransportRefusal("unsupported_media_type", 415, "invalid_request", "Content-Type", "The body is not declared as JSON; the hint names the header to send (`Content-Type: application/json`)."),
+        TransportRefusal("unsupported_protocol_version", 400, "invalid_request", "MCP-Protocol-Version", "The MCP-Protocol-Version header names a version this server does not speak; `error.data.supported` and the hint list those it does."),
+        TransportRefusal("routing_header_mismatch", 400, "invalid_request", "header", "A 2026-07-28 routing header (Mcp-Method, Mcp-Name, MCP-Protocol-Version) is missing, repeated or disagrees with the body; the hint names that header and what it must equal."),
+        TransportRefusal("unknown_session", 404, "invalid_request", "Mcp-Session-Id", "The Mcp-Session-Id header names no session of this server (ended, expired, or another server's); the hint says to start a new one."),
+        TransportRefusal("session_required", 400, "invalid_request", "Mcp-Session-Id", "A server with sessions needs the Mcp-Session-Id header its initialize answer gave."),
+        TransportRefusal("misdirected_host", 421, "invalid_request", "Host", "The Host header names another host than the one the server is bound to (DNS-rebinding protection)."),
+        TransportRefusal("forbidden_origin", 403, "invalid_request", "Origin", "The Origin header names a site the server does not allow (DNS-rebinding protection)."),
+        TransportRefusal("not_json", 400, "invalid_request", "body", "The body is not UTF-8 JSON the server can read (JSON-RPC -32700)."),
+        TransportRefusal("not_one_request", 400, "invalid_request", "body", "The body is JSON but not one JSON-RPC request (JSON-RPC -32600)."),
+        TransportRefusal("body_too_large", 413, "payload_too_large", "body", "The body is over the server's bound (`max_body_bytes`); the hint says to pass a reference instead."),
+        TransportRefusal("header_timeout", 408, "invalid_request", "headers", "The request's headers did not arrive within `header_timeout_s`; the connection was closed."),
+        TransportRefusal("body_timeout", 408, "invalid_request", "body", "The request's body did not arrive within `body_timeout_s`; the connection was closed."),
+        TransportRefusal("too_many_connections", 503, "rate_limited", "connections", "The worker holds `max_connections` connections; retry after `retry_after_ms` (and `Retry-After`)."),
+        TransportRefusal("too_many_streams", 429, "rate_limited", "event streams", "Too many GET event streams are open (in all or for this caller); retry after `retry_after_ms`."),
+        TransportRefusal("no_credential", 401, "unauthenticated", "Authorization", "No `Authorization: Bearer` header was sent to a server that checks tokens."),
+        TransportRefusal("bad_credential", 401, "invalid_credentials", "token", "The bearer token is unknown, malformed or expired."),
     ]
 )  # fmt: skip

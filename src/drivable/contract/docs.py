@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drivable.contract.codes import ERROR_CODES, ISSUE_CODES, WARNING_CODES
+from drivable.contract.codes import ERROR_CODES, ISSUE_CODES, TRANSPORT_REFUSALS, WARNING_CODES
 
 
 def codes_markdown() -> str:
@@ -27,4 +27,18 @@ def codes_markdown() -> str:
     lines += ["", "## Warning codes (`warnings[].code`)", "", "| code | meaning |", "| --- | --- |"]
     for warning in WARNING_CODES.values():
         lines.append(f"| `{warning.id}` | {warning.doc} |")
+    lines += [
+        "",
+        "## Transport refusals (HTTP, before any tool runs)",
+        "",
+        "Each is JSON-RPC (or, for 401, 408, 413 and 503, the bare envelope) with the envelope's "
+        "`code`; its hint names what the refusal is about.",
+        "",
+        "| refusal | HTTP | code | the hint names | meaning |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for refusal in TRANSPORT_REFUSALS.values():
+        lines.append(
+            f"| `{refusal.id}` | {refusal.status} | `{refusal.code}` | {refusal.about} | {refusal.doc} |"
+        )
     return "\n".join(lines) + "\n"

@@ -127,6 +127,7 @@ class Backend(ABC):
         argument as :meth:`begin_claim`)."""
         yield
 
+    separate_reads: bool = False  # read-only transactions get a pool of their own (see store)
     insert_first: bool = False  # try the claim INSERT before looking (it never blocks)
     lock_row: str = ""  # appended to the SELECT that checks ownership in the effect transaction
     try_lock_row: str = ""  # appended to the SELECT of a takeover: skip rows a live owner holds

@@ -38,6 +38,7 @@ Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 class SqliteBackend(Backend):
     dialect = "sqlite"
+    separate_reads = True  # WAL readers never wait for the writer; their connections must not
 
     def __init__(
         self,

@@ -93,6 +93,9 @@ class SqlEffectStore:
         self.backend = backend
         self._clock = clock
         self._pool = _Pool(backend)
+        # A read-only tool's transactions take connections of their own where the database lets
+        # readers pass writers (SQLite in WAL): never queued behind writers waiting for the lock.
+        self._reads = _Pool(backend) if backend.separate_reads else self._pool
         self._schema_ready = False
         self._purge_interval_s = purge_interval_s
         self._last_purge = -math.inf
@@ -124,9 +127,10 @@ class SqlEffectStore:
                 raise
             raise err from exc
 
-    async def _acquire(self) -> Any:
+    async def _acquire(self, pool: _Pool | None = None) -> Any:
+        pool = pool or self._pool
         try:
-            conn = await self._pool.acquire()
+            conn = await pool.acquire()
         except Exception as exc:
             err = self._unavailable(exc, internal=True)
             if err is None:
@@ -136,7 +140,7 @@ class SqlEffectStore:
             try:
                 await self._call(self.backend.init_schema, conn)
             except BaseException:
-                self._pool.release(conn, discard=True)
+                pool.release(conn, discard=True)
                 raise
             self._schema_ready = True
         return conn
@@ -498,9 +502,11 @@ class SqlEffectStore:
         """A write transaction without a receipt (upserts, naturally idempotent writes).
         Commits on success, rolls back on exception; store failures raise
         :class:`StoreUnavailableError`."""
-        conn = await self._acquire()
+        reading = READING.get()
+        pool = self._reads if reading else self._pool
+        conn = await self._acquire(pool)
         broken = False
-        begin = self.backend.begin_read if READING.get() else self.backend.begin_write
+        begin = self.backend.begin_read if reading else self.backend.begin_write
         try:
             await self._call(begin, conn)
             try:
@@ -518,7 +524,7 @@ class SqlEffectStore:
             broken = True
             raise
         finally:
-            self._pool.release(conn, discard=broken)
+            pool.release(conn, discard=broken)
 
     async def use_nonce(
         self, nonce: str, expires_at: float, *, transaction: Transaction | None = None
@@ -565,6 +571,7 @@ class SqlEffectStore:
 
     async def close(self) -> None:
         self._pool.close()
+        self._reads.close()
 
 
 def _is_driver_error(exc: BaseException) -> bool:

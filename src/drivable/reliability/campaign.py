@@ -40,10 +40,14 @@ class Tier:
     fault_clients: int
     fault_seconds: float
     canary_calls: int
+    soak_warmup: int = 100
+    soak_calls: int = 400
+    reads_seconds: float = 10.0
 
 
-SHORT = Tier("short", 300, 8, 5.0, 2, 8, 8.0, 100)
-FULL = Tier("full", 10_000, 64, 60.0, 2, 16, 20.0, 1000)
+SHORT = Tier("short", 300, 8, 5.0, 2, 8, 8.0, 100, 100, 400, 10.0)
+FULL = Tier("full", 10_000, 64, 60.0, 2, 16, 20.0, 1000, 300, 1500, 60.0)
+PARTS = ("fuzz", "load", "reads", "soak", "faults", "access", "canary")
 TIERS = {t.name: t for t in (SHORT, FULL)}
 
 
@@ -146,7 +150,10 @@ class Results:
     faults: list[dict[str, Any]] = field(default_factory=list)
     access: list[dict[str, Any]] = field(default_factory=list)
     canary: dict[str, Any] = field(default_factory=dict)
+    soak: list[dict[str, Any]] = field(default_factory=list)
+    reads: list[dict[str, Any]] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
+    not_run: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -165,12 +172,16 @@ class Results:
             for f in self.fuzz
         )
         load_ok = all(r["failures"] == 0 and r["memory_flat"] for r in self.load)
+        soak_ok = all(r["flat"] and r["failures"] == 0 for r in self.soak)
+        reads_ok = all(r["passed"] for r in self.reads)
         return (
             fuzz_ok
             and load_ok
+            and soak_ok
+            and reads_ok
             and all(f["passed"] for f in self.faults)
             and all(a["passed"] for a in self.access)
-            and bool(self.canary.get("passed"))
+            and (bool(self.canary.get("passed")) or SECTIONS["canary"] in self.not_run)
         )
 
 
@@ -399,6 +410,68 @@ async def load_server(
     return report.to_dict()
 
 
+READ_TOOL = "find_invoices"
+READ_TAIL_RATIO = 3.0  # a read's p95 within this many times its p50 under the mixed load
+
+
+async def reads_under_writes(
+    work: Path, *, clients: int = 64, writers: int = 8, seconds: float = 60.0, store: str = "sqlite"
+) -> dict[str, Any]:
+    """billing on 1 worker: `clients - writers` clients read (`find_invoices`) while `writers`
+    create invoices under fresh keys; the reads' p95 against their p50."""
+    served, _ = _served("billing", work, 1, store)
+    reading = ("find_invoices", {"state": "paid", "limit": 10})
+
+    def next_call(client: int, sequence: int) -> tuple[str, dict[str, Any]]:
+        if client < writers:
+            return "create_invoice", {
+                "customer_id": f"cus_{1001 + (client * 7 + sequence) % 100}",
+                "lines": [{"description": "Soak line", "quantity": 1, "unit_cents": 1000}],
+                "idempotency_key": f"reads-{client}-{sequence}-{uuid.uuid4().hex[:8]}",
+            }
+        return reading
+
+    try:
+        report = await run_load(
+            served,
+            server="billing",
+            token=FULL_TOKEN,
+            clients=clients,
+            seconds=seconds,
+            next_call=next_call,
+        )
+    finally:
+        stop(served)
+        drop_stores(served.databases)
+    reads = sorted(e.latency_ms for e in report.events if e.tool == READ_TOOL and e.outcome == "ok")
+    writes = sum(1 for e in report.events if e.tool == "create_invoice" and e.outcome == "ok")
+
+    def pct(q: float) -> float:
+        if not reads:
+            return float("nan")
+        return reads[min(len(reads) - 1, max(0, round(q / 100 * len(reads) + 0.5) - 1))]
+
+    p50, p95 = pct(50), pct(95)
+    ratio = p95 / p50 if reads and p50 > 0 else float("nan")
+    return {
+        "server": "billing",
+        "store": store,
+        "workers": 1,
+        "clients": clients,
+        "writers": writers,
+        "seconds": round(report.seconds, 1),
+        "reads": len(reads),
+        "writes": writes,
+        "failures": report.failures,
+        "failure_kinds": dict(report.failure_kinds()),
+        "read_p50_ms": round(p50, 1),
+        "read_p95_ms": round(p95, 1),
+        "read_p99_ms": round(pct(99), 1),
+        "p95_over_p50": round(ratio, 2),
+        "passed": report.failures == 0 and ratio <= READ_TAIL_RATIO,
+    }
+
+
 def canary_in_subprocess(calls: int, work: Path) -> dict[str, Any]:
     """`drivable reliability canary` in a fresh interpreter (OpenTelemetry providers are set once)."""
     out = work / f"canary-{uuid.uuid4().hex[:6]}.json"
@@ -430,8 +503,10 @@ async def run_campaign(
     *,
     servers: list[str] | None = None,
     say: Callable[[str], None] = lambda _: None,
+    parts: tuple[str, ...] = PARTS,
 ) -> Results:
-    """Every part at `tier`, in a temporary working folder; each part bounded in time."""
+    """Every part at `tier` (or those in `parts`), in a temporary working folder; each part
+    bounded in time. A part left out is said on the page, not measured."""
     started = time.monotonic()
     results = Results(tier.name, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     results.environment = {
@@ -441,12 +516,25 @@ async def run_campaign(
         "load_at_start": _load_average(),
     }
     names = servers or [*[s for s in reference_servers() if s in PROFILES], "probe"]
+    left_out = [p for p in PARTS if p not in parts]
+    for part in left_out:
+        results.not_run[SECTIONS[part]] = f"this run was `--part {' --part '.join(parts)}`"
     with tempfile.TemporaryDirectory(prefix="drivable-reliability-") as tmp:
         work = Path(tmp)
-        for name in names:
-            say(f"fuzz {name}: {tier.fuzz_calls} calls")
-            results.fuzz.append(await fuzz_server(name, tier.fuzz_calls, work))
-        for load_target in [s for s in names if s != "probe"] or ["probe"]:
+        if "fuzz" in parts:
+            for name in names:
+                say(f"fuzz {name}: {tier.fuzz_calls} calls")
+                results.fuzz.append(await fuzz_server(name, tier.fuzz_calls, work))
+        if "soak" in parts:
+            from drivable.reliability.soak import soak
+
+            results.soak = await soak(work, warmup=tier.soak_warmup, calls=tier.soak_calls, say=say)
+        if "reads" in parts and "billing" in names:
+            say(f"reads under writes: billing, 64 clients for {tier.reads_seconds:.0f} s, 1 worker")
+            results.reads.append(await reads_under_writes(work, seconds=tier.reads_seconds))
+        for load_target in (
+            ([s for s in names if s != "probe"] or ["probe"]) if "load" in parts else []
+        ):
             say(
                 f"load {load_target}: {tier.load_clients} clients for {tier.load_seconds:.0f} s "
                 f"on {tier.load_workers} workers"
@@ -456,52 +544,72 @@ async def run_campaign(
                     load_target, tier.load_clients, tier.load_seconds, tier.load_workers, work
                 )
             )
-        say("fault: PostgreSQL restarted during load")
-        results.faults.append(
-            (
-                await faults.postgres_restart(
-                    work, clients=tier.fault_clients, seconds=tier.fault_seconds
-                )
-            ).to_dict()
-        )
-        say("fault: a worker killed during load")
-        results.faults.append(
-            (
-                await faults.worker_kill(
-                    work, clients=tier.fault_clients, seconds=tier.fault_seconds
-                )
-            ).to_dict()
-        )
-        for fault in (faults.sqlite_full, faults.sqlite_read_only):
-            say(f"fault: {fault.__name__}")
-            try:
-                results.faults.append((await fault(work)).to_dict())
-            except PermissionError as exc:
-                results.faults.append(
-                    {"fault": fault.__name__, "passed": False, "detail": str(exc)}
-                )
-        say("access matrix")
-        served, _ = _served("probe", work, 1)
-        try:
-            results.access = [
-                c.to_dict() for c in await access_matrix(served, f"acc{uuid.uuid4().hex[:6]}")
-            ]
-        finally:
-            stop(served)
-        if "billing" in names:
-            say("money access: billing")
-            served, _ = _served("billing", work, 1)
-            try:
-                results.access += [c.to_dict() for c in await money_access(served, FULL_TOKEN)]
-            finally:
-                stop(served)
-                drop_stores(served.databases)
-            results.access.append(open_by_default("billing").to_dict())
-        say(f"canary: {tier.canary_calls} calls per server")
-        results.canary = canary_in_subprocess(tier.canary_calls, work)
+        if "faults" in parts:
+            await _faults(results, tier, work, say)
+        if "access" in parts:
+            await _access(results, names, work, say)
+        if "canary" in parts:
+            say(f"canary: {tier.canary_calls} calls per server")
+            results.canary = canary_in_subprocess(tier.canary_calls, work)
     results.seconds = round(time.monotonic() - started, 1)
     results.environment["load_at_end"] = _load_average()
     return results
+
+
+SECTIONS = {
+    "fuzz": "Fuzzing over the wire",
+    "load": "Load",
+    "reads": "Reads under writes",
+    "soak": "Soak: memory per 1,000 calls",
+    "faults": "Faults",
+    "access": "Access",
+    "canary": "Canary: arguments never logged",
+}
+
+
+async def _faults(results: Results, tier: Tier, work: Path, say: Callable[[str], None]) -> None:
+    say("fault: PostgreSQL restarted during load")
+    results.faults.append(
+        (
+            await faults.postgres_restart(
+                work, clients=tier.fault_clients, seconds=tier.fault_seconds
+            )
+        ).to_dict()
+    )
+    say("fault: a worker killed during load")
+    results.faults.append(
+        (
+            await faults.worker_kill(work, clients=tier.fault_clients, seconds=tier.fault_seconds)
+        ).to_dict()
+    )
+    for fault in (faults.sqlite_full, faults.sqlite_read_only):
+        say(f"fault: {fault.__name__}")
+        try:
+            results.faults.append((await fault(work)).to_dict())
+        except PermissionError as exc:
+            results.faults.append({"fault": fault.__name__, "passed": False, "detail": str(exc)})
+
+
+async def _access(
+    results: Results, names: list[str], work: Path, say: Callable[[str], None]
+) -> None:
+    say("access matrix")
+    served, _ = _served("probe", work, 1)
+    try:
+        results.access = [
+            c.to_dict() for c in await access_matrix(served, f"acc{uuid.uuid4().hex[:6]}")
+        ]
+    finally:
+        stop(served)
+    if "billing" in names:
+        say("money access: billing")
+        served, _ = _served("billing", work, 1)
+        try:
+            results.access += [c.to_dict() for c in await money_access(served, FULL_TOKEN)]
+        finally:
+            stop(served)
+            drop_stores(served.databases)
+        results.access.append(open_by_default("billing").to_dict())
 
 
 def _load_average() -> list[float]:

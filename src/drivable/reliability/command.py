@@ -33,10 +33,17 @@ def run_command(
         list[str] | None,
         typer.Option(help="Fuzz these servers (default: reference servers and the probe)."),
     ] = None,
+    part: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Run only these parts (fuzz, load, reads, soak, faults, access, canary); the "
+            "page says which were left out."
+        ),
+    ] = None,
 ) -> None:
     """Run every campaign at TIER; exit 1 when a promise was broken."""
     _needs_extra()
-    from drivable.reliability.campaign import TIERS, run_campaign
+    from drivable.reliability.campaign import PARTS, TIERS, run_campaign
     from drivable.reliability.report import render
 
     if tier not in TIERS:
@@ -46,10 +53,18 @@ def run_command(
     def say(text: str) -> None:
         typer.echo(f"reliability: {text}", err=True)
 
-    results = anyio.run(lambda: run_campaign(TIERS[tier], servers=server or None, say=say))
+    unknown = [p for p in part or () if p not in PARTS]
+    if unknown:
+        typer.echo(f"unknown part(s) {', '.join(unknown)}: of {', '.join(PARTS)}", err=True)
+        raise typer.Exit(2)
+    parts = tuple(part) if part else PARTS
+    results = anyio.run(
+        lambda: run_campaign(TIERS[tier], servers=server or None, say=say, parts=parts)
+    )
     data = results.to_dict()
     data["passed"] = results.passed
     chosen = "".join(f" --server {name}" for name in server or ())
+    chosen += "".join(f" --part {name}" for name in part or ())
     data["command"] = f"drivable reliability run --tier {tier}{chosen}"
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)

@@ -110,11 +110,14 @@ def envelope_body(
     hint: str,
     *,
     details: Mapping[str, Any] | None = None,
+    retry_after_ms: int | None = None,
 ) -> tuple[bytes, str]:
     """The pinned envelope for a transport-level refusal (JSON bytes) and its request id."""
     rid = request_id()
     envelope = finish(
-        Envelope(code, message, hint=hint, details=dict(details or {})),
+        Envelope(
+            code, message, hint=hint, details=dict(details or {}), retry_after_ms=retry_after_ms
+        ),
         request_id=rid,
         codes=contract.codes if contract is not None else ERROR_CODES,
         fingerprint=contract.fingerprint if contract is not None else None,

@@ -1,22 +1,98 @@
-"""ASGI layers in front of the SDK's streamable HTTP transport: structured refusals, bounded streams.
+"""ASGI layers in front of the SDK's streamable HTTP transport: what it refuses, and how.
 
+- `TransportChecks`: a request the transport cannot serve for its path, HTTP method, Accept,
+  Content-Type or MCP-Protocol-Version header is refused before the SDK sees it, the hint naming
+  that part of the request (`drivable.contract.codes.TRANSPORT_REFUSALS`);
 - `StructuredRefusals`: a request id the SDK would misread as a notification is refused (-32600),
   and every error the transport writes itself (plain text, bare codes, pydantic's text) leaves
-  with the envelope in `error.data` (`drivable.serve.refusals`);
-- `StreamBounds`: GET event streams are bounded in number (in all, per caller) and in silence.
+  with the envelope in `error.data`, its hint chosen by what it is about (`drivable.serve.refusals`);
+- `StreamBounds`: a session's GET event streams are bounded in number (in all, per caller) and
+  in silence.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from typing import Any
 
 import anyio
+from mcp.server.streamable_http import check_accept_headers
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from drivable.contract import Principal
 from drivable.serve import refusals
 from drivable.serve.auth import send_envelope
 from drivable.serve.mount import PRINCIPAL_KEY
+
+
+class TransportChecks:
+    """Refuse what the endpoint cannot serve before the SDK reads it, naming what was wrong.
+
+    In order: the path (404), the HTTP method (405, with `Allow`), the Accept header (406, the
+    SDK's own rule), the Content-Type of a POST (415), the MCP-Protocol-Version header (400,
+    -32022, `data.supported`). What passes reaches the SDK exactly as sent.
+    """
+
+    def __init__(self, app: ASGIApp, *, path: str, sessions: bool) -> None:
+        self.app = app
+        self.path = path.rstrip("/") or "/"
+        self.sessions = sessions
+        self.methods = ("POST", "GET", "DELETE") if sessions else ("POST",)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        found = self.refusal(scope)
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        status, message = found
+        headers = {"Allow": ", ".join(self.methods)} if status == 405 else None
+        await send_envelope(send, status, json.dumps(message).encode(), headers=headers)
+
+    def refusal(self, scope: Scope) -> tuple[int, dict[str, Any]] | None:
+        def refuse(
+            status: int, name: str, message: str, rpc: int = refusals.INVALID_REQUEST, **extra: Any
+        ) -> tuple[int, dict[str, Any]]:
+            hint = refusals.transport_hint(name, path=self.path, sessions=self.sessions)
+            return status, refusals.transport_refusal(
+                name, message, hint, rpc_code=rpc, extra=extra
+            )
+
+        if (scope.get("path", "").rstrip("/") or "/") != self.path:
+            return refuse(404, "unknown_path", "Nothing is served at this path.")
+        method = scope.get("method", "")
+        if method not in self.methods:
+            return refuse(
+                405, "method_not_allowed", "The endpoint does not answer this HTTP method."
+            )
+        if method == "DELETE":
+            return None
+        request = Request(scope)
+        has_json, has_sse = check_accept_headers(request)
+        if not has_sse or (method == "POST" and not has_json):
+            needed = "text/event-stream" if has_json or method == "GET" else "application/json"
+            return refuse(406, "not_acceptable", f"The Accept header does not accept {needed}.")
+        if method != "POST":
+            return None
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return refuse(
+                415, "unsupported_media_type", "The body is not declared as application/json."
+            )
+        version = request.headers.get("mcp-protocol-version")
+        if version is not None and version not in refusals.SUPPORTED_VERSIONS:
+            return refuse(
+                400,
+                "unsupported_protocol_version",
+                "The MCP-Protocol-Version header names a version this server does not speak.",
+                refusals.UNSUPPORTED_PROTOCOL_VERSION,
+                supported=list(refusals.SUPPORTED_VERSIONS),
+            )
+        return None
 
 
 class StructuredRefusals:
@@ -42,6 +118,7 @@ class StructuredRefusals:
                 decoded, failed = refusals.decode(body)
                 refusal = None if failed else refusals.shape_refusal(decoded)
                 if refusal is not None:
+                    refusal = replace(refusal, hint=refusals.transport_hint("not_one_request"))
                     payload = json.dumps(refusals.error_message(refusal)).encode()
                     await send_envelope(send, 400, payload)
                     return
@@ -129,7 +206,7 @@ def _rewrite_json(body: bytes, status: int, is_json: bool) -> bytes | None:
         return json.dumps(refusals.status_refusal(status, body)).encode() if status >= 400 else None
     if not isinstance(message, dict) or not isinstance(message.get("error"), dict):
         return None
-    fixed = refusals.structured_error(message["error"])
+    fixed = refusals.structured_error(message["error"], status if status >= 400 else None)
     if fixed == message["error"]:
         return None
     return json.dumps({**message, "error": fixed}).encode()
@@ -155,21 +232,19 @@ STREAM_IDLE_S = 300.0
 
 
 class StreamBounds:
-    """Bound the long-lived GET event streams: a stateless server has none to offer (405); with
-    sessions, at most `max_total` at once and `max_per_client` per caller (the principal, else
-    the client address), each closed after `idle_s` without an event."""
+    """Bound a session's long-lived GET event streams: at most `max_total` at once and
+    `max_per_client` per caller (the principal, else the client address), each closed after
+    `idle_s` without an event. (A stateless server has none: `TransportChecks` refuses GET.)"""
 
     def __init__(
         self,
         app: ASGIApp,
         *,
-        stateless: bool,
         max_total: int = MAX_STREAMS,
         max_per_client: int = MAX_STREAMS_PER_CLIENT,
         idle_s: float = STREAM_IDLE_S,
     ) -> None:
         self.app = app
-        self.stateless = stateless
         self.max_total = max_total
         self.max_per_client = max_per_client
         self.idle_s = idle_s
@@ -178,15 +253,6 @@ class StreamBounds:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "GET":
             await self.app(scope, receive, send)
-            return
-        if self.stateless:
-            await _refuse_stream(
-                send,
-                405,
-                "This server keeps no sessions, so it has no event stream to open.",
-                "POST each JSON-RPC request; answers come on the POST's own response.",
-                headers={"Allow": "POST"},
-            )
             return
         key = _caller(scope)
         if (
@@ -198,7 +264,6 @@ class StreamBounds:
                 429,
                 "Too many event streams are open on this server right now.",
                 "Close an event stream you hold, or retry after retry_after_ms.",
-                code="rate_limited",
             )
             return
         self.open[key] = self.open.get(key, 0) + 1
@@ -238,22 +303,6 @@ def _caller(scope: Scope) -> str:
     return f"address:{client[0]}"
 
 
-async def _refuse_stream(
-    send: Send,
-    status: int,
-    message: str,
-    hint: str,
-    *,
-    code: str = "invalid_request",
-    headers: dict[str, str] | None = None,
-) -> None:
-    data = refusals.error_data(message, hint)
-    data["machine_code"] = code
-    if code == "rate_limited":
-        data["temporary"], data["retry_after_ms"] = True, 5000
-    body = {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {"code": -32600, "message": message, "data": data},
-    }
-    await send_envelope(send, status, json.dumps(body).encode(), headers=headers)
+async def _refuse_stream(send: Send, status: int, message: str, hint: str) -> None:
+    body = refusals.transport_refusal("too_many_streams", message, hint, retry_after_ms=5000)
+    await send_envelope(send, status, json.dumps(body).encode())

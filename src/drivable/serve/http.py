@@ -28,8 +28,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
+from drivable.serve.connections import BoundedProtocol, ConnectionBounds, bounded
 from drivable.serve.events import RETRY_MS, MemoryEventStore
-from drivable.serve.guards import StreamBounds, StructuredRefusals
+from drivable.serve.guards import StreamBounds, StructuredRefusals, TransportChecks
 from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
 
 DEFAULT_PATH = "/mcp"
@@ -243,7 +244,9 @@ def build_app(
     )
     app = StructuredRefusals(app)
     app = BodyLimit(app, limit, contract)
-    app = StreamBounds(app, stateless=not sessions)
+    if sessions:
+        app = StreamBounds(app)
+    app = TransportChecks(app, path=path, sessions=sessions)
     if verifier is None:
         public = frozenset(
             s for spec in contract.tools.values() if spec.effects.read_only for s in spec.scopes
@@ -332,12 +335,14 @@ def run_http(
     insecure: bool = False,
     log_config: dict[str, Any] | None = None,
     worker_timeout_s: int = 60,
+    bounds: ConnectionBounds | None = None,
 ) -> None:
     """Serve `target` over streamable HTTP at http://host:port/mcp until interrupted.
 
     `target` is a Contract, or `module:attr` naming one (or a function returning one). Several
     `workers` need the import path form (each worker process imports the contract itself), and a
-    verifier, if any, as an import path too.
+    verifier, if any, as an import path too. Every connection is bounded (`bounds`, else the
+    settings: `drivable.serve.connections`).
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
@@ -364,7 +369,13 @@ def run_http(
             insecure=insecure,
         )
         config = uvicorn.Config(
-            app, host=host, port=port, log_level=log_level, lifespan="on", **logging_options
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            lifespan="on",
+            http=bounded(bounds or ConnectionBounds.from_settings()),
+            **logging_options,
         )
         uvicorn.Server(config).run()
         return
@@ -382,6 +393,12 @@ def run_http(
         os.environ[_VERIFIER_ENV] = verifier
     if max_body_bytes is not None:
         os.environ[_LIMIT_ENV] = str(max_body_bytes)
+    if bounds is not None:  # each worker's protocol reads its bounds from the settings
+        from drivable.settings import SETTINGS
+
+        names = {s.key: s.env for s in SETTINGS}
+        for key, value in bounds.__dict__.items():
+            os.environ[names[key]] = str(value)
     uvicorn.run(
         "drivable.serve.http:app_from_env",
         factory=True,
@@ -390,6 +407,7 @@ def run_http(
         workers=workers,
         log_level=log_level,
         lifespan="on",
+        http=f"{BoundedProtocol.__module__}:{BoundedProtocol.__name__}",
         timeout_worker_healthcheck=worker_timeout_s,
         **logging_options,
     )

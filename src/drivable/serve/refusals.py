@@ -18,10 +18,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+from drivable.contract.codes import TRANSPORT_REFUSALS
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
+HEADER_MISMATCH = -32020
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+SUPPORTED_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
+ACCEPT = "application/json, text/event-stream"
 
 SHAPE_HINT = (
     'Send one JSON-RPC 2.0 request object: "jsonrpc": "2.0", a string "method", an "id" '
@@ -39,26 +47,7 @@ _HINTS: dict[int, str] = {
         'Send the params the method\'s MCP schema requires (for tools/call: a string "name" '
         'and an object "arguments").'
     ),
-    -32020: (
-        "Send the routing headers the body implies: mcp-method equal to the body's method, "
-        "mcp-name equal to its params.name, and mcp-protocol-version equal to params._meta's "
-        "io.modelcontextprotocol/protocolVersion."
-    ),
-    -32022: (
-        "Use a protocol version the server supports (error.data.supported lists them), or "
-        "start with initialize to negotiate one."
-    ),
 }
-_STATUS_HINTS: dict[int, str] = {
-    400: JSON_HINT,
-    404: "Start a new session (initialize without an mcp-session-id header) or drop the header.",
-    405: "POST JSON-RPC requests to this endpoint (GET opens the event stream where offered).",
-    406: "Send the header Accept: application/json, text/event-stream.",
-    415: "Send the body with the header Content-Type: application/json.",
-    421: "Connect through the address the server is bound to (its own Host), not another name.",
-    403: "Connect from an origin the server allows (no cross-site Origin header).",
-}
-# What the SDK says in words (plain text bodies): the status says the rest.
 _SAFE_WORDS = ("content-type", "accept", "host", "origin", "session", "method not allowed")
 
 
@@ -165,18 +154,20 @@ def decode(raw: bytes) -> tuple[Any, Refusal | None]:
         return None, Refusal(PARSE_ERROR, "The message is not valid JSON.", JSON_HINT)
 
 
-def structured_error(error: Mapping[str, Any]) -> dict[str, Any]:
+def structured_error(error: Mapping[str, Any], status: int | None = None) -> dict[str, Any]:
     """A JSON-RPC error object made structured: the envelope in `data`, no quoted input.
 
-    An error that already carries the envelope (drivable's own) is returned unchanged.
+    An error that already carries the envelope (drivable's own) is returned unchanged. The hint
+    comes from what the failure was about (`refusal_of`: the HTTP status, the JSON-RPC code, the
+    header the transport's message names), else from the JSON-RPC code.
     """
     data = error.get("data")
     if isinstance(data, Mapping) and "machine_code" in data:
         return dict(error)
     code = error.get("code")
     rpc_code = code if isinstance(code, int) and not isinstance(code, bool) else -32603
-    message = _clean(str(error.get("message", "")), rpc_code)
-    hint = _HINTS.get(rpc_code, "Check the request against the MCP specification and resend it.")
+    raw = str(error.get("message", ""))
+    message = _clean(raw, rpc_code)
     extra = dict(data) if isinstance(data, Mapping) else {}
     if rpc_code == -32603 or not (-32768 <= rpc_code <= -32000):
         # An invalid code (a driver's, say) or an internal error the SDK built from an exception:
@@ -187,7 +178,148 @@ def structured_error(error: Mapping[str, Any]) -> dict[str, Any]:
         out["machine_code"] = "internal_error"
         out["temporary"], out["retry_after_ms"] = True, 1000
         return {"code": rpc_code, "message": message, "data": out}
+    refusal = refusal_of(status, rpc_code, raw)
+    if refusal is not None:
+        hint = transport_hint(refusal, header=_header_named(raw))
+    else:
+        hint = _HINTS.get(
+            rpc_code, "Check the request against the MCP specification and resend it."
+        )
     return {"code": rpc_code, "message": message, "data": error_data(message, hint, extra)}
+
+
+# Transport refusals (`drivable.contract.codes.TRANSPORT_REFUSALS`): each hint names what the
+# refusal is about; none repeats what the caller sent.
+ROUTING_HEADERS = {
+    "mcp-method": ("Mcp-Method", "the body's method"),
+    "mcp-name": ("Mcp-Name", "the body's params.name (params.uri for a resource)"),
+    "mcp-protocol-version": (
+        "MCP-Protocol-Version",
+        "params._meta's io.modelcontextprotocol/protocolVersion",
+    ),
+}
+
+
+def transport_hint(
+    refusal: str, *, path: str = "/mcp", sessions: bool = False, header: str | None = None
+) -> str:
+    """The hint of a transport refusal, naming what it is about (`TRANSPORT_REFUSALS[...].about`)."""
+    if refusal == "unknown_path":
+        return (
+            f"Send MCP requests to the path {path} of this server; no other path serves anything."
+        )
+    if refusal == "method_not_allowed":
+        answered = (
+            "GET opens a session's event stream and DELETE ends the session"
+            if sessions
+            else "this server keeps no sessions, so GET and DELETE have nothing to act on"
+        )
+        return f"Use the HTTP method POST to send a JSON-RPC request to {path} ({answered})."
+    if refusal == "not_acceptable":
+        return (
+            f"Send the header Accept: {ACCEPT} (a POST's answer comes as JSON or as an event "
+            "stream; a GET stream needs text/event-stream)."
+        )
+    if refusal == "unsupported_media_type":
+        return "Send the body as JSON with the header Content-Type: application/json."
+    if refusal == "unsupported_protocol_version":
+        return (
+            "Send the header MCP-Protocol-Version with a version this server speaks ("
+            + ", ".join(SUPPORTED_VERSIONS)
+            + "; error.data.supported lists them), or leave it out and start with initialize."
+        )
+    if refusal == "routing_header_mismatch":
+        name, source = ROUTING_HEADERS.get(header or "", ("", ""))
+        if not name:
+            return (
+                "Send each routing header once and equal to the body: the header Mcp-Method as "
+                "its method, Mcp-Name as its params.name, MCP-Protocol-Version as params._meta's "
+                "io.modelcontextprotocol/protocolVersion."
+            )
+        return f"Send the header {name} once, equal to {source} (routing headers repeat the body)."
+    if refusal == "unknown_session":
+        return (
+            "Start a new session: initialize without the Mcp-Session-Id header, then send the "
+            "Mcp-Session-Id header its answer gives."
+        )
+    if refusal == "session_required":
+        return (
+            "Send the Mcp-Session-Id header the initialize answer gave, or start a session with "
+            "initialize."
+        )
+    if refusal == "misdirected_host":
+        return (
+            "Connect through the address the server is bound to, so that the Host header names "
+            "it (not another name)."
+        )
+    if refusal == "forbidden_origin":
+        return (
+            "Connect from an origin the server allows: send no cross-site Origin header (the "
+            "server's operator lists the allowed ones)."
+        )
+    if refusal == "not_json":
+        return "Send the body as " + JSON_HINT[len("Send ") :]
+    if refusal == "not_one_request":
+        return "Send as the body " + SHAPE_HINT[len("Send ") :]
+    raise KeyError(f"no hint for transport refusal {refusal!r}")
+
+
+def refusal_of(status: int | None, rpc_code: int, message: str) -> str | None:
+    """Which transport refusal an answer of the SDK's is, from its status, code and words."""
+    lowered = message.lower()
+    if rpc_code == HEADER_MISMATCH:
+        return "routing_header_mismatch"
+    if rpc_code == UNSUPPORTED_PROTOCOL_VERSION:
+        return "unsupported_protocol_version"
+    if status == 404:
+        return "unknown_session" if "session" in lowered else "unknown_path"
+    if status == 400 and "session" in lowered:
+        return "session_required"
+    if status == 415 or (status == 400 and "content-type" in lowered):
+        return "unsupported_media_type"
+    by_status = {
+        405: "method_not_allowed",
+        406: "not_acceptable",
+        421: "misdirected_host",
+        403: "forbidden_origin",
+    }
+    if status in by_status:
+        return by_status[status]
+    if status == 400 and rpc_code == PARSE_ERROR:
+        return "not_json"
+    if status == 400 and rpc_code in (INVALID_REQUEST, INVALID_PARAMS):
+        # At 400 the transport refused the message before any method ran: its -32602 is about
+        # the message's shape (a handler's own -32602 comes on a 200 answer).
+        return "not_one_request"
+    return None
+
+
+def _header_named(message: str) -> str | None:
+    """The routing header a transport's message is about (a name from our list, never its text)."""
+    lowered = message.lower()
+    found = [(lowered.find(h), h) for h in ROUTING_HEADERS if h in lowered]
+    return min(found)[1] if found else None
+
+
+def transport_refusal(
+    refusal: str,
+    message: str,
+    hint: str,
+    *,
+    rpc_code: int = INVALID_REQUEST,
+    extra: Mapping[str, Any] | None = None,
+    retry_after_ms: int | None = None,
+) -> dict[str, Any]:
+    """The JSON-RPC error message of a transport refusal, the envelope's code from the registry."""
+    data = error_data(message, hint, extra)
+    data["machine_code"] = TRANSPORT_REFUSALS[refusal].code
+    if retry_after_ms is not None:
+        data["temporary"], data["retry_after_ms"] = True, retry_after_ms
+    return {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": rpc_code, "message": message, "data": data},
+    }
 
 
 def _clean(message: str, rpc_code: int) -> str:
@@ -207,14 +339,17 @@ def status_refusal(status: int, body: bytes) -> dict[str, Any]:
     text = body.decode("utf-8", "replace").strip()
     lowered = text.lower()
     message = text if text and len(text) <= 120 and any(w in lowered for w in _SAFE_WORDS) else ""
-    hint = _STATUS_HINTS.get(status, "Check the request against the MCP specification.")
-    if "content-type" in lowered:
-        hint = _STATUS_HINTS[415]
-    elif "accept" in lowered:
-        hint = _STATUS_HINTS[406]
     message = message or f"The transport refused the request (HTTP {status})."
-    return {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {"code": INVALID_REQUEST, "message": message, "data": error_data(message, hint)},
-    }
+    refusal = refusal_of(status, INVALID_REQUEST, text)
+    if refusal is None or refusal == "not_one_request":
+        hint = "Check the request against the MCP specification."
+        return {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": INVALID_REQUEST,
+                "message": message,
+                "data": error_data(message, hint),
+            },
+        }
+    return transport_refusal(refusal, message, transport_hint(refusal))
