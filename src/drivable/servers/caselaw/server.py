@@ -30,6 +30,7 @@ from drivable.servers.caselaw.courts import (
 )
 from drivable.servers.caselaw.data import DATA_VERSION, Subject
 from drivable.servers.caselaw.domain import (
+    SEARCH_FILTERS,
     Handle,
     chunk_ids,
     chunk_uri,
@@ -38,7 +39,6 @@ from drivable.servers.caselaw.domain import (
     decision_not_found,
     decision_row,
     decision_uri,
-    explain_empty_search,
     reads_any_word,
     search_filters,
 )
@@ -56,6 +56,7 @@ from drivable.servers.caselaw.models import (
     SearchInput,
     SearchOutput,
 )
+from drivable.servers.caselaw.store import Filters
 
 SUMMARY = Summary(
     text=(
@@ -150,11 +151,18 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 "them, the most matching first."
             )
         rows, total = store.search(args.query, filters, start, args.limit, any_word=any_word)
-        if not rows and start == 0 and filters.active():
-            asked = args.model_dump(
-                mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+        if not rows and start == 0:
+            # the same search without the one filter whose removal finds fewest decisions
+            query = args.query
+            await call.relax(
+                args,
+                SEARCH_FILTERS,
+                count=lambda kept: store.matching(query, Filters(**kept), any_word=any_word),
+                facet=lambda name, kept: store.values(
+                    query, Filters(**kept), name, any_word=any_word
+                ),
+                noun="decision",
             )
-            explain_empty_search(call, store, args.query, filters, any_word, asked)
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)
         return SearchOutput(
