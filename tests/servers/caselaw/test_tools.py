@@ -327,13 +327,14 @@ async def test_a_decision_id_and_a_case_number_that_disagree_are_refused(
     planted: Contract,
 ) -> None:
     other = await call(planted, "get_decision", {"case_number": "VI ZR 12/21"})
-    out = await call(
-        planted,
-        "get_decision",
-        {"decision_id": other["decision"]["decision_id"], "case_number": "C-311/18"},
-    )
-    assert out["code"] == "invalid_arguments"
-    assert out["repair"]["tool"] == "get_decision"
+    cited = await call(planted, "get_decision", {"case_number": "C-311/18"})
+    sent = other["decision"]["decision_id"]
+    out = await call(planted, "get_decision", {"decision_id": sent, "case_number": "C-311/18"})
+    # asked, never guessed: a repair that kept one reference dropped the other one sent
+    assert out["code"] == "invalid_arguments" and "repair" not in out
+    assert [i["path"] for i in out["issues"]] == ["decision_id", "case_number"]
+    assert out["issues"][0]["readings"] == [cited["decision"]["decision_id"], sent]
+    assert "get_decision" in out["hint"]
 
 
 async def test_list_courts_echoes_the_values_search_accepts(caselaw: Contract) -> None:

@@ -232,7 +232,12 @@ def decision_detail(found: dict[str, Any], detail: str) -> DecisionDetail:
     )
 
 
-def decision_not_found(what: str, query: str) -> ToolError:
+def decision_not_found(what: str, query: str, detail: str = "summary") -> ToolError:
+    """Not found: the search to make, with the case number as its words and the detail asked
+    for (an argument search_decisions takes too, so the next step keeps it)."""
+    arguments: dict[str, Any] = {"query": query} if query else {}
+    if detail != "summary":
+        arguments["detail"] = detail
     return ToolError(
         "not_found",
         f"No decision has the {what}.",
@@ -240,5 +245,5 @@ def decision_not_found(what: str, query: str) -> ToolError:
             "Find the decision with search_decisions (words of its subject, its court, a date "
             "range) and pass a decision_id it returns to get_decision."
         ),
-        repair=Repair("search_decisions", {"query": query} if query else {}, "search_first"),
+        repair=Repair("search_decisions", arguments, "search_first"),
     )
