@@ -81,16 +81,14 @@ class Call:
         hint: str | None = None,
     ) -> None:
         """Send `tool` with `arguments` as this result's `next_call`: the call to make next, which
-        a model copies (an empty filtered page's search without the filter that emptied it).
-        Checked like every echoed call (`Contract.next_call`); a page's own next page wins. A call
-        that does not check out is the server's bug: raised in strict mode, else logged and left
-        out (the result stands without it).
+        a model copies (an empty filtered page's relaxed search, `relax`). Checked like every
+        echoed call (`Contract.next_call`); a page's own next page wins. A call that does not
+        check out is the server's bug: raised in strict mode, else logged and left out (the
+        result stands without it).
 
-        A result that is not what the call wanted (an empty page under filters) also says so in
-        the words a refusal uses: `message`, what happened, and `hint`, the call to make in words.
-        After an empty page and the search it named, the real model went on to the task's next
-        step in 12 of 22 replays with these beside the page, in 1 of 22 with the same words in a
-        warning (docs/eval.md, round 11)."""
+        A result that is not what the call wanted also says so in the words a refusal uses:
+        `message`, what happened, and `hint`, the call to make in words (evidence: docs/eval.md,
+        round 11)."""
         try:
             self.following = self.contract.next_call(tool, arguments)
         except ValueError:
