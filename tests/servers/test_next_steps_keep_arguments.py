@@ -24,6 +24,8 @@ A next step to another tool keeps the arguments that tool also takes.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
+import sys
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
@@ -45,7 +47,7 @@ from drivable.servers.billing.server import make_contract as billing_contract
 from drivable.servers.caselaw.server import Handle
 from drivable.servers.caselaw.server import make_contract as caselaw_contract
 from drivable.servers.caselaw.store import Store
-from tests.contract.example_server import contract as example_contract
+from tests.contract import example_server
 from tests.servers.billing.billing_helpers import SIZE
 
 T = TypeVar("T")
@@ -257,11 +259,23 @@ def drive(
     return met
 
 
+def fresh_example() -> Contract:
+    """A copy of the example server of its own (its notes, deletions and receipts), so the calls
+    made here change nothing other tests read."""
+    spec = importlib.util.spec_from_file_location("example_for_next_steps", example_server.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # pydantic resolves the models' annotations through it
+    spec.loader.exec_module(module)
+    contract: Contract = module.contract
+    return contract
+
+
 def test_the_example_servers_next_steps_keep_what_was_sent(loop: Loop) -> None:
-    send = sender(loop, example_contract)
-    drive(
-        "example", example_contract, send, [("search_notes", {"query": "note"}), ("list_notes", {})]
-    )
+    contract = fresh_example()
+    assert contract is not example_server.contract
+    send = sender(loop, contract)
+    drive("example", contract, send, [("search_notes", {"query": "note"}), ("list_notes", {})])
 
 
 def test_caselaws_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> None:
