@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from typing import Annotated, Literal
+from collections import Counter
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,6 +29,7 @@ from drivable.contract.durable import (
     IdempotencyKey,
 )
 from drivable.contract.paging import Detail, PageInfo, Pager
+from drivable.contract.relax import Filter
 from drivable.contract.resources import PromptArgumentSpec, ResourceBody, ResourceError
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import IdOf
@@ -89,15 +92,30 @@ class SearchOutput(BaseModel):
 )
 async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
     words = [w for w in re.split(r"\W+", args.query.lower()) if w]
-    dated = [
-        n
-        for n in NOTES.values()
-        if (args.date_from is None or n["day"] >= args.date_from.isoformat())
-        and (args.date_to is None or n["day"] <= args.date_to.isoformat())
-    ]
-    rows = [NoteRow(**n) for n in dated if all(w in _words(n["title"]) for w in words)]
+
+    def matching(kept: Mapping[str, Any]) -> list[dict[str, str]]:
+        return [
+            n
+            for n in NOTES.values()
+            if n["day"] >= kept.get("date_from", n["day"])
+            and n["day"] <= kept.get("date_to", n["day"])
+            and all(w in _words(n["title"]) for w in words)
+        ]
+
+    rows = [NoteRow(**n) for n in matching(_sent_dates(args))]
+    relaxed = None
     if not rows:
-        # The call to copy, literally: a model follows a call it can copy (docs/eval.md).
+        # the dates emptied it: the same search without the one whose removal finds fewest
+        relaxed = await call.relax(
+            args,
+            NOTE_FILTERS,
+            count=lambda kept: len(matching(kept)),
+            facet=lambda _, kept: Counter(n["day"] for n in matching(kept)).items(),
+            noun="note",
+        )
+    if not rows and (relaxed is None or (not relaxed.unfiltered and not relaxed.dropped)):
+        # the words match no note at all. The call to copy, literally: a model follows a call it
+        # can copy (docs/eval.md).
         call.warn(
             "no_hits",
             f"No note has every word of {args.query!r}. Every note title has the word 'note'. "
@@ -105,6 +123,17 @@ async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
             "query",
         )
     return SearchOutput(results=rows[: args.limit], has_more=len(rows) > args.limit)
+
+
+NOTE_FILTERS = (Filter("date_from", "lower"), Filter("date_to", "upper"))
+
+
+def _sent_dates(args: SearchInput) -> dict[str, str]:
+    return {
+        name: day.isoformat()
+        for name, day in (("date_from", args.date_from), ("date_to", args.date_to))
+        if day is not None
+    }
 
 
 def _words(text: str) -> set[str]:

@@ -118,20 +118,13 @@ def test_an_empty_filtered_page_carries_a_next_call_that_can_be_sent_as_is(
         out = await caselaw.call("search_decisions", asked)
         if out.structured.get("results"):
             return
-        warning = out.structured["warnings"][0]["message"]
-        _, _, literal = warning.partition("Next call: search_decisions ")
-        # the first warning's call is also the result's next_call, to be sent as it is
+        # the result's next_call, sent as it is, finds decisions (the minimal relaxation:
+        # the search without the filter whose removal finds fewest; docs/runtime.md)
         following = out.structured["next_call"]
-        assert following == {"tool": "search_decisions", "arguments": json.loads(literal)}
+        assert following["tool"] == "search_decisions"
+        assert following["arguments"]["query"] == asked["query"]
         follow = await caselaw.call(following["tool"], following["arguments"])
         assert not follow.is_error
-        assert follow.structured["results"] or follow.structured.get("warnings")
-        # each hop drops or replaces a filter: the chain of next calls reaches a result
-        hops = 0
-        while not follow.structured["results"] and hops < 4:
-            following = follow.structured["next_call"]
-            follow = await caselaw.call(following["tool"], following["arguments"])
-            hops += 1
         assert follow.structured["results"]
 
     anyio.run(go)

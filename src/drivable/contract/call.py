@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING, Any
 from drivable.contract.client import NO_CLIENT, ClientSide
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pydantic import BaseModel
+
     from drivable.contract.echo import NextCall
+    from drivable.contract.relax import Count, Facet, Filter, Relaxation
     from drivable.contract.runtime import Contract
 
 log = logging.getLogger(__name__)
@@ -76,16 +81,14 @@ class Call:
         hint: str | None = None,
     ) -> None:
         """Send `tool` with `arguments` as this result's `next_call`: the call to make next, which
-        a model copies (an empty filtered page's search without the filter that emptied it).
-        Checked like every echoed call (`Contract.next_call`); a page's own next page wins. A call
-        that does not check out is the server's bug: raised in strict mode, else logged and left
-        out (the result stands without it).
+        a model copies (an empty filtered page's relaxed search, `relax`). Checked like every
+        echoed call (`Contract.next_call`); a page's own next page wins. A call that does not
+        check out is the server's bug: raised in strict mode, else logged and left out (the
+        result stands without it).
 
-        A result that is not what the call wanted (an empty page under filters) also says so in
-        the words a refusal uses: `message`, what happened, and `hint`, the call to make in words.
-        After an empty page and the search it named, the real model went on to the task's next
-        step in 12 of 22 replays with these beside the page, in 1 of 22 with the same words in a
-        warning (docs/eval.md, round 11)."""
+        A result that is not what the call wanted also says so in the words a refusal uses:
+        `message`, what happened, and `hint`, the call to make in words (evidence: docs/eval.md,
+        round 11)."""
         try:
             self.following = self.contract.next_call(tool, arguments)
         except ValueError:
@@ -94,6 +97,43 @@ class Call:
             log.warning("tool %s: its next call %s does not validate; left out", self.tool, tool)
             return
         self.message, self.hint = message, hint
+
+    def say(self, message: str, hint: str) -> None:
+        """Say why the result is not what the call wanted, and what to do, in a refusal's words
+        (`message`, `hint`), where there is no call to lead on to (`follow` when there is)."""
+        self.following, self.message, self.hint = None, message, hint
+
+    async def relax(
+        self,
+        args: BaseModel,
+        filters: Sequence[Filter],
+        count: Count,
+        facet: Facet,
+        *,
+        noun: str = "result",
+    ) -> Relaxation | None:
+        """Explain an empty first page under filters by its minimal relaxation
+        (`drivable.contract.relax`): the same call without the one filter whose removal brings
+        back the fewest rows, every other argument as `args` was sent, is its `next_call`;
+        `message` and `hint` say so, and a no_hits_filtered warning per filter left out names the
+        values that would have matched. `count` and `facet` are the domain's, over its own data
+        (sync or async). Without a filter sent, nothing is said and None is returned."""
+        from drivable.contract.relax import declared, relax, sent_arguments, words
+        from drivable.contract.tool import cursor_field
+
+        model = type(args)
+        sent = sent_arguments(args, cursor_field(model))
+        found = await relax(sent, declared(model, filters), count, facet)
+        if found is None:
+            return None
+        said = words(found, self.tool, noun)
+        if found.arguments is not None:
+            self.follow(self.tool, found.arguments, message=said.message, hint=said.hint)
+        if self.following is None:  # none, or (not strict) one that did not check out
+            self.say(said.message, said.hint)
+        for path, text in said.warnings:
+            self.warn("no_hits_filtered", text, path)
+        return found
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

@@ -148,12 +148,17 @@ async def test_find_pages_with_cursors_and_explains_an_empty_page(billing: Contr
         {"customer_id": "cus_1001", "currency": "eur", "state": "void", "date_from": "2031-01-01"},
     )
     assert empty["results"] == [] and empty["total"] == 0
-    warning = empty["warnings"][0]
-    assert warning["code"] == "no_hits_filtered" and warning["path"] == "date_from"
-    assert "date_from=2031-01-01 alone matches 0" in empty["message"]
-    assert empty["hint"] == (
-        "Call find_invoices again without date_from, which matches nothing on its own."
+    # no one filter left out finds an invoice (the customer bills in another currency, and
+    # nothing is dated 2031): the pair that finds fewest goes, the customer and the state stay
+    following = empty["next_call"]["arguments"]
+    assert following == {"customer_id": "cus_1001", "state": "void"}
+    assert [w["path"] for w in empty["warnings"]] == ["currency", "date_from"]
+    assert empty["message"].startswith(
+        "No invoice matches every filter together, nor with any one of them left out; "
+        'without currency "EUR" and date_from "2031-01-01", '
     )
+    assert empty["hint"].startswith("Call find_invoices again without currency and date_from ")
+    assert (await call(billing, "find_invoices", following))["results"]
 
 
 async def test_create_is_best_effort_per_line_and_keyed(either: Contract) -> None:

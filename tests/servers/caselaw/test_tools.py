@@ -185,18 +185,24 @@ async def test_an_empty_page_caused_by_a_filter_names_what_would_match(caselaw: 
     assert out["results"] == [] and out["total"] == 0
     (warning,) = out["warnings"]
     assert warning["code"] == "no_hits_filtered" and warning["path"] == "court"
-    assert "Nejvyšší soud" in warning["message"]
+    assert '"Nejvyšší soud" (' in warning["message"]
+    assert out["next_call"]["arguments"] == {"query": "náhrada škody"}  # the query stays
     later = await call(caselaw, "search_decisions", {"court": "NS", "date_from": "2030"})
     assert later["warnings"][0]["path"] == "date_from"
-    assert "2026" in later["warnings"][0]["message"]
+    assert '"2026-' in later["warnings"][0]["message"]  # the court's latest days, nearest first
+    assert later["next_call"]["arguments"] == {"court": "Nejvyšší soud"}
     statute = await call(
         caselaw,
         "search_decisions",
         {"court": "Nejvyšší soud", "eli": "Regulation (EU) 2016/679", "limit": 1},
     )
-    paths = {w["path"] for w in statute["warnings"]}
-    assert paths == {"court", "eli"}
-    assert any("Court of Justice" in w["message"] for w in statute["warnings"])
+    # without the court fewer decisions come back than without the statute: the court goes
+    assert [w["path"] for w in statute["warnings"]] == ["court"]
+    assert '"Court of Justice of the European Union" (' in statute["warnings"][0]["message"]
+    assert statute["next_call"]["arguments"] == {
+        "eli": "http://data.europa.eu/eli/reg/2016/679/oj",
+        "limit": 1,
+    }
 
 
 async def test_words_that_never_meet_match_any_of_them_with_a_note(planted: Contract) -> None:
@@ -213,7 +219,8 @@ async def test_words_that_never_meet_match_any_of_them_with_a_note(planted: Cont
 
 async def test_a_query_matching_nothing_is_not_blamed_on_filters(caselaw: Contract) -> None:
     out = await call(caselaw, "search_decisions", {"query": "zzqxv", "court": "NS"})
-    assert out["results"] == [] and "warnings" not in out
+    assert out["results"] == [] and "warnings" not in out and "next_call" not in out
+    assert out["message"].startswith("No decision matches, even without the filters (court)")
 
 
 async def test_paging_walks_every_row_once_and_detail_changes_density_only(
@@ -320,13 +327,14 @@ async def test_a_decision_id_and_a_case_number_that_disagree_are_refused(
     planted: Contract,
 ) -> None:
     other = await call(planted, "get_decision", {"case_number": "VI ZR 12/21"})
-    out = await call(
-        planted,
-        "get_decision",
-        {"decision_id": other["decision"]["decision_id"], "case_number": "C-311/18"},
-    )
-    assert out["code"] == "invalid_arguments"
-    assert out["repair"]["tool"] == "get_decision"
+    cited = await call(planted, "get_decision", {"case_number": "C-311/18"})
+    sent = other["decision"]["decision_id"]
+    out = await call(planted, "get_decision", {"decision_id": sent, "case_number": "C-311/18"})
+    # asked, never guessed: a repair that kept one reference dropped the other one sent
+    assert out["code"] == "invalid_arguments" and "repair" not in out
+    assert [i["path"] for i in out["issues"]] == ["decision_id", "case_number"]
+    assert out["issues"][0]["readings"] == [cited["decision"]["decision_id"], sent]
+    assert "get_decision" in out["hint"]
 
 
 async def test_list_courts_echoes_the_values_search_accepts(caselaw: Contract) -> None:

@@ -49,9 +49,10 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     call = attempt.context
     declared = attempt.tool.output_schema.get("properties", {})
     following = next_page(attempt, structured)
-    if following is None and call.following is not None:
+    if following is None:
         following = call.following
-        # why the result leads on, in a refusal's words (`Call.follow`); not beside a next page
+        # why the result is not what the call wanted, in a refusal's words (`Call.follow`,
+        # `Call.say`); never beside a next page
         for key, text in (("message", call.message), ("hint", call.hint)):
             if text and key in declared:
                 structured[key] = text

@@ -1,5 +1,5 @@
 """What billing's tools share: invoice rows, refusals that name the next call, money read through
-the kinds, and the explanation of an empty search.
+the kinds, and the filters an empty search is relaxed by.
 """
 
 from __future__ import annotations
@@ -13,12 +13,22 @@ from drivable.contract import (
     ToolError,
 )
 from drivable.contract.envelope import Issue
+from drivable.contract.relax import Filter
 from drivable.effects import Transaction
 from drivable.kinds import Reading
 from drivable.kinds.money import Pending, settle
 from drivable.servers.billing.data import money
-from drivable.servers.billing.ledger import Filters, InvoiceRecord, Ledger
+from drivable.servers.billing.ledger import InvoiceRecord, Ledger
 from drivable.servers.billing.models import InvoiceDetail, LineOut, PaymentOut, RefundOut
+
+# find_invoices' filters, for the minimal relaxation of an empty page (`Call.relax`).
+INVOICE_FILTERS = (
+    Filter("customer_id"),
+    Filter("state"),
+    Filter("currency"),
+    Filter("date_from", "lower"),
+    Filter("date_to", "upper"),
+)
 
 
 def line_out(row: Any) -> LineOut:
@@ -186,34 +196,4 @@ def kept_money_refusal(record: InvoiceRecord) -> ToolError:
         "before voiding, or leave it as it is.",
         repair=reread_repair(record.invoice_id),
         details={"refundable_cents": record.refundable_cents, "invoice_state": record.state},
-    )
-
-
-async def explain_empty_search(
-    ledger: Ledger, tx: Transaction, call: Call, filters: Filters, asked: dict[str, Any]
-) -> None:
-    """An empty first page under filters says, as a refusal would, what happened (per filter, how
-    many invoices it alone keeps) and the call to make (the search without the filter that keeps
-    fewest), in words (`message`, `hint`) and literally (`next_call`); the no_hits_filtered
-    warning names that filter for a program."""
-    active = filters.active()
-    alone = {
-        name: await ledger.count(tx, Filters(**{name: value})) for name, value in active.items()
-    }
-    parts = ", ".join(f"{name}={active[name]} alone matches {n}" for name, n in alone.items())
-    drop = min(alone, key=lambda name: alone[name])
-    nothing = alone[drop] == 0
-    call.follow(
-        "find_invoices",
-        {k: v for k, v in asked.items() if k != drop},
-        message=f"No invoice matches every filter together ({parts}).",
-        hint=f"Call find_invoices again without {drop}, "
-        + ("which matches nothing on its own." if nothing else "the filter that keeps fewest."),
-    )
-    call.warn(
-        "no_hits_filtered",
-        f"{drop} matches nothing on its own."
-        if nothing
-        else f"{drop} keeps fewest invoices ({alone[drop]}).",
-        drop,
     )

@@ -122,6 +122,11 @@ class Filters:
     def active(self) -> dict[str, str]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
+    @staticmethod
+    def column(name: str) -> str:
+        """The invoice column a filter reads (both date bounds read the issue date)."""
+        return "issued_on" if name in ("date_from", "date_to") else name
+
     def where(self) -> tuple[str, list[Any]]:
         clauses: list[str] = []
         params: list[Any] = []
@@ -225,6 +230,18 @@ class Ledger:
         where, params = filters.where()
         got = (await tx.execute(f"SELECT COUNT(*) FROM billing_invoices i{where}", params)).first()
         return int(got[0]) if got else 0
+
+    async def values(self, tx: Transaction, filters: Filters, name: str) -> list[tuple[str, int]]:
+        """Each value of filter `name`'s column among the invoices `filters` keep, with how many
+        have it (what an empty page names as the values that would have matched)."""
+        if name not in Filters.__dataclass_fields__:
+            raise ValueError(f"no filter {name!r}")
+        column = f"i.{Filters.column(name)}"  # a dataclass field's own column, never input
+        where, params = filters.where()
+        rows = await tx.execute(
+            f"SELECT {column}, COUNT(*) FROM billing_invoices i{where} GROUP BY {column}", params
+        )
+        return [(str(r[0]), int(r[1])) for r in rows.rows]
 
     async def lines(self, tx: Transaction, invoice_ids: Sequence[str]) -> dict[str, list[Any]]:
         if not invoice_ids:

@@ -37,10 +37,10 @@ from drivable.effects import Updated, VersionConflict
 from drivable.kinds.money import both_units
 from drivable.servers.billing.data import money
 from drivable.servers.billing.domain import (
+    INVOICE_FILTERS,
     amount_in,
     due_date_refusal,
     exceeds_balance,
-    explain_empty_search,
     invoice_detail,
     invoice_not_found,
     invoice_row,
@@ -147,11 +147,15 @@ def make_contract(ledger: Ledger) -> Contract:
         async with ledger.using(None) as tx:
             records, total = await ledger.find(tx, filters, start, args.limit)
             lines = await ledger.lines(tx, [r.invoice_id for r in records]) if full else {}
-            if not records and start == 0 and filters.active():
-                asked = args.model_dump(
-                    mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            if not records and start == 0:
+                # the same search without the one filter whose removal finds fewest invoices
+                await call.relax(
+                    args,
+                    INVOICE_FILTERS,
+                    count=lambda kept: ledger.count(tx, Filters(**kept)),
+                    facet=lambda name, kept: ledger.values(tx, Filters(**kept), name),
+                    noun="invoice",
                 )
-                await explain_empty_search(ledger, tx, call, filters, asked)
         more = start + len(records) < total
         page = pager.page("find_invoices", args, start, len(records), more)
         return FindOutput(

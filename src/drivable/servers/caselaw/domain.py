@@ -1,10 +1,9 @@
-"""What caselaw's tools share: the database a contract serves (`Handle`), resource URIs, rows, and
-refusals that name the next call (an empty search explained, a decision not found).
+"""What caselaw's tools share: the database a contract serves (`Handle`), resource URIs, rows, the
+filters an empty search is relaxed by, and refusals that name the next call (a decision not found).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,6 +12,7 @@ from pydantic import BaseModel
 
 from drivable.contract import Call, Issue, Repair, ToolError
 from drivable.contract.paging import Pager
+from drivable.contract.relax import Filter
 from drivable.kinds import Reading, jsonable, read
 from drivable.servers.caselaw.courts import BY_VALUE, COURT_VOCABULARY
 from drivable.servers.caselaw.models import (
@@ -84,8 +84,15 @@ def decision_row(row: dict[str, Any], detail: str) -> DecisionRow:
     )
 
 
-def listing(values: list[tuple[str, int]]) -> str:
-    return ", ".join(f"{value} ({count})" for value, count in values)
+# search_decisions' filters, for the minimal relaxation of an empty page (`Call.relax`).
+SEARCH_FILTERS = (
+    Filter("court"),
+    Filter("date_from", "lower"),
+    Filter("date_to", "upper"),
+    Filter("subject"),
+    Filter("locale"),
+    Filter("eli"),
+)
 
 
 def search_filters(args: Any) -> Filters:
@@ -190,66 +197,6 @@ def reads_any_word(store: Store, query: str | None) -> bool:
     return bool(query and len(query_words(query)) > 1 and not store.matches_every_word(query))
 
 
-def explain_empty_search(
-    call: Call,
-    store: Store,
-    query: str | None,
-    filters: Filters,
-    any_word: bool,
-    asked: dict[str, Any],
-) -> None:
-    """An empty first page under filters says, per filter, which values would have matched, and
-    ends with the next call to make, literally (a model follows a call it can copy; a warning in
-    prose it resent unchanged 9-11 times)."""
-    active = filters.active()
-    said = False
-    for name in ("court", "subject", "locale", "eli"):
-        if name not in active:
-            continue
-        found = store.facets(query, filters, name, any_word=any_word)
-        if found:
-            call.warn(
-                "no_hits_filtered",
-                f"No decision matches {name}={active[name]!r} with the other criteria. "
-                f"Values of {name} that would match: {listing(found)}. Send one of them, or "
-                f"omit {name}. Next call: {suggest(call, asked, {name: found[0][0]})}",
-                name,
-            )
-            said = True
-    if "date_from" in active or "date_to" in active:
-        found = store.facets(query, filters, "date_from", any_word=any_word)
-        if found:
-            span = f"{active.get('date_from', 'any day')} to {active.get('date_to', 'any day')}"
-            path = "date_from" if "date_from" in active else "date_to"
-            call.warn(
-                "no_hits_filtered",
-                f"No decision from {span} matches the other criteria. Years that would match: "
-                f"{listing(found)}. Widen date_from/date_to, or omit them. Next call: "
-                f"{suggest(call, asked, {'date_from': None, 'date_to': None})}",
-                path,
-            )
-            said = True
-    if not said:
-        _, unfiltered = store.search(query, Filters(), 0, 0, any_word=any_word)
-        if unfiltered:
-            first = sorted(active)[0]
-            call.warn(
-                "no_hits_filtered",
-                f"No decision matches these filters together; without filters {unfiltered} "
-                f"decisions match. Omit filters one at a time ({', '.join(sorted(active))}). "
-                f"Next call: {suggest(call, asked, {first: None})}",
-            )
-
-
-def suggest(call: Call, asked: dict[str, Any], change: dict[str, Any]) -> str:
-    """The search again with `change` applied (None drops a property): the result's `next_call`
-    when it is the first suggestion (`Call.follow`), and returned as copyable text for its warning."""
-    arguments = {k: v for k, v in {**asked, **change}.items() if v is not None}
-    if call.following is None:
-        call.follow("search_decisions", arguments)
-    return "search_decisions " + json.dumps(arguments, ensure_ascii=False)
-
-
 def statute_of(eli: str) -> Statute:
     return Statute(eli=eli, title=STATUTES.get(eli))
 
@@ -285,7 +232,12 @@ def decision_detail(found: dict[str, Any], detail: str) -> DecisionDetail:
     )
 
 
-def decision_not_found(what: str, query: str) -> ToolError:
+def decision_not_found(what: str, query: str, detail: str = "summary") -> ToolError:
+    """Not found: the search to make, with the case number as its words and the detail asked
+    for (an argument search_decisions takes too, so the next step keeps it)."""
+    arguments: dict[str, Any] = {"query": query} if query else {}
+    if detail != "summary":
+        arguments["detail"] = detail
     return ToolError(
         "not_found",
         f"No decision has the {what}.",
@@ -293,5 +245,5 @@ def decision_not_found(what: str, query: str) -> ToolError:
             "Find the decision with search_decisions (words of its subject, its court, a date "
             "range) and pass a decision_id it returns to get_decision."
         ),
-        repair=Repair("search_decisions", {"query": query} if query else {}, "search_first"),
+        repair=Repair("search_decisions", arguments, "search_first"),
     )

@@ -30,6 +30,7 @@ from drivable.servers.caselaw.courts import (
 )
 from drivable.servers.caselaw.data import DATA_VERSION, Subject
 from drivable.servers.caselaw.domain import (
+    SEARCH_FILTERS,
     Handle,
     chunk_ids,
     chunk_uri,
@@ -38,7 +39,6 @@ from drivable.servers.caselaw.domain import (
     decision_not_found,
     decision_row,
     decision_uri,
-    explain_empty_search,
     reads_any_word,
     search_filters,
 )
@@ -56,6 +56,7 @@ from drivable.servers.caselaw.models import (
     SearchInput,
     SearchOutput,
 )
+from drivable.servers.caselaw.store import Filters
 
 SUMMARY = Summary(
     text=(
@@ -137,7 +138,17 @@ def make_contract(handle: Handle | None = None) -> Contract:
                         received=args.date_from.isoformat(),
                         expected=f"a day on or before {args.date_to.isoformat()}",
                         has_received=True,
-                    )
+                    ),
+                    # the swap changes both bounds (and keeps both days): it names both
+                    Issue(
+                        "date_to",
+                        "out_of_range",
+                        f"date_to {args.date_to.isoformat()} is before date_from "
+                        f"{args.date_from.isoformat()}.",
+                        received=args.date_to.isoformat(),
+                        expected=f"a day on or after {args.date_from.isoformat()}",
+                        has_received=True,
+                    ),
                 ],
                 repair=Repair("search_decisions", swapped, "swap_the_dates"),
             )
@@ -150,11 +161,18 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 "them, the most matching first."
             )
         rows, total = store.search(args.query, filters, start, args.limit, any_word=any_word)
-        if not rows and start == 0 and filters.active():
-            asked = args.model_dump(
-                mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+        if not rows and start == 0:
+            # the same search without the one filter whose removal finds fewest decisions
+            query = args.query
+            await call.relax(
+                args,
+                SEARCH_FILTERS,
+                count=lambda kept: store.matching(query, Filters(**kept), any_word=any_word),
+                facet=lambda name, kept: store.values(
+                    query, Filters(**kept), name, any_word=any_word
+                ),
+                noun="decision",
             )
-            explain_empty_search(call, store, args.query, filters, any_word, asked)
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)
         return SearchOutput(
@@ -212,7 +230,9 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 )
             if not named:
                 if args.decision_id is None:
-                    raise decision_not_found(f"case number {args.case_number!r}", args.case_number)
+                    raise decision_not_found(
+                        f"case number {args.case_number!r}", args.case_number, args.detail
+                    )
             else:
                 by_number = named[0]
                 if by_number["case_number"] != args.case_number:
@@ -222,32 +242,42 @@ def make_contract(handle: Handle | None = None) -> Contract:
                     )
         if args.decision_id is not None:
             if by_number is not None and by_number["decision_id"] != args.decision_id:
+                # two references to two decisions: asked, never guessed (a repair that kept one
+                # dropped the other, which the caller had sent as much)
+                cited = by_number["decision_id"]
                 raise ToolError(
                     "invalid_arguments",
                     "decision_id and case_number name two different decisions.",
                     hint=(
-                        "Send only one of them: the call in `repair` reads the decision the case "
-                        "number names."
+                        f"Call get_decision with one of them: decision_id {cited} (the decision "
+                        f"case number {by_number['case_number']} names) or decision_id "
+                        f"{args.decision_id}."
                     ),
                     issues=[
                         Issue(
+                            "decision_id",
+                            "ambiguous_value",
+                            f"{args.decision_id} and case number {args.case_number!r} ({cited}) "
+                            "are two decisions; send one.",
+                            received=args.decision_id,
+                            expected="one decision",
+                            readings=[cited, args.decision_id],
+                            has_received=True,
+                        ),
+                        Issue(
                             "case_number",
                             "invalid_value",
-                            f"{args.case_number!r} is decision {by_number['decision_id']}, not "
-                            f"{args.decision_id}.",
+                            f"{args.case_number!r} is decision {cited}, not {args.decision_id}.",
                             received=args.case_number,
                             has_received=True,
-                        )
+                        ),
                     ],
-                    repair=Repair(
-                        "get_decision",
-                        {"decision_id": by_number["decision_id"], "detail": args.detail},
-                        "send_one_reference",
-                    ),
                 )
             found = store.get(args.decision_id)
             if found is None:
-                raise decision_not_found(f"id {args.decision_id!r}", args.case_number or "")
+                raise decision_not_found(
+                    f"id {args.decision_id!r}", args.case_number or "", args.detail
+                )
         elif by_number is not None:
             found = store.get(by_number["decision_id"])
         else:
@@ -267,7 +297,9 @@ def make_contract(handle: Handle | None = None) -> Contract:
                 ],
             )
         if found is None:  # the row a case number named went away between two reads
-            raise decision_not_found(f"case number {args.case_number!r}", args.case_number or "")
+            raise decision_not_found(
+                f"case number {args.case_number!r}", args.case_number or "", args.detail
+            )
         return GetOutput(decision=decision_detail(found, args.detail))
 
     @contract.tool(

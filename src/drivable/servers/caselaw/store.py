@@ -180,7 +180,7 @@ class Store:
     # -- search --------------------------------------------------------------------------------
 
     def _where(
-        self, query: str | None, filters: Filters, skip: str = "", any_word: bool = False
+        self, query: str | None, filters: Filters, any_word: bool = False
     ) -> tuple[str, str, list[Any], bool]:
         clauses: list[str] = []
         params: list[Any] = []
@@ -190,23 +190,22 @@ class Store:
             joined = True
             clauses.append("decisions_fts MATCH ?")
             params.append(match)
-        if filters.court and skip != "court":
+        if filters.court:
             clauses.append("d.court = ?")
             params.append(filters.court)
-        if skip != "date":
-            if filters.date_from:
-                clauses.append("d.decided_on >= ?")
-                params.append(filters.date_from)
-            if filters.date_to:
-                clauses.append("d.decided_on <= ?")
-                params.append(filters.date_to)
-        if filters.subject and skip != "subject":
+        if filters.date_from:
+            clauses.append("d.decided_on >= ?")
+            params.append(filters.date_from)
+        if filters.date_to:
+            clauses.append("d.decided_on <= ?")
+            params.append(filters.date_to)
+        if filters.subject:
             clauses.append("d.subject = ?")
             params.append(filters.subject)
-        if filters.locale and skip != "locale":
+        if filters.locale:
             clauses.append("(d.locale = ? OR d.locale LIKE ? || '-%')")
             params.extend([filters.locale, filters.locale])
-        if filters.eli and skip != "eli":
+        if filters.eli:
             clauses.append(
                 "EXISTS (SELECT 1 FROM statutes s WHERE s.decision = d.rowid "
                 "AND (s.eli = ? OR s.eli LIKE ? || '/%'))"
@@ -265,28 +264,32 @@ class Store:
         self._attach_statutes(found)
         return found, total
 
-    def facets(
-        self, query: str | None, filters: Filters, facet: str, *, any_word: bool = False
+    def matching(self, query: str | None, filters: Filters, *, any_word: bool = False) -> int:
+        """How many decisions match `query` and `filters`."""
+        source, where, params, _ = self._where(query, filters, any_word=any_word)
+        return int(self.db.execute(f"SELECT count(*) FROM {source}{where}", params).fetchone()[0])
+
+    def values(
+        self, query: str | None, filters: Filters, name: str, *, any_word: bool = False
     ) -> list[tuple[str, int]]:
-        """The values of one filter among decisions matching everything else, most hits first."""
-        skip = "date" if facet in ("date_from", "date_to") else facet
-        source, where, params, _ = self._where(query, filters, skip=skip, any_word=any_word)
-        if facet == "eli":
+        """Each value of filter `name` among the decisions matching `query` and `filters`, with
+        how many have it (a date bound's values are decision days; a statute's, the statutes a
+        decision applies)."""
+        source, where, params, _ = self._where(query, filters, any_word=any_word)
+        if name == "eli":
             sql = (
                 f"SELECT s2.eli, count(*) FROM {source} JOIN statutes s2 ON s2.decision = d.rowid"
-                f"{where} GROUP BY s2.eli ORDER BY count(*) DESC, s2.eli LIMIT 6"
-            )
-        elif skip == "date":
-            sql = (
-                f"SELECT substr(d.decided_on, 1, 4), count(*) FROM {source}{where} "
-                "GROUP BY 1 ORDER BY 1 DESC LIMIT 8"
+                f"{where} GROUP BY s2.eli"
             )
         else:
-            column = {"court": "d.court", "subject": "d.subject", "locale": "d.locale"}[facet]
-            sql = (
-                f"SELECT {column}, count(*) FROM {source}{where} GROUP BY 1 "
-                "ORDER BY count(*) DESC, 1 LIMIT 6"
-            )
+            column = {
+                "court": "d.court",
+                "subject": "d.subject",
+                "locale": "d.locale",
+                "date_from": "d.decided_on",
+                "date_to": "d.decided_on",
+            }[name]
+            sql = f"SELECT {column}, count(*) FROM {source}{where} GROUP BY 1"
         return [(str(r[0]), int(r[1])) for r in self.db.execute(sql, params).fetchall()]
 
     def matches_every_word(self, query: str) -> bool:
