@@ -2,7 +2,7 @@
 caller sent but the one filter whose removal brings back the fewest rows, and the values of that
 filter that would have matched.
 
-The rule (docs/runtime.md; why: docs/decisions/0001-minimal-relaxation.md):
+The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
 
 1. The candidates are the filters the caller sent (a filter is an argument the domain names as
    one; the query, a page size, a detail level are not). Each is left out alone, and the domain

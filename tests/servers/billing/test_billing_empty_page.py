@@ -5,7 +5,7 @@ it names the values that would have matched (`tests.servers.relaxation.check_emp
 
 On main's rule (drop the filter that alone keeps fewest) this fails at once: beside a currency the
 customer never bills in, it dropped customer_id and led to other customers' invoices (the real
-model reported one of them as the answer; docs/decisions/0001-minimal-relaxation.md).
+model reported one of them as the answer; docs/decisions/0006-minimal-relaxation.md).
 """
 
 from __future__ import annotations
