@@ -16,6 +16,7 @@ WARM = [
     ("country", "Czechia"),
     ("date", "1. října 2026"),
     ("vocabulary", "x"),
+    ("time", "9:00 CET"),  # CLDR's zone abbreviations and am/pm
 ]
 
 
