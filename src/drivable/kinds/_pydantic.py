@@ -75,7 +75,7 @@ def _bind_fields(model: type[BaseModel]) -> bool:
     """Attach a kind to every field that has one: by property name first, then by Python type.
 
     `limit: int` clamps as a page size, `date_to: date` reads "2020" as 2020-12-31, any `date`,
-    `time`, `TimeRange`, `bool`, `int`, `float`, `UUID`, `Literal[...]` or
+    `datetime`, `time`, `TimeRange`, `bool`, `int`, `float`, `UUID`, `Literal[...]` or
     `list[str]` reads through its kind, and an
     optional `str` reads placeholders as absence. Bounds move into the kind (it clamps or refuses
     with them); other constraints stay and are still advertised.
@@ -130,6 +130,8 @@ def _kind_of_type(annotation: Any, *, required: bool) -> tuple[str, dict[str, An
         return "number", {}
     if member is datetime.date:
         return "date", {}
+    if member is datetime.datetime:
+        return "datetime", {}
     if member is datetime.time:
         return "time", {}
     if member is TimeRange:
@@ -205,6 +207,7 @@ _BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
     "eli": (str,),
     "idempotency_key": (str,),
     "time": (datetime.time,),
+    "datetime": (datetime.datetime,),
     "time_range": (TimeRange,),
 }
 

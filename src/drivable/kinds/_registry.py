@@ -160,6 +160,7 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("time_range", "time_range", {}),
     ("slot", "time_range", {}),
     ("*_slot", "time_range", {}),
+    ("*_at", "datetime", {}),
 )
 
 
@@ -311,4 +312,5 @@ _KIND_MODULES = (
     "money",
     "time",
     "time_range",
+    "datetime",
 )
