@@ -138,6 +138,7 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("ambiguous_time_range", "A range that ends before it starts on the 24-hour clock but runs forward on the 12-hour one ('from 9 to 5'), or whose zone has two offsets; `readings` names the ranges."),
         IssueCode("invalid_datetime", "Not a moment in any spelling drivable reads (send RFC 3339 with an offset)."),
         IssueCode("ambiguous_datetime", "A moment with no zone, a wall time the clocks show twice, or a zone abbreviation that names two offsets that day; `readings` names the moments (none when the zone is missing)."),
+        IssueCode("invalid_email", "Not one email address (no @, several addresses, or a part no address has); the hint says which."),
     ]
 )  # fmt: skip
 

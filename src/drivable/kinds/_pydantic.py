@@ -76,7 +76,7 @@ def _bind_fields(model: type[BaseModel]) -> bool:
 
     `limit: int` clamps as a page size, `date_to: date` reads "2020" as 2020-12-31, any `date`,
     `datetime`, `time`, `TimeRange`, `bool`, `int`, `float`, `UUID`, `Literal[...]` or
-    `list[str]` reads through its kind, and an
+    `list[str]` reads through its kind, `email: str` as an address, and an
     optional `str` reads placeholders as absence. Bounds move into the kind (it clamps or refuses
     with them); other constraints stay and are still advertised.
     """
@@ -209,6 +209,7 @@ _BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
     "time": (datetime.time,),
     "datetime": (datetime.datetime,),
     "time_range": (TimeRange,),
+    "email": (str,),
 }
 
 

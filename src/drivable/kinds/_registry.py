@@ -161,6 +161,8 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("slot", "time_range", {}),
     ("*_slot", "time_range", {}),
     ("*_at", "datetime", {}),
+    ("email", "email", {}),
+    ("*_email", "email", {}),
 )
 
 
@@ -313,4 +315,5 @@ _KIND_MODULES = (
     "time",
     "time_range",
     "datetime",
+    "email",
 )
