@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from email.utils import parseaddr
 from typing import Any
 
 from babel.dates import get_month_names
@@ -127,6 +128,63 @@ REPAIRED += [
     Repaired("money '42 Kč'", "money", [f"{n} Kč" for n in _WHOLES], {"currency": "CZK"}),
     Repaired("money '42.50' (one meaning)", "money", [f"{n}.{n % 99 + 1:02d}" for n in _WHOLES], {"currency": "EUR"}),
     Repaired("money '42.00' (asks)", "money", [f"{n}.00" for n in _WHOLES], {"currency": "EUR"}),
+]  # fmt: skip
+
+
+# time, time_range, datetime, email (kinds/time.py, time_range.py, datetime.py, email.py).
+_TIMES = [dt.time(i % 24, (7 * i) % 60) for i in range(VALUES)]
+_MOMENTS = [
+    dt.datetime(2026, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=i % 5 - 2)))
+    + dt.timedelta(minutes=97 * i)
+    for i in range(VALUES)
+]
+_SPANS = [(t, dt.time(t.hour + 1, t.minute)) for t in _TIMES if t.hour < 23][: VALUES - 100]
+
+
+def _two_times(text: str) -> Any:
+    start, _, end = text.partition("/")
+    return dt.time.fromisoformat(start), dt.time.fromisoformat(end)
+
+
+CANONICAL += [
+    Canonical(
+        "HH:MM through time",
+        "time",
+        [t.strftime("%H:%M") for t in _TIMES],
+        dt.time.fromisoformat,
+        "time.fromisoformat",
+    ),
+    Canonical(
+        "HH:MM/HH:MM through time_range",
+        "time_range",
+        [f"{a:%H:%M}/{b:%H:%M}" for a, b in _SPANS],
+        _two_times,
+        "2x time.fromisoformat",
+    ),
+    Canonical(
+        "RFC 3339 through datetime",
+        "datetime",
+        [m.isoformat() for m in _MOMENTS],
+        dt.datetime.fromisoformat,
+        "datetime.fromisoformat",
+    ),
+    Canonical(
+        "address through email",
+        "email",
+        [f"user{i}.x@mail{i % 7}.example.cz" for i in range(VALUES)],
+        parseaddr,
+        "email.utils.parseaddr",
+    ),
+]
+REPAIRED += [
+    Repaired("time '2pm'", "time", [f"{t.hour % 12 or 12}:{t.minute:02d} {'am' if t.hour < 12 else 'pm'}" for t in _TIMES]),
+    Repaired("time '9.00'", "time", [f"{t.hour}.{t.minute:02d}" for t in _TIMES]),
+    Repaired("time '9:00 CET' (asks)", "time", [f"{t.hour}:{t.minute:02d} CET" for t in _TIMES]),
+    Repaired("time_range '9-11'", "time_range", [f"{a.hour}-{b.hour}" for a, b in _SPANS]),
+    Repaired("time_range 'from 9 to 5' (asks)", "time_range", [f"from {i % 11 + 1} to {(i // 11) % (i % 11 + 1) + 1}" for i in range(VALUES)]),
+    Repaired("datetime '1. 10. 2026 14:00 UTC'", "datetime", [f"{m.day}. {m.month}. {m.year} {m.hour}:{m.minute:02d} UTC" for m in _MOMENTS]),
+    Repaired("datetime '... Europe/Prague'", "datetime", [f"{m:%Y-%m-%d %H:%M} Europe/Prague" for m in _MOMENTS]),
+    Repaired("email 'Jana <jana@FIRMA.cz>'", "email", [f"Jana {i} <jana{i}@FIRMA{i % 7}.cz>" for i in range(VALUES)]),
 ]  # fmt: skip
 
 

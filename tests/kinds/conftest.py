@@ -7,6 +7,8 @@ example and trip hypothesis' per-example deadline, which measures the machine, n
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from drivable.kinds import read
@@ -16,6 +18,8 @@ WARM = [
     ("country", "Czechia"),
     ("date", "1. října 2026"),
     ("vocabulary", "x"),
+    ("time", "9:00 CET"),  # CLDR's zone abbreviations and am/pm
+    ("datetime", "2026-10-01 14:00 CET"),
 ]
 
 
@@ -24,3 +28,4 @@ def _cldr_indexes() -> None:
     for kind, value in WARM:
         read(kind, value)
     read("money", "$1", currency="USD")
+    read("date", "next Monday", clock=lambda: datetime.date(2026, 1, 1))  # CLDR's weekdays

@@ -382,3 +382,78 @@ def test_relative_words_from_cldr(word: str, offset: int) -> None:
     reading = read("date", word, clock=lambda: now)
     assert reading.value == TODAY + dt.timedelta(days=offset)
     assert "2026-12-01" in reading.notes[0]
+
+
+# -- relative weekdays ("next Friday") -----------------------------------------------------------
+
+# CLDR's phrases in two languages whose weekday names do not inflect (Czech's do: pinned below).
+RELATIVE_WEEKDAYS = {
+    "en": ("last {d}", "this {d}", "next {d}"),
+    "de": ("letzten {d}", "diesen {d}", "nächsten {d}"),
+}
+
+
+@given(
+    st.dates(min_value=dt.date(1000, 1, 8), max_value=dt.date(9999, 12, 20)),
+    st.integers(0, 6),
+    st.integers(-1, 1),
+    st.sampled_from(["en", "de"]),
+)
+def test_a_relative_weekday_is_the_day_when_its_two_meanings_agree_and_asks_when_they_differ(
+    today: dt.date, weekday: int, week: int, language: str
+) -> None:
+    """CLDR's "next Friday" is the Friday of next week; many people mean the first Friday after
+    today. Said on a Wednesday they differ and both are asked about; "next Monday" is one day."""
+    name = {"en": calendar.day_name, "de": get_day_names_de()}[language][weekday]
+    spelling = RELATIVE_WEEKDAYS[language][week + 1].format(d=name)
+    in_week = today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7 * week + weekday)
+    if week > 0:
+        nearest = next(
+            today + dt.timedelta(days=n)
+            for n in range(1, 8)
+            if (today.weekday() + n) % 7 == weekday
+        )
+    elif week < 0:
+        nearest = next(
+            today - dt.timedelta(days=n)
+            for n in range(1, 8)
+            if (today.weekday() - n) % 7 == weekday
+        )
+    else:
+        nearest = next(
+            today + dt.timedelta(days=n)
+            for n in range(0, 7)
+            if (today.weekday() + n) % 7 == weekday
+        )
+    reading = read("date", spelling, clock=lambda: today)
+    if in_week == nearest:
+        assert reading.outcome == "value" and reading.value == in_week, (
+            spelling,
+            reading.to_dict(),
+        )
+        assert today.isoformat() in reading.notes[0]
+    else:
+        assert reading.outcome == "ask" and reading.readings == (in_week, nearest), (
+            reading.to_dict()
+        )
+        assert in_week.isoformat() in reading.hint and nearest.isoformat() in reading.hint
+    assert read("date", spelling).outcome == "invalid"  # no clock: never the machine's
+
+
+def get_day_names_de() -> list[str]:
+    from babel.dates import get_day_names
+
+    names = get_day_names("wide", "format", "de")
+    return [names[i] for i in range(7)]
+
+
+def test_pinned_relative_weekdays() -> None:
+    wednesday = dt.date(2026, 12, 2)
+    assert read("date", "next Monday", clock=lambda: wednesday).value == dt.date(2026, 12, 7)
+    assert read("date", "příští pondělí", clock=lambda: wednesday).value == dt.date(2026, 12, 7)
+    friday = read("date", "next Friday", clock=lambda: wednesday)
+    assert friday.readings == (dt.date(2026, 12, 11), dt.date(2026, 12, 4))
+    assert read("date", "this Friday", clock=lambda: wednesday).value == dt.date(2026, 12, 4)
+    # A bound leaves one reading: it is the day, with a note naming the other.
+    bounded = read("date", "next Friday", clock=lambda: wednesday, maximum="2026-12-06")
+    assert bounded.value == dt.date(2026, 12, 4) and "2026-12-11" in bounded.notes[-1]

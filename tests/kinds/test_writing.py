@@ -61,3 +61,43 @@ def test_locales_and_values_without_another_spelling() -> None:
     assert spellings("locale", "cs-CZ") == ["cs_CZ"]
     assert spell("integer", 42, random.Random(0)) == "42"
     assert spell("text", "anything", random.Random(0)) == "anything"
+
+
+@given(st.builds(dt.time, st.integers(0, 23), st.sampled_from([0, 5, 30, 59])))
+def test_times(t: dt.time) -> None:
+    canonical = f"{t.hour:02d}:{t.minute:02d}"
+    found = spellings("time", canonical)
+    assert len(found) >= 4  # "2pm", "14h", "14.00", "1400", ...
+    for spelling in found:
+        assert read("time", spelling).value == t, spelling
+
+
+@given(st.integers(0, 22), st.integers(1, 23))
+def test_time_ranges(start: int, length: int) -> None:
+    end = min(start + length, 23)
+    canonical = f"{start:02d}:00/{end:02d}:00"
+    found = spellings("time_range", canonical)
+    assert found
+    for spelling in found:
+        assert read("time_range", spelling).to_dict()["value"] == canonical, spelling
+
+
+@given(
+    st.datetimes(min_value=dt.datetime(1000, 1, 2), max_value=dt.datetime(9999, 12, 30)).map(
+        lambda m: m.replace(second=0, microsecond=0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    )
+)
+def test_datetimes(moment: dt.datetime) -> None:
+    found = spellings("datetime", moment.isoformat())
+    assert len(found) == 3
+    for spelling in found:
+        assert read("datetime", spelling).value == moment, spelling
+
+
+def test_emails() -> None:
+    assert spellings("email", "Jana@firma.cz") == [
+        " Jana@firma.cz ",
+        "<Jana@firma.cz>",
+        "Jana@FIRMA.CZ",
+        "mailto:Jana@firma.cz",
+    ]

@@ -145,6 +145,13 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("ambiguous_amount", "A spelling such as '42.00' in a minor-unit field reads as two amounts (4200 or 42); `readings` names both, in minor units."),
         IssueCode("currency_mismatch", "The amount names a currency other than the one the field or its record is in; the message names both."),
         IssueCode("invalid_case_number", "Not a court's case number (it has no digits, or is far too long); search_decisions finds a decision by its words."),
+        IssueCode("invalid_time", "Not a time of day in any spelling drivable reads (send HH:MM on the 24-hour clock)."),
+        IssueCode("ambiguous_time", "A time whose zone has two offsets (summer and winter: '9:00 CET', '9:00 Europe/Prague'); `readings` names both."),
+        IssueCode("invalid_time_range", "Not a range of times within one day (send HH:MM/HH:MM, the end after the start)."),
+        IssueCode("ambiguous_time_range", "A range that ends before it starts on the 24-hour clock but runs forward on the 12-hour one ('from 9 to 5'), or whose zone has two offsets; `readings` names the ranges."),
+        IssueCode("invalid_datetime", "Not a moment in any spelling drivable reads (send RFC 3339 with an offset)."),
+        IssueCode("ambiguous_datetime", "A moment with no zone, a wall time the clocks show twice, or a zone abbreviation that names two offsets that day; `readings` names the moments (none when the zone is missing)."),
+        IssueCode("invalid_email", "Not one email address (no @, several addresses, or a part no address has); the hint says which."),
     ]
 )  # fmt: skip
 

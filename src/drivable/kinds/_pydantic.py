@@ -22,6 +22,7 @@ from pydantic_core import PydanticCustomError, PydanticUseDefault
 from drivable.kinds._kind import INTENT_KEY, Kind
 from drivable.kinds._reading import Reading, Warning_, jsonable
 from drivable.kinds._registry import Intent, Options, bound_kind
+from drivable.kinds.time_range import TimeRange
 
 NOTES_KEY = "drivable.notes"
 WARNINGS_KEY = "drivable.warnings"
@@ -74,7 +75,8 @@ def _bind_fields(model: type[BaseModel]) -> bool:
     """Attach a kind to every field that has one: by property name first, then by Python type.
 
     `limit: int` clamps as a page size, `date_to: date` reads "2020" as 2020-12-31, any `date`,
-    `bool`, `int`, `float`, `UUID`, `Literal[...]` or `list[str]` reads through its kind, and an
+    `datetime`, `time`, `TimeRange`, `bool`, `int`, `float`, `UUID`, `Literal[...]` or
+    `list[str]` reads through its kind, `email: str` as an address, and an
     optional `str` reads placeholders as absence. Bounds move into the kind (it clamps or refuses
     with them); other constraints stay and are still advertised.
     """
@@ -128,6 +130,12 @@ def _kind_of_type(annotation: Any, *, required: bool) -> tuple[str, dict[str, An
         return "number", {}
     if member is datetime.date:
         return "date", {}
+    if member is datetime.datetime:
+        return "datetime", {}
+    if member is datetime.time:
+        return "time", {}
+    if member is TimeRange:
+        return "time_range", {}
     if member is uuid.UUID:
         return "uuid", {}
     if get_origin(member) is Literal:
@@ -198,6 +206,10 @@ _BINDABLE_TYPES: dict[str, tuple[type, ...]] = {
     "country": (str,),
     "eli": (str,),
     "idempotency_key": (str,),
+    "time": (datetime.time,),
+    "datetime": (datetime.datetime,),
+    "time_range": (TimeRange,),
+    "email": (str,),
 }
 
 

@@ -36,15 +36,28 @@ class Deferred:
         return self.settled is not _UNSETTLED
 
 
+class KindValue:
+    """A value type a kind owns (a time range): it says its canonical JSON form itself."""
+
+    def to_json(self) -> Any:
+        raise NotImplementedError
+
+
 def jsonable(value: Any) -> Any:
     """The canonical JSON form of a read value (dates as ISO strings, uuids as strings)."""
     if isinstance(value, _dt.datetime):
         return value.isoformat()
     if isinstance(value, _dt.date):
         return value.isoformat()
+    if isinstance(value, _dt.time):
+        return _time_text(value)
+    if isinstance(value, KindValue):
+        return value.to_json()
     if isinstance(value, _uuid.UUID):
         return str(value)
     if isinstance(value, decimal.Decimal):
+        if not value.is_finite():  # Infinity, NaN, sNaN (which no comparison may touch)
+            return str(value)
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, tuple | list):
         return [jsonable(v) for v in value]
@@ -53,6 +66,15 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Deferred):
         return jsonable(value.settled if value.is_settled else value.received)
     return value
+
+
+def _time_text(value: _dt.time) -> str:
+    """ "14:30", "14:30:15", "24:00" (the end of a day, `time.max`), then the offset if any."""
+    if value.replace(tzinfo=None) == _dt.time.max:
+        offset = value.isoformat()[len("23:59:59.999999") :]
+        return "24:00" + offset
+    seconds = value.second or value.microsecond
+    return value.isoformat(timespec="auto" if seconds else "minutes")
 
 
 def shown(value: Any) -> str:

@@ -152,6 +152,17 @@ NAME_BINDINGS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("dry_run", "boolean", {}),
     ("is_*", "boolean", {}),
     ("include_*", "boolean", {}),
+    # Times, moments and addresses: bound only on a field of their own Python type (a `time`, a
+    # `datetime`, a `TimeRange`; an email's `str`), so a `start_time: str` stays the author's.
+    # Last, so that no name an earlier row binds (is_email, include_time) changes its kind.
+    ("time", "time", {}),
+    ("*_time", "time", {}),
+    ("time_range", "time_range", {}),
+    ("slot", "time_range", {}),
+    ("*_slot", "time_range", {}),
+    ("*_at", "datetime", {}),
+    ("email", "email", {}),
+    ("*_email", "email", {}),
 )
 
 
@@ -301,4 +312,8 @@ _KIND_MODULES = (
     "identifier",
     "idempotency_key",
     "money",
+    "time",
+    "time_range",
+    "datetime",
+    "email",
 )

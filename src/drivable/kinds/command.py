@@ -19,6 +19,24 @@ def _parse(raw: str, as_json: bool) -> Any:
         raise typer.BadParameter(f"--json: not JSON ({exc.msg})") from None
 
 
+def _bound(raw: str) -> Any:
+    """A bound as given: a number when it is one (4, 2.5), else the text (a day, a time)."""
+    try:
+        number = float(raw)
+    except ValueError:
+        return raw
+    return int(number) if number.is_integer() else number
+
+
+def _clock(raw: str) -> Any:
+    """--now as the clock the date and datetime kinds take: read through the datetime kind."""
+    reading = read("datetime", raw)
+    if reading.outcome != "value":
+        raise typer.BadParameter(f"--now: {reading.hint or 'send RFC 3339 with an offset'}")
+    moment = reading.value
+    return lambda: moment
+
+
 def read_command(
     kind: Annotated[
         str,
@@ -31,8 +49,21 @@ def read_command(
         bool, typer.Option("--write", help="Read with write intent: placeholders are asked about.")
     ] = False,
     choices: Annotated[str | None, typer.Option(help="Comma-separated enum members.")] = None,
-    minimum: Annotated[float | None, typer.Option(help="Lower bound.")] = None,
-    maximum: Annotated[float | None, typer.Option(help="Upper bound.")] = None,
+    minimum: Annotated[
+        str | None,
+        typer.Option(help="Lower bound (a number, a day, a time: 4, 2026-01-01, 08:00)."),
+    ] = None,
+    maximum: Annotated[str | None, typer.Option(help="Upper bound, as --minimum.")] = None,
+    zone: Annotated[
+        str | None,
+        typer.Option(help="The tool's zone for a time without one (Europe/Prague, UTC, +02:00)."),
+    ] = None,
+    now: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's clock, RFC 3339 with an offset, for relative days (tomorrow, next Monday)."
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Parse VALUE as JSON (null, 4000, true, [..]).")
     ] = False,
@@ -43,7 +74,11 @@ def read_command(
         options["choices"] = tuple(c.strip() for c in choices.split(",") if c.strip())
     for name, bound in (("minimum", minimum), ("maximum", maximum)):
         if bound is not None:
-            options[name] = int(bound) if bound == int(bound) else bound
+            options[name] = _bound(bound)
+    if zone is not None:
+        options["zone"] = zone
+    if now is not None:
+        options["clock"] = _clock(now)
     try:
         reading = read(kind, _parse(value, as_json), intent="write" if write else "read", **options)
     except KeyError as exc:

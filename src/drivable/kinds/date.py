@@ -10,8 +10,10 @@ genitive), German, French, Slovak and Polish, in any case and with or without di
 with a note that the time was dropped).
 
 Also read: ISO weeks ("2026-W40-4" is 2026-10-01, with a note naming the week), and relative days
-in CLDR's words ("yesterday", "zítra", "in 3 days", "vor 5 Tagen") only where the server passes
-its clock (`clock=` a callable returning today), with a note naming the day it read as today.
+in CLDR's words ("yesterday", "zítra", "in 3 days", "vor 5 Tagen", "next Monday", "příští pátek")
+only where the server passes its clock (`clock=` a callable returning today), with a note naming
+the day it read as today. "next Friday" said on a Wednesday is the Friday of next week (CLDR's
+meaning) or the first Friday after today: both are asked about (`_relative_weekday`).
 
 Asked about: a slash- or dash-separated day and month that are both at most 12 and differ
 ("01/02/2026" is 1 February or 2 January), and a two-digit year ("1.10.26": 1926 or 2026).
@@ -211,6 +213,9 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
         offset = _relative(text)
         if offset is not None:
             return _relative_day(received, offset, options)
+        weekday = _relative_weekdays().get(bare(text).rstrip("."))
+        if weekday is not None:
+            return _relative_weekday(received, *weekday, options)
     return written
 
 
@@ -306,6 +311,69 @@ def _relative_day(received: Any, offset: int, options: Options) -> Reading:
     day = today + _dt.timedelta(days=offset)
     note = f"Read {shown(received)} as {day.isoformat()} (today is {today.isoformat()} by the server's clock)."
     return _checked(received, day, options, Reading.of(day, note))
+
+
+@cache
+def _relative_weekdays() -> dict[str, tuple[int, int]]:
+    """CLDR's "last Monday", "this Monday", "next Monday" (and "příští pondělí", "nächsten
+    Montag"...) folded -> (the weekday, Monday 0, and the week: -1, 0 or 1)."""
+    from babel import Locale
+
+    found: dict[str, tuple[int, int]] = {}
+    days = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    for locale in _MONTH_LOCALES:
+        fields = Locale.parse(locale)._data["date_fields"]
+        for weekday, day in enumerate(days):
+            for width in (day, f"{day}-short"):
+                for week, phrase in fields[width]["relative"].items():
+                    found.setdefault(bare(phrase).rstrip("."), (weekday, int(week)))
+    return found
+
+
+def _relative_weekday(received: Any, weekday: int, week: int, options: Options) -> Reading:
+    """ "next Friday": the Friday of next week, as CLDR means it (weeks start on Monday, as in
+    ISO 8601), or the first Friday after today, as many people mean it. When the two are one day
+    (next Monday, this Friday said on a Wednesday) it is that day; when they differ (next Friday
+    said on a Wednesday) both are asked about. "last" and "this" likewise: the day in last or
+    this week, or the nearest one before today or from today on."""
+    clock = options.extra.get("clock")
+    if not callable(clock):
+        return _invalid(
+            received,
+            f"{shown(received)} is relative to today, and this property does not read relative "
+            "dates. Send the day as YYYY-MM-DD.",
+        )
+    now = clock()
+    today = now.date() if isinstance(now, _dt.datetime) else now
+    name = calendar.day_name[weekday]
+    in_week = today - _dt.timedelta(days=today.weekday() - weekday - 7 * week)
+    if week > 0:
+        nearest = today + _dt.timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    elif week < 0:
+        nearest = today - _dt.timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    else:
+        nearest = today + _dt.timedelta(days=(weekday - today.weekday()) % 7)
+    said = f"today is {today.isoformat()}, a {calendar.day_name[today.weekday()]}, by the server's clock"
+    if in_week == nearest:
+        note = f"Read {shown(received)} as {in_week.isoformat()} ({said})."
+        return _checked(received, in_week, options, Reading.of(in_week, note))
+    which = {-1: "last week", 0: "this week", 1: "next week"}[week]
+    direction = {
+        -1: "the last " + name + " before today",
+        0: "the coming " + name,
+        1: "the first " + name + " after today",
+    }[week]
+    labels = {in_week: f"it means the {name} of {which}", nearest: f"it means {direction}"}
+    reading = _one_of(received, [in_week, nearest], options, None, labels=labels)
+    if reading.outcome == "ask":
+        return Reading.ask(
+            received,
+            expected=EXPECTED,
+            hint=f"{reading.hint[:-1]} ({said}).",
+            readings=reading.readings,
+            code="ambiguous_date",
+        )
+    return reading
 
 
 def _written(received: Any, text: str, options: Options, dropped: str | None) -> Reading:

@@ -1,7 +1,8 @@
 """writing: the inverse of the kinds, values spelled the way people and training data write them.
 
 `spell(kind, value, rng)` returns one spelling of a canonical value ("4 000" for 4000, "ano" for
-true, "1. 10. 2026" for 2026-10-01, "cs_CZ" for cs-CZ, "42.00 GBP" for 4200 pence) that the kind
+true, "1. 10. 2026" for 2026-10-01, "cs_CZ" for cs-CZ, "42.00 GBP" for 4200 pence, "2pm" for
+14:00, "9-11" for 09:00/11:00, "jana@FIRMA.CZ" for jana@firma.cz) that the kind
 reads back to the same value; a value the writer has no other spelling for comes back unchanged.
 Every candidate is checked by reading it through its kind before it is offered, so the writer can
 never spell a value its reader would read differently: there is one reader per kind, and this is
@@ -58,6 +59,73 @@ def _money(value: Any, options: dict[str, Any]) -> list[Any]:
     return [major(value, currency), str(value)]
 
 
+def _read_value(kind: str, value: Any, options: dict[str, Any]) -> Any:
+    """The canonical value written, read through its kind (None when it reads as none)."""
+    reading = read(kind, value, **options)
+    return reading.value if reading.outcome == "value" else None
+
+
+def _time(value: Any, options: dict[str, Any]) -> list[Any]:
+    t = _read_value("time", value, options)
+    if not isinstance(t, _dt.time) or t.tzinfo is not None or t.second or t.microsecond:
+        return []
+    if t == _dt.time.max:
+        return []  # 24:00, the end of a day, has no other spelling
+    h, m = t.hour, t.minute
+    twelve, half = h % 12 or 12, "am" if h < 12 else "pm"
+    found = [f"{h}:{m:02d}", f"{h}.{m:02d}", f"{h:02d}{m:02d}"]
+    if m == 0:
+        found += [f"{twelve}{half}", f"{twelve} {half.upper()}", f"{h}h", f"{h} Uhr"]
+        found += {0: ["midnight", "12 am"], 12: ["noon", "12 pm"]}.get(h, [])
+    else:
+        found += [f"{twelve}:{m:02d} {half.upper()}", f"{twelve}:{m:02d}{half}", f"{h}h{m:02d}"]
+    return found
+
+
+def _time_range(value: Any, options: dict[str, Any]) -> list[Any]:
+    span = _read_value("time_range", value, options)
+    start, end = getattr(span, "start", None), getattr(span, "end", None)
+    if not isinstance(start, _dt.time) or not isinstance(end, _dt.time) or start.tzinfo:
+        return []
+    if end == _dt.time.max or start.second or end.second or start.microsecond or end.microsecond:
+        return []
+    a, b = f"{start.hour}:{start.minute:02d}", f"{end.hour}:{end.minute:02d}"
+    found = [
+        f"{a}-{b}",
+        f"{a} – {b}",
+        f"from {a} to {b}",
+        f"{start.hour}h{start.minute:02d}-{end.hour}h{end.minute:02d}",
+    ]
+    if not (start.minute or end.minute):
+        found += [f"{start.hour}-{end.hour}", f"{start.hour}h-{end.hour}h"]
+        if (start.hour < 12) == (end.hour < 12) and start.hour % 12 and end.hour % 12:
+            half = "am" if end.hour < 12 else "pm"
+            found.append(f"{start.hour % 12} to {end.hour % 12}{half}")
+    return found
+
+
+def _datetime(value: Any, options: dict[str, Any]) -> list[Any]:
+    moment = _read_value("datetime", value, options)
+    if not isinstance(moment, _dt.datetime) or moment.second or moment.microsecond:
+        return []
+    offset = moment.isoformat()[19:]
+    hm = f"{moment.hour}:{moment.minute:02d}"
+    found = [
+        f"{moment.day}. {moment.month}. {moment.year} {hm} {offset}",
+        f"{moment.date().isoformat()} {hm} {'UTC' if offset == '+00:00' else offset}",
+        f"{moment.date().isoformat()}T{moment.hour:02d}:{moment.minute:02d}{'Z' if offset == '+00:00' else offset}",
+    ]
+    return found
+
+
+def _email(value: Any, options: dict[str, Any]) -> list[Any]:
+    address = _read_value("email", value, options)
+    if not isinstance(address, str) or "@" not in address:
+        return []
+    local, _, domain = address.rpartition("@")
+    return [f" {address} ", f"<{address}>", f"{local}@{domain.upper()}", f"mailto:{address}"]
+
+
 WRITERS: dict[str, _Writer] = {
     "integer": _number,
     "number": _number,
@@ -65,6 +133,10 @@ WRITERS: dict[str, _Writer] = {
     "date": _date,
     "locale": _locale,
     "money": _money,
+    "time": _time,
+    "time_range": _time_range,
+    "datetime": _datetime,
+    "email": _email,
 }
 
 
