@@ -52,7 +52,7 @@ async def run_all(
     workflow_set: str = "example",
 ) -> tuple[list[TrialResult], dict[str, Any]]:
     results = await run_jobs(
-        target, jobs(bundled(workflow_set), trials, seed), concurrency=8, trace=trace
+        target, jobs(bundled(workflow_set, "tune"), trials, seed), concurrency=8, trace=trace
     )
     doc = run_document(
         results,
