@@ -270,7 +270,10 @@ def the_range(args: SearchInput) -> tuple[str, str] | None:
     return data.SLOTS[max(at - 1, 0)], args.end
 
 
-FILTERS = ("building", "min_seats", "equipment", "query", "time")
+# What a booker gives up first when nothing matches: the building before the equipment, the
+# equipment before the time, the time before the seats (a room too small is no room), and the
+# room they named last.
+FILTERS = ("building", "equipment", "time", "min_seats", "query")
 
 
 def matching(args: SearchInput, busy: Busy | None, drop: str | None = None) -> list[Room]:
@@ -291,13 +294,18 @@ def matching(args: SearchInput, busy: Busy | None, drop: str | None = None) -> l
 
 
 def given(args: SearchInput) -> list[str]:
-    named = [f for f in FILTERS[:-1] if getattr(args, f) not in (None, [])]
-    return named + (["time"] if the_range(args) is not None and args.day is not None else [])
+    """The filters this search sets, in the order they are given up."""
+    return [
+        f
+        for f in FILTERS
+        if (the_range(args) is not None if f == "time" else getattr(args, f) not in (None, []))
+    ]
 
 
 def explain_empty(args: SearchInput, busy: Busy | None, call: Call) -> None:
-    """An empty page under filters: say which single filter, left out, finds the fewest rooms
-    (every other constraint kept), name them, and lead on with that search."""
+    """An empty page under filters: say what each filter left out alone would find, and lead on
+    with the search without the first one (in the order bookers give them up) that finds rooms,
+    every other constraint kept."""
     shown = given(args)
     if not shown:
         return
@@ -312,21 +320,15 @@ def explain_empty(args: SearchInput, busy: Busy | None, call: Call) -> None:
     }
     alone = "; ".join(f"without {spoken[f]}: {len(counts[f])}" for f in shown)
     if not found:
+        # no single filter to give up: which one goes is the user's call, not the server's
         call.warn(
             "no_hits_filtered",
-            f"No room matches these filters, and none matches with any one of them left out "
-            f"({alone}).",
-            shown[0] if shown[0] != "time" else "start",
-        )
-        call.follow(
-            "search_rooms",
-            {"day": args.day.isoformat()} if args.day is not None else {},
-            message="No room matches these filters, nor with any one of them left out.",
-            hint="Ask the user which needs to change; search_rooms with only the day lists every "
-            "room's free times.",
+            f"No room matches these filters, nor with any one of them left out ({alone}). Ask "
+            "the user which to change.",
+            "start" if shown[0] == "time" else shown[0],
         )
         return
-    best = min(found, key=lambda f: (len(found[f]), shown.index(f)))
+    best = next(f for f in shown if f in found)
     names = ", ".join(f"{r.name} ({r.room_id}, {r.seats} seats)" for r in found[best][:5])
     arguments = args.model_dump(mode="json", exclude_none=True, exclude={"cursor", "limit"})
     if best == "time":
@@ -334,13 +336,14 @@ def explain_empty(args: SearchInput, busy: Busy | None, call: Call) -> None:
         arguments.pop("end", None)
     else:
         arguments.pop(best, None)
-    message = f"No room matches every filter together ({alone}). Without {spoken[best]}: {names}."
+    relaxed = f"Without {spoken[best]}, {len(found[best])} rooms match: {names}."
+    # the warning names the one filter it is about; the message says what each would give
     path = "start" if best == "time" else best
-    call.warn("no_hits_filtered", message, path)
+    call.warn("no_hits_filtered", f"No room matches every filter together. {relaxed}", path)
     call.follow(
         "search_rooms",
         arguments,
-        message=message,
+        message=f"No room matches every filter together ({alone}). {relaxed}",
         hint=f"Tell the user, or call search_rooms again without {spoken[best]} (the call in "
         "next_call), which keeps every other filter.",
     )
@@ -465,8 +468,9 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
         description=(
             "Book a room for a day from start to end (half hours, 08:00 to 19:00, a weekday "
             "from today on) and return the booking with its booking_id. Use it once the user "
-            "has chosen the room and the time; a time that overlaps another booking is refused "
-            'with the call that shows the room\'s free times. Example: {"room_id": "<room_id '
+            "has chosen the room and the time. A time that overlaps another booking is an error "
+            "naming the call that shows the room's free times; a day in the past or on a weekend "
+            'is an error too. Example: {"room_id": "<room_id '
             'of a search_rooms result>", "day": "<YYYY-MM-DD>", "start": "<HH:MM>", "end": '
             '"<HH:MM>", "title": "<what the meeting is>", "organiser_email": "<email>", '
             '"idempotency_key": "<a key you make up>"}.'
@@ -531,7 +535,8 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
         errors=["invalid_cursor", "cursor_expired"],
         description=(
             "List the bookings an organiser made, from today on (or from date_from), earliest "
-            "first, a page at a time. Use it to find a booking_id to cancel. Example: "
+            "first, a page at a time. Use it to find a booking_id to cancel; no booking in the "
+            "range is an empty page, not an error. Example: "
             '{"organiser_email": "<the user\'s email>"}.'
         ),
     )
