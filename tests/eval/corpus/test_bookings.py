@@ -432,3 +432,36 @@ async def test_an_empty_search_leads_on_without_one_filter_and_finds_rooms(
             if earlier == "time":
                 without.pop("end", None)
             assert not (await _ok(_CONTRACT, "search_rooms", without))["results"], earlier
+
+
+# -- every refusal names the next call -----------------------------------------------------------
+
+TOOLS = ("search_rooms", "get_room", "create_booking", "list_my_bookings", "cancel_booking")
+REFUSED = [
+    ("create_booking", {**BOOKING, "day": "2026-10-01"}),  # in the past
+    ("create_booking", {**BOOKING, "day": "2026-10-10"}),  # a Saturday
+    ("create_booking", {**BOOKING, "start": "19:00", "end": "10:00"}),  # no range
+    ("create_booking", {**BOOKING, "room_id": "room_41"}),  # no such room
+    ("create_booking", {**BOOKING, "room_id": "room_28", "day": "2026-10-14", "start": "14:00"}),
+    ("search_rooms", {"start": "09:00", "end": "10:00"}),  # no day
+    ("search_rooms", {"day": "2026-10-11"}),  # a Sunday
+    ("search_rooms", {"day": "2026-10-08", "start": "12:00", "end": "11:00"}),
+    ("get_room", {"room_id": "room_77"}),
+    ("cancel_booking", {"booking_id": "bk_9999"}),  # no such booking
+    ("cancel_booking", {"booking_id": "bk_1003"}),  # in the past
+    ("cancel_booking", {"booking_id": "bk_1027"}),  # already cancelled
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"), REFUSED, ids=[f"{t}-{i}" for i, (t, _) in enumerate(REFUSED)]
+)
+async def test_every_refusal_of_the_handlers_names_the_next_call(
+    tool: str, arguments: dict[str, Any]
+) -> None:
+    sent = {**arguments, "idempotency_key": "refused-k1"} if tool == "create_booking" else arguments
+    out = await _CONTRACT.call(tool, sent)
+    assert out.is_error, json.dumps(out.structured)[:300]
+    envelope = out.structured
+    repair = envelope.get("repair") or {}
+    assert repair.get("tool") in TOOLS or any(t in envelope["hint"] for t in TOOLS), envelope

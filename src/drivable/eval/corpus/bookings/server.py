@@ -224,23 +224,25 @@ def weekday_name(day: datetime.date) -> str:
     ]
 
 
-def closed_day(day: datetime.date) -> ToolError:
+def closed_day(day: datetime.date, tool: str) -> ToolError:
     return ToolError(
         "invalid_arguments",
         f"{day.isoformat()} is a {weekday_name(day)}; rooms open Monday to Friday.",
-        hint="Ask the user which weekday they meant, then send it as day (YYYY-MM-DD).",
+        hint=f"Ask the user which weekday they meant, then call {tool} with it as day "
+        "(YYYY-MM-DD).",
         issues=[
             Issue("day", "invalid_date", "Rooms open Monday to Friday.", day.isoformat(), None)
         ],
     )
 
 
-def range_issue(start: str, end: str) -> ToolError:
+def range_issue(start: str, end: str, tool: str) -> ToolError:
     return ToolError(
         "invalid_arguments",
         f"{start}-{end} is no time range: end must be after start, both within the opening "
         f"hours {data.OPENS}-{data.CLOSES}.",
-        hint="Send an end later than start (both HH:MM on the half hour).",
+        hint=f"Call {tool} again with an end later than start (both HH:MM on the half hour); "
+        "ask the user if it is unclear which of the two is wrong.",
         issues=[Issue("end", "out_of_range", f"end must be after start {start}.", end, None)],
     )
 
@@ -400,13 +402,14 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
             raise ToolError(
                 "invalid_arguments",
                 "start and end say when, but no day was given.",
-                hint="Send the day too (YYYY-MM-DD), or leave start and end out.",
+                hint="Call search_rooms again with the day too (YYYY-MM-DD), or without start "
+                "and end.",
                 issues=[Issue("day", "missing_property", "day is needed with start and end.")],
             )
         if span is not None and span[1] <= span[0]:
-            raise range_issue(*span)
+            raise range_issue(*span, "search_rooms")
         if args.day is not None and not data.is_open(args.day):
-            raise closed_day(args.day)
+            raise closed_day(args.day, "search_rooms")
         busy: Busy | None = None
         if args.day is not None:
             async with bookings.using(None) as tx:
@@ -484,7 +487,8 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
             raise ToolError(
                 "invalid_arguments",
                 f"{args.day.isoformat()} is in the past (today is {TODAY.isoformat()}).",
-                hint=f"Ask the user which day they meant; send a day from {TODAY.isoformat()} on.",
+                hint="Ask the user which day they meant, then call create_booking with a day from "
+                f"{TODAY.isoformat()} on.",
                 issues=[
                     Issue(
                         "day",
@@ -496,9 +500,9 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
                 ],
             )
         if not data.is_open(args.day):
-            raise closed_day(args.day)
+            raise closed_day(args.day, "create_booking")
         if args.end <= args.start:
-            raise range_issue(args.start, args.end)
+            raise range_issue(args.start, args.end, "create_booking")
         email = args.organiser_email.strip().lower()
         async with bookings.using(call.transaction) as tx:
             busy = (await bookings.busy(tx, args.day, room.room_id)).get(room.room_id, [])
