@@ -1,0 +1,1 @@
+"""The eval corpus: domains each served by a drivable server and a naive twin over the same data."""
