@@ -584,7 +584,7 @@ def _text(rng: random.Random, name: str, area: str) -> str:
     out = [stem]
     for number, (heading, fact) in enumerate(sections, 1):
         padding = [" ".join(rng.sample(bank, min(len(bank), rng.randint(3, 4)))) for _ in range(4)]
-        out.append(f"{number}. {heading}\n\n{fact} " + "\n\n".join(padding))
+        out.append(f"{number}. {heading}\n{fact} " + "\n\n".join(padding))
     return "\n\n".join(out)
 
 

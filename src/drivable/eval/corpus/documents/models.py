@@ -13,7 +13,6 @@ import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
-from pydantic.json_schema import SkipJsonSchema
 
 from drivable.contract.durable import (
     CONFIRM_TOKEN,
@@ -182,9 +181,6 @@ class FolderRow(BaseModel):
 
 class ListOutput(PageInfo):
     folder: str
-    parent: str | SkipJsonSchema[None] = Field(
-        None, description="The folder above; none at the top."
-    )
     folders: list[FolderRow] = Field(description="The folders directly in this one (every page).")
     documents: list[DocumentRow] = Field(description="This page of the documents directly in it.")
     total_documents: int
@@ -287,6 +283,11 @@ class GetInput(KindModel):
     document_id: DocumentId = Field(description="The document_id a search or listing returned.")
     part: int = Field(
         1, ge=1, le=10_000, description="Which part of the text to show, from 1 (the first)."
+    )
+    find: str | None = Field(
+        None,
+        max_length=200,
+        description="Words to look for: shows the first part, from `part` on, that has them all.",
     )
 
 

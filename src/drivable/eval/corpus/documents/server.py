@@ -12,11 +12,13 @@ environment names (store.py) and builds it.
 
 from __future__ import annotations
 
+import json
+
 from drivable.contract import DELETE, READ_ONLY, UPDATE, Call, Contract, Effects, Summary, ToolError
 from drivable.contract.envelope import Issue, Repair
 from drivable.contract.paging import Pager
 from drivable.effects import Updated, VersionConflict
-from drivable.eval.corpus.documents.data import TYPES, join, parent, parts, size_label
+from drivable.eval.corpus.documents.data import TYPES, join, parts, size_label
 from drivable.eval.corpus.documents.domain import (
     explain_empty_search,
     folder_gone,
@@ -47,6 +49,7 @@ from drivable.eval.corpus.documents.models import (
     ShareRow,
 )
 from drivable.eval.corpus.documents.store import Filters, Store, query_words
+from drivable.kinds.text_folding import words
 
 # "move" and "share" are what users of a document store say, and the runtime's verb list has
 # neither; the nearest listed verbs (update, set) name other actions.
@@ -151,7 +154,6 @@ def make_contract(store: Store) -> Contract:
         page = pager.page(call, args, start, len(rows), start + len(rows) < total)
         return ListOutput(
             folder=args.folder,
-            parent=None if args.folder == "/" else parent(args.folder),
             folders=[FolderRow(folder=f, documents=d, folders=s) for f, d, s in folders],
             documents=[row_of(r) for r in rows],
             total_documents=total,
@@ -163,12 +165,16 @@ def make_contract(store: Store) -> Contract:
         description=(
             "Read one document: its details (path, size, owner, modified date, version, who it is "
             "shared with) and its text, one part at a time. Use it to read or quote a document; "
-            'when more parts follow, next_call reads the next one. Example: {"document_id": '
-            '"<document_id of a search result>"}.'
+            "when more parts follow, next_call reads the next one, and `find` jumps to the part "
+            'with given words. Example: {"document_id": "<document_id of a search result>"}.'
         ),
         effects=READ_ONLY,
         errors=["not_found"],
-        more="A text is cut into parts of at most 2000 characters, at paragraph ends.",
+        more=(
+            "A text is cut into parts of at most 2000 characters, at paragraph ends. find looks "
+            "for every word in any case, from part on; without a part that has them it shows "
+            "part and says so."
+        ),
     )
     async def get_document(args: GetInput, call: Call) -> GetOutput:
         async with store.using(None) as tx:
@@ -196,8 +202,24 @@ def make_contract(store: Store) -> Contract:
                     )
                 ],
             )
-        if args.part < len(cut):
-            call.follow("get_document", {"document_id": row.document_id, "part": args.part + 1})
+        shown = args.part
+        if args.find:
+            wanted = query_words(args.find)
+            having = [i for i in range(args.part, len(cut) + 1) if _has(cut[i - 1], wanted)]
+            if having:
+                shown = having[0]
+            else:
+                again = {"document_id": row.document_id}
+                call.warn(
+                    "no_hits",
+                    f"No part of {row.name} from part {args.part} on has every word of "
+                    f"{args.find!r}; this is part {args.part}. Next call: get_document "
+                    f"{json.dumps(again)}",
+                    "find",
+                )
+        if shown < len(cut):
+            following = {"document_id": row.document_id, "part": shown + 1}
+            call.follow("get_document", following)
         return GetOutput(
             document=DocumentDetail(
                 **row_of(row).model_dump(),
@@ -206,9 +228,9 @@ def make_contract(store: Store) -> Contract:
                 owner_name=owner_name,
                 shared_with=[ShareRow(email=e, role=r) for e, r in shares],
             ),
-            part=args.part,
+            part=shown,
             parts=len(cut),
-            text=cut[args.part - 1],
+            text=cut[shown - 1],
         )
 
     @contract.tool(
@@ -407,6 +429,11 @@ def make_contract(store: Store) -> Contract:
         )
 
     return contract
+
+
+def _has(text: str, wanted: tuple[str, ...]) -> bool:
+    folded = words(text)
+    return all(w in folded for w in wanted)
 
 
 def _with_extension(name: str, kind: str) -> str:
