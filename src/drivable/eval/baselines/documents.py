@@ -140,7 +140,9 @@ def get_document(document_id: str) -> str:
 
 
 @server.tool()
-def move_document(document_id: str, expected_version: int, folder: str = "", name: str = "") -> str:
+def move_document(
+    document_id: str, expected_version: int, folder: str = "", new_name: str = ""
+) -> str:
     """Move or rename a document."""
     try:
         doc = DOCS[document_id]
@@ -149,7 +151,7 @@ def move_document(document_id: str, expected_version: int, folder: str = "", nam
         if folder and folder not in FOLDERS:
             return f"Error: folder not found: {folder}"
         doc["folder"] = folder or doc["folder"]
-        doc["name"] = name or doc["name"]
+        doc["name"] = new_name or doc["name"]
         doc["version"] += 1
         return json.dumps({"status": "moved", "document": _row(doc)})
     except Exception as e:

@@ -223,7 +223,8 @@ class ShareOutput(Output):
 
 class DeleteOutput(Output):
     status: Literal["would_delete", "deleted"]
-    document: DocumentRow
+    document_id: str
+    path: str
     summary: str
 
 
@@ -299,12 +300,12 @@ class MoveInput(KindModel):
     folder: FolderPath | None = Field(
         None, description="The folder to move it to; omit to keep it."
     )
-    name: str | None = Field(
+    new_name: str | None = Field(
         None,
         min_length=1,
         max_length=MAX_NAME,
         pattern=r"^[^/\\]+$",
-        description="Its new name; omit to keep it. Without an extension it keeps its own.",
+        description="The document's new name; omit to keep it (it keeps its extension).",
     )
 
 

@@ -91,10 +91,10 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "Find documents by words in their name or text and by folder, owner, type, modified "
-            "date and size; those with the words in their name come first, then the newest. Use "
-            "it to get the document_id the other tools take. A page with more after it carries "
-            "next_call; an empty page under filters names the search that would find some."
+            "Find documents by words in their name or text, folder, owner, type, modified date "
+            "and size; words in the name rank first, then the newest. Use it first, to get the "
+            "document_id other tools take. An empty page under filters names the search that "
+            "would find some."
         ),
         effects=READ_ONLY,
         errors=["invalid_cursor", "cursor_expired"],
@@ -135,9 +135,9 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "List a folder: the folders in it, and its documents a page at a time, by name, "
-            "newest, oldest, largest or smallest first. Use it to browse; omit folder for the "
-            "top. A path is written /Reports/2026 (Reports > 2026 reads too)."
+            "List a folder's folders and its documents, a page at a time, by name, newest, "
+            "oldest, largest or smallest first. Use it to browse; omit folder for the top. If "
+            "the folder does not exist, the error names the folders there are."
         ),
         effects=READ_ONLY,
         errors=["not_found", "invalid_cursor", "cursor_expired"],
@@ -163,10 +163,11 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "Read one document: its details (path, size, owner, modified date, version, who it is "
-            "shared with) and its text, one part at a time. Use it to read or quote a document; "
-            "when more parts follow, next_call reads the next one, and `find` jumps to the part "
-            'with given words. Example: {"document_id": "<document_id of a search result>"}.'
+            "Read a document's details (path, owner, version, who it is shared with) and its "
+            "text, a part at a time: next_call reads the next part, `find` jumps to the part with "
+            "given words. Use it to read or quote a document; an unknown id is not found, with "
+            "the search to make. "
+            'Example: {"document_id": "<document_id of a search result>"}.'
         ),
         effects=READ_ONLY,
         errors=["not_found"],
@@ -235,10 +236,11 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "Move a document to another folder, rename it, or both. Send the version a search, "
-            "listing or get_document returned as expected_version; if it changed since, the "
-            'conflict\'s repair re-reads it. Example: {"document_id": "<document_id of a search '
-            'result>", "expected_version": "<its version>", "folder": "/Reports/2025"}.'
+            "Move a document to another folder, rename it, or both. Use it when the user asks to "
+            "move, file or rename a document; expected_version is the version a search returned "
+            "(a stale one is refused with the re-read). "
+            'Example: {"document_id": "<document_id of a search result>", "expected_version": '
+            '"<its version>", "folder": "/Reports/2025"}.'
         ),
         effects=UPDATE,
         allow_name=_NATURAL_VERB,
@@ -258,8 +260,12 @@ def make_contract(store: Store) -> Contract:
             if args.folder is not None and not await store.folder_exists(tx, args.folder):
                 raise folder_gone(args.folder)
             folder = args.folder or row.folder
-            name = row.name if args.name is None else _with_extension(args.name.strip(), row.type)
-            if args.name is not None and name != args.name.strip():
+            name = (
+                row.name
+                if args.new_name is None
+                else _with_extension(args.new_name.strip(), row.type)
+            )
+            if args.new_name is not None and name != args.new_name.strip():
                 call.note(f"Kept the document's extension: the name is {name!r}.")
             if (folder, name) == (row.folder, row.name):
                 return MoveOutput(
@@ -317,11 +323,10 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "Share a document with a person by email, as viewer (reads it) or editor (can also "
-            "change it); the person gets an invitation email. Use it when the user asks to give "
-            'someone access. Example: {"document_id": "<document_id of a search result>", '
-            '"email": "<their email>", "role": "editor", "idempotency_key": "<a key you '
-            'generate>"}.'
+            "Share a document by email as viewer (reads it) or editor (can change it); the "
+            "person gets an invitation. Use it when the user gives someone access. "
+            'Example: {"document_id": "<document_id of a search result>", "email": "<their '
+            'email>", "role": "editor", "idempotency_key": "<a key you generate>"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=True),
         allow_name=_NATURAL_VERB,
@@ -364,9 +369,9 @@ def make_contract(store: Store) -> Contract:
 
     @contract.tool(
         description=(
-            "Delete one document for good: the dry run shows what goes, the confirmed call "
-            "deletes it. Use it only when the user asks to delete a document. Example: "
-            '{"document_id": "<document_id of a search result>", "dry_run": true}.'
+            "Delete one document for good, after a dry run that shows it. Use it only when the "
+            'user asks to delete a document. Example: {"document_id": "<document_id of a search '
+            'result>", "dry_run": true}.'
         ),
         effects=DELETE,
         errors=["not_found"],
@@ -382,17 +387,19 @@ def make_contract(store: Store) -> Contract:
             if args.dry_run:
                 return DeleteOutput(
                     status="would_delete",
-                    document=row_of(row),
+                    document_id=row.document_id,
+                    path=where,
                     summary=f"Would delete {where} ({size_label(row.size_bytes)}).",
                 )
             await store.delete_document(tx, row.document_id)
-        return DeleteOutput(status="deleted", document=row_of(row), summary=f"Deleted {where}.")
+        return DeleteOutput(
+            status="deleted", document_id=row.document_id, path=where, summary=f"Deleted {where}."
+        )
 
     @contract.tool(
         description=(
-            "Delete a folder with every folder and document in it, for good: the dry run says how "
-            "many documents would go, the confirmed call deletes them. Use it only when the user "
-            "asks to delete a folder."
+            "Delete a folder and everything in it for good, after a dry run that says how many "
+            "documents would go. Use it only when the user asks to delete a folder."
         ),
         effects=DELETE,
         errors=["not_found", "state_conflict"],

@@ -49,7 +49,8 @@ _SIDES = (
 
 
 def _schema(options: Options) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": 32}
+    # A size as people write it, or whole bytes: what the server echoes in a next_call.
+    return {"type": ["string", "integer"], "minimum": 0, "maxLength": 32}
 
 
 def _refused(value: Any, hint: str) -> Reading:
