@@ -426,3 +426,84 @@ async def test_find_shows_the_part_with_the_words(
     doc = BY_NAME[name].document_id
     out = await shared_contract.call("get_document", {"document_id": doc, "find": words})
     assert needle in out.structured["text"]
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+
+
+@st.composite
+def spelled_days(draw: st.DrawFn) -> tuple[str, str]:
+    """A day of the data's year as users write it, and its ISO form."""
+    day = draw(st.dates(data.FIRST_DAY, data.TODAY))
+    month = MONTHS[day.month - 1]
+    spelled = draw(
+        st.sampled_from(
+            [
+                f"{day.day}. {day.month}. {day.year}",
+                f"{day.day} {month} {day.year}",
+                f"{month} {day.day}, {day.year}",
+                f"{day.year}/{day.month:02d}/{day.day:02d}",
+                f"{day.day:02d}.{day.month:02d}.{day.year}",
+            ]
+        )
+    )
+    return spelled, day.isoformat()
+
+
+@settings(max_examples=40, deadline=None)
+@given(day=spelled_days(), end=st.booleans())
+def test_any_spelling_of_a_day_finds_what_its_iso_form_finds(
+    shared_contract: Contract, day: tuple[str, str], end: bool
+) -> None:
+    spelled, iso = day
+    bound = "modified_to" if end else "modified_from"
+
+    async def go() -> None:
+        as_spelled = await shared_contract.call("search_documents", {bound: spelled, "limit": 50})
+        as_iso = await shared_contract.call("search_documents", {bound: iso, "limit": 50})
+        assert not as_spelled.is_error, as_spelled.structured
+        assert _ids(as_spelled.structured["results"]) == _ids(as_iso.structured["results"])
+        kept = [
+            d for d in LIBRARY.documents
+            if (d.modified_on.isoformat() <= iso if end else d.modified_on.isoformat() >= iso)
+        ]  # fmt: skip
+        assert as_iso.structured["total"] == len(kept)
+
+    anyio.run(go)
+
+
+async def test_a_stale_move_is_refused_with_the_reread_and_a_resent_move_is_answered_as_done(
+    drivable_client: Any, tmp_path: Path
+) -> None:
+    doc = BY_NAME["Old search requirements.docx"]
+    move = {"document_id": doc.document_id, "folder": "Engineering > Specs"}
+    async with fresh_contract(tmp_path) as contract, drivable_client(contract) as client:
+        stale = {**move, "expected_version": doc.version + 1}
+        refused = await call_error(client, "move_document", stale, code="conflict")
+        assert refused["repair"] == {
+            "tool": "get_document",
+            "arguments": {"document_id": doc.document_id},
+            "next_step": "reread_the_document_then_replan",
+        }
+        fresh = {**move, "expected_version": doc.version}
+        moved = await call_ok(client, "move_document", fresh)
+        assert moved["status"] == "moved"
+        assert moved["document"]["folder"] == "/Engineering/Specs"
+        assert moved["document"]["version"] == doc.version + 1
+        again = await call_ok(client, "move_document", fresh)  # a retry after it landed
+        assert again["status"] == "unchanged"
+        renamed = {
+            **fresh,
+            "expected_version": doc.version + 1,
+            "new_name": "Search requirements v0",
+        }
+        taken = await call_error(
+            client,
+            "move_document",
+            renamed | {"new_name": "Search requirements"},
+            code="state_conflict",
+        )
+        assert taken["repair"]["arguments"] == {"folder": "/Engineering/Specs"}
+        done = await call_ok(client, "move_document", renamed)
+        assert done["document"]["name"] == "Search requirements v0.docx"
