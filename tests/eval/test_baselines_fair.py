@@ -97,8 +97,18 @@ async def test_a_done_call_meets_its_needle_on_both_sides(
     monkeypatch.setenv("DRIVABLE_BILLING_STORE", f"sqlite:///{tmp_path}/billing.sqlite")
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
     twin = importlib.import_module(workflow_set(name).naive).server
-    for side, server in (("naive", twin), ("drivable", build_server(load(name)))):
-        seen = await _answer(server, tool, arguments)
+    contract = load(name)
+    # a keyed tool takes the call with a key of the caller's own, as a model sends it; the naive
+    # twin takes none, and the scorer judges both alike (solver.contract_normalizer)
+    keyed = "idempotency_key" in contract.tools[tool].input_model.model_fields
+    drivable_arguments = (
+        {"idempotency_key": f"fair-{workflow}", **arguments} if keyed else arguments
+    )
+    for side, server, sent in (
+        ("naive", twin, arguments),
+        ("drivable", build_server(contract), drivable_arguments),
+    ):
+        seen = await _answer(server, tool, sent)
         assert not seen.is_error, (side, seen.text[:500])
         assert contains(seen, needle), (side, needle, json.dumps(seen.payload())[:500])
 

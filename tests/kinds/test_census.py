@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import drivable.eval.corpus
 import drivable.servers
 from drivable.kinds import KINDS, KindModel
 from drivable.kinds._pydantic import _declares_kind
@@ -27,7 +28,10 @@ KINDS_DIR = PACKAGE / "kinds"
 NOT_KINDS = {"command", "absence", "text_folding", "writing"}
 
 # kind -> the module outside drivable.kinds that owns it (a server's domain value).
-SERVER_KINDS = {"case_number": "drivable.servers.caselaw.case_number"}
+SERVER_KINDS = {
+    "case_number": "drivable.servers.caselaw.case_number",
+    "file_size": "drivable.eval.corpus.documents.sizes",
+}
 
 # Calls that parse a kind's value from text. Outside `kinds/` each one is a second reader.
 SECOND_READERS: dict[str, re.Pattern[str]] = {
@@ -81,10 +85,12 @@ def test_the_registry_lists_every_kind_module() -> None:
 
 
 def server_modules() -> list[str]:
-    """Every module of every reference server, imported, so each registers its kinds."""
+    """Every module of every reference server and eval corpus domain, imported, so each
+    registers its kinds."""
     names = [
         m.name
-        for m in pkgutil.walk_packages(drivable.servers.__path__, "drivable.servers.")
+        for package in (drivable.servers, drivable.eval.corpus)
+        for m in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
         if not m.name.endswith("__main__")
     ]
     for name in names:

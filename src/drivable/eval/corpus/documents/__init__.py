@@ -1,0 +1,1 @@
+"""documents: a small document store with folders (search, list, read, move, share, delete)."""

@@ -1,0 +1,509 @@
+"""The documents set: both servers answer every workflow's steps; the drivable server's writes
+are keyed and its deletes two-step; sizes, folders and dates read the same in any spelling; an
+empty filtered page leads on by the smallest relaxation that finds something."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drivable.contract import Contract
+from drivable.eval.corpus.documents import data
+from drivable.eval.corpus.documents.server import make_contract
+from drivable.eval.corpus.documents.store import Store
+from drivable.eval.scorer import contains, satisfies
+from drivable.eval.solver import contract_normalizer
+from drivable.eval.turns import Observation, ToolCall
+from drivable.eval.workflow import Step, Workflow, bundled
+from drivable.serve.mount import build_server
+from drivable.target import Target, connect, wire
+from drivable.testing import call_error, call_ok
+
+LIBRARY = data.generate()
+BY_NAME = {d.name: d for d in LIBRARY.documents}
+WORKFLOWS = bundled("documents")
+
+
+@asynccontextmanager
+async def fresh_contract(folder: Path) -> AsyncIterator[Contract]:
+    store = Store(f"sqlite:///{folder / 'documents.sqlite'}")
+    await store.prepare()
+    try:
+        yield make_contract(store)
+    finally:
+        await store.close()
+
+
+def fresh_twin() -> Any:
+    from drivable.eval.baselines import documents
+
+    return importlib.reload(documents).server
+
+
+# -- both servers answer every workflow ----------------------------------------------------------
+
+
+def _resolve(value: Any, workflow: Workflow, seen: dict[str, Any]) -> Any:
+    """A draft's value with its facts (canonical) and `$tool.path|fallback` references filled."""
+    if isinstance(value, dict):
+        return {k: _resolve(v, workflow, seen) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+    if value.startswith("{") and value.endswith("}"):
+        name = value[1:-1]
+        return "key-" + workflow.name if name == "unique" else workflow.facts[name].value
+    if value.startswith("$"):
+        path, _, fallback = value[1:].partition("|")
+        tool, *keys = path.split(".")
+        found: Any = seen.get(tool)
+        for key in keys:
+            if found is None:
+                break
+            found = found[int(key)] if isinstance(found, list) else found.get(key)
+        return found if found is not None else fallback
+    return value
+
+
+def _call_for(
+    step: Step, workflow: Workflow, seen: dict[str, Any], contract: Contract
+) -> tuple[str, dict[str, Any]]:
+    """The call that completes the step: the draft's properties the tool has, with the done
+    call's values over them ("*" keeps the draft's)."""
+    tool = step.done.call.tool if step.done.call else step.done.tool
+    assert tool is not None
+    fields = contract.tools[tool].input_model.model_fields
+    draft = _resolve(step.draft.arguments if step.draft else {}, workflow, seen)
+    same_tool = step.draft is not None and step.draft.tool == tool
+    arguments = {k: v for k, v in draft.items() if same_tool and k in fields}
+    for k, v in (step.done.call.arguments if step.done.call else {}).items():
+        arguments[k] = draft[k] if v == "*" else v
+    return tool, arguments
+
+
+async def _send(client: Any, tool: str, arguments: dict[str, Any]) -> Observation:
+    result = await client.call_tool(tool, arguments)
+    text = "".join(getattr(block, "text", "") for block in result.content)
+    return Observation(ToolCall(tool, arguments), bool(result.is_error), None, text)
+
+
+async def _run_side(workflow: Workflow, server: Any, contract: Contract, drivable: bool) -> None:
+    # judged as the side by side judges each side: the naive one by what it was sent
+    normalize = contract_normalizer(contract) if drivable else None
+    seen: dict[str, Any] = {}
+    async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
+        for step in workflow.steps:
+            tool, arguments = _call_for(step, workflow, seen, contract)
+            if drivable and "idempotency_key" in contract.tools[tool].input_model.model_fields:
+                arguments = {"idempotency_key": f"key-{workflow.name}", **arguments}
+            if drivable and step.via:
+                preview = await _send(client, tool, {**arguments, "dry_run": True})
+                assert not preview.is_error, preview.text[:300]
+                following = json.loads(preview.text)["next_call"]
+                tool, arguments = following["tool"], following["arguments"]
+            obs = await _send(client, tool, arguments)
+            # a text read a part at a time: the step's ask is to read on until it is found
+            while not satisfies(step.done, obs, normalize) and "next_call" in obs.text:
+                following = json.loads(obs.text)["next_call"]
+                assert following["tool"] == tool
+                obs = await _send(client, tool, following["arguments"])
+            assert not obs.is_error, (workflow.name, step.name, obs.text[:300])
+            assert not obs.text.startswith("Error"), (workflow.name, step.name, obs.text[:300])
+            assert satisfies(step.done, obs, normalize), (workflow.name, step.name, obs.text[:400])
+            seen[tool] = json.loads(obs.text)
+        for check in workflow.state:
+            obs = await _send(client, check.call.tool, dict(check.call.arguments))
+            if check.result_contains is not None:
+                assert contains(obs, check.result_contains), (workflow.name, obs.text[:300])
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=[f"{w.split}-{w.name}" for w in WORKFLOWS])
+async def test_both_servers_complete_every_step_with_its_done_call(
+    workflow: Workflow, tmp_path: Path
+) -> None:
+    async with fresh_contract(tmp_path) as contract:
+        await _run_side(workflow, fresh_twin(), contract, drivable=False)
+        await _run_side(workflow, build_server(contract), contract, drivable=True)
+
+
+def test_the_set_has_six_workflows_a_split_and_covers_the_fixtures() -> None:
+    for split in ("tune", "holdout"):
+        found = [w for w in WORKFLOWS if w.split == split]
+        assert len(found) >= 6
+        assert {w.fixture for w in found} >= {
+            "cold-start", "wrong-tool", "invalid-argument", "pagination",
+            "destructive-two-step", "retry-after-timeout",
+        }  # fmt: skip
+
+
+async def test_the_twin_lists_the_same_tools_in_the_same_order(tmp_path: Path) -> None:
+    async with fresh_contract(tmp_path) as contract:
+        names = []
+        for server in (fresh_twin(), build_server(contract)):
+            async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
+                names.append([wire(t)["name"] for t in (await client.list_tools()).tools])
+    assert names[0] == names[1] == list(contract.tools)
+
+
+async def test_both_servers_answer_over_stdio() -> None:
+    root = Path(__file__).resolve().parents[3]
+    env = {"PYTHONPATH": os.pathsep.join([str(root), str(root / "src")])}
+    done = {"tool": "search_documents", "arguments": {"query": "employee handbook"}}
+    for command in (
+        [sys.executable, "-m", "drivable.eval.surfaces", "documents"],
+        [sys.executable, "-m", "drivable.eval.baselines.documents"],
+    ):
+        target = Target(command=tuple(command), env=env, mode="legacy", cwd=str(root))
+        async with connect(target, mode="legacy") as client:
+            result = await client.call_tool(done["tool"], done["arguments"])
+        text = "".join(getattr(b, "text", "") for b in result.content)
+        assert not result.is_error and BY_NAME["Employee handbook.pdf"].document_id in text
+
+
+# -- keyed and two-step writes -------------------------------------------------------------------
+
+
+async def test_a_share_runs_once_per_key_and_a_key_reused_for_another_share_is_refused(
+    drivable_client: Any, drivable_mode: Any, tmp_path: Path
+) -> None:
+    doc = BY_NAME["Spring 2026 launch plan.docx"].document_id
+    share = {"document_id": doc, "email": "tom.reed@acme.example", "role": "can edit"}
+    async with (
+        fresh_contract(tmp_path) as contract,
+        drivable_client(contract, mode=drivable_mode) as client,
+    ):
+        first = await call_ok(client, "share_document", {**share, "idempotency_key": "k-one-1"})
+        again = await client.call_tool("share_document", {**share, "idempotency_key": "k-one-1"})
+        assert not again.is_error
+        assert again.structured_content == {
+            **first,
+            "notes": [*first["notes"], again.structured_content["notes"][-1]],
+        }
+        assert "Replayed" in again.structured_content["notes"][-1]
+        assert (again.meta or {})["dev.drivable/receipt"]["replayed"] is True
+        other = {**share, "role": "viewer", "idempotency_key": "k-one-1"}
+        refused = await call_error(client, "share_document", other, code="idempotency_mismatch")
+        assert refused["issues"][0]["path"] == "role"
+        read = await call_ok(client, "get_document", {"document_id": doc})
+        shared = [s for s in read["document"]["shared_with"] if s["email"] == share["email"]]
+        assert shared == [{"email": "tom.reed@acme.example", "role": "editor"}]
+
+
+async def test_a_delete_needs_its_dry_run_and_the_token_is_spent_once(
+    drivable_client: Any, tmp_path: Path
+) -> None:
+    doc = BY_NAME["Legacy billing spec.docx"].document_id
+    async with fresh_contract(tmp_path) as contract, drivable_client(contract) as client:
+        asked = {"document_id": doc, "dry_run": False}
+        refused = await call_error(client, "delete_document", asked, code="confirmation_required")
+        assert refused["repair"]["arguments"] == {"document_id": doc, "dry_run": True}
+        preview = await call_ok(client, "delete_document", refused["repair"]["arguments"])
+        assert preview["status"] == "would_delete"
+        confirm = preview["next_call"]["arguments"]
+        deleted = await call_ok(client, "delete_document", confirm)
+        assert deleted["status"] == "deleted"
+        await call_error(client, "delete_document", confirm, code="confirmation_invalid")
+        await call_error(client, "get_document", {"document_id": doc}, code="not_found")
+
+
+def _under(folder: str) -> list[data.Document]:
+    return [d for d in LIBRARY.documents if data.within(d.folder, folder)]
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(folder=st.sampled_from([f for f in LIBRARY.folders if f != "/"]))
+def test_a_folder_delete_says_how_many_documents_go_before_it_deletes_them(
+    folder: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    async def go() -> None:
+        async with fresh_contract(tmp_path_factory.mktemp("f")) as contract:
+            preview = (await contract.call("delete_folder", {"folder": folder})).structured
+            assert preview["documents"] == len(_under(folder))
+            assert f"{len(_under(folder))} document" in preview["summary"]
+            done = await contract.call("delete_folder", preview["next_call"]["arguments"])
+            assert done.structured["status"] == "deleted"
+            left = await contract.call("search_documents", {"folder": folder})
+            assert left.structured["total"] == 0
+            rest = await contract.call("search_documents", {"limit": 1})
+            assert rest.structured["total"] == len(LIBRARY.documents) - len(_under(folder))
+
+    anyio.run(go)
+
+
+# -- one reading per value, whatever the spelling ------------------------------------------------
+
+UNITS = {"KB": data.KB, "kb": data.KB, "K": data.KB, "MB": data.MB, "mb": data.MB, "M": data.MB}
+
+
+@st.composite
+def spelled_sizes(draw: st.DrawFn) -> tuple[str, int]:
+    """A size as users write it ("2,5 MB", "2048kb", "over 3 MB") and the bytes it means."""
+    unit = draw(st.sampled_from(sorted(UNITS)))
+    whole = draw(st.integers(min_value=1, max_value=999))
+    tenth = draw(st.integers(min_value=0, max_value=9))
+    mark = draw(st.sampled_from([".", ","]))
+    number = f"{whole}{mark}{tenth}" if tenth else str(whole)
+    gap = draw(st.sampled_from(["", " "]))
+    words = draw(st.sampled_from(["", "over ", "at least ", "more than "]))
+    return f"{words}{number}{gap}{unit}", round((whole + tenth / 10) * UNITS[unit])
+
+
+def _ids(rows: list[dict[str, Any]]) -> list[str]:
+    return [r["document_id"] for r in rows]
+
+
+@pytest.fixture(scope="module")
+def shared_contract(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One contract for read-only properties (nothing here changes a document)."""
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('ro') / 'documents.sqlite'}")
+    store.prepare_blocking()
+    return make_contract(store)
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=spelled_sizes())
+def test_any_spelling_of_a_size_finds_what_its_bytes_find(
+    shared_contract: Contract, size: tuple[str, int]
+) -> None:
+    spelled, size_bytes = size
+
+    async def go() -> None:
+        as_spelled = await shared_contract.call(
+            "search_documents", {"min_size": spelled, "limit": 50}
+        )
+        as_bytes = await shared_contract.call(
+            "search_documents", {"min_size": size_bytes, "limit": 50}
+        )
+        assert not as_spelled.is_error, as_spelled.structured
+        assert _ids(as_spelled.structured["results"]) == _ids(as_bytes.structured["results"])
+        assert as_spelled.structured["total"] == sum(
+            d.size_bytes >= size_bytes for d in LIBRARY.documents
+        )
+
+    anyio.run(go)
+
+
+@st.composite
+def spelled_folders(draw: st.DrawFn) -> tuple[str, str]:
+    """A folder path as users write it ("Reports > 2026", "/reports/2026/", "Reports/2026")."""
+    path = draw(st.sampled_from([f for f in LIBRARY.folders if f != "/"]))
+    segments = path.strip("/").split("/")
+    joiner = draw(st.sampled_from(["/", " > ", " / ", ">", " › "]))
+    lead = draw(st.sampled_from(["", "/"])) if joiner.strip() == "/" else ""
+    tail = draw(st.sampled_from(["", "/"])) if joiner.strip() == "/" else ""
+    case = draw(st.sampled_from([str, str.lower, str.upper]))
+    return case(lead + joiner.join(segments) + tail), path
+
+
+@settings(max_examples=60, deadline=None)
+@given(folder=spelled_folders())
+def test_any_spelling_of_a_folder_lists_and_finds_what_its_path_does(
+    shared_contract: Contract, folder: tuple[str, str]
+) -> None:
+    spelled, path = folder
+
+    async def go() -> None:
+        for tool, arguments in (
+            ("list_folder", {"limit": 50}),
+            ("search_documents", {"limit": 50}),
+        ):
+            as_spelled = await shared_contract.call(tool, {**arguments, "folder": spelled})
+            as_path = await shared_contract.call(tool, {**arguments, "folder": path})
+            assert not as_spelled.is_error, as_spelled.structured
+            got, want = as_spelled.structured, as_path.structured
+            key = "documents" if tool == "list_folder" else "results"
+            assert _ids(got[key]) == _ids(want[key]), (tool, spelled)
+        assert as_path.structured["total"] == len(_under(path))
+
+    anyio.run(go)
+
+
+# -- an empty filtered page leads on by the smallest relaxation ----------------------------------
+
+OWNERS = [p.email for p in data.PEOPLE]
+FILTERS = st.fixed_dictionaries(
+    {},
+    optional={
+        "folder": st.sampled_from(list(LIBRARY.folders[1:])),
+        "owner": st.sampled_from(OWNERS),
+        "type": st.sampled_from(list(data.TYPES)),
+        "modified_from": st.dates(data.FIRST_DAY, data.TODAY).map(lambda d: d.isoformat()),
+        "modified_to": st.dates(data.FIRST_DAY, data.TODAY).map(lambda d: d.isoformat()),
+        "min_size": st.sampled_from([100 * data.KB, data.MB, 5 * data.MB, 20 * data.MB]),
+        "max_size": st.sampled_from([2 * data.KB, 50 * data.KB, data.MB]),
+        "query": st.sampled_from(["sales report", "budget", "policy", "weekly sync", "nda"]),
+    },
+)
+
+
+def _constraints(asked: dict[str, Any]) -> int:
+    return len([k for k in asked if k != "query"]) + len(asked.get("query", "").split())
+
+
+@settings(max_examples=80, deadline=None)
+@given(asked=FILTERS)
+def test_an_empty_filtered_page_leads_to_the_smallest_search_that_finds_some(
+    shared_contract: Contract, asked: dict[str, Any]
+) -> None:
+    async def count(arguments: dict[str, Any]) -> int:
+        out = await shared_contract.call("search_documents", {**arguments, "limit": 1})
+        return int(out.structured["total"])
+
+    async def go() -> None:
+        out = (await shared_contract.call("search_documents", asked)).structured
+        if out["results"] or _constraints(asked) < 2:
+            assert "next_call" not in out or out["results"]
+            return
+        # every search that leaves out exactly one constraint the caller sent
+        smaller: list[dict[str, Any]] = [
+            {k: v for k, v in asked.items() if k != name} for name in asked if name != "query"
+        ]
+        words = asked.get("query", "").split()
+        for i in range(len(words)):
+            kept = " ".join(w for j, w in enumerate(words) if j != i)
+            rest = {k: v for k, v in asked.items() if k != "query"}
+            smaller.append({**rest, "query": kept} if kept else rest)
+        found = [n for n in [await count(s) for s in smaller] if n > 0]
+        if not found:
+            assert "next_call" not in out
+            assert out["warnings"][0]["code"] == "no_hits_filtered"
+            return
+        following = out["next_call"]
+        assert following["arguments"] in smaller  # all the caller's constraints but one
+        assert await count(following["arguments"]) == min(found)  # the fewest, but some
+        assert f"{min(found)} would match" in out["message"]
+
+    anyio.run(go)
+
+
+# -- a long text, a part at a time ---------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(document=st.sampled_from(LIBRARY.documents))
+def test_a_text_is_read_whole_part_by_part_by_following_next_call(
+    shared_contract: Contract, document: data.Document
+) -> None:
+    async def go() -> None:
+        arguments: dict[str, Any] = {"document_id": document.document_id}
+        read: list[str] = []
+        while True:
+            out = (await shared_contract.call("get_document", arguments)).structured
+            assert len(out["text"]) <= data.PART_CHARS
+            read.append(out["text"])
+            if "next_call" not in out:
+                break
+            arguments = out["next_call"]["arguments"]
+        assert len(read) == out["parts"]
+        assert " ".join(" ".join(read).split()) == " ".join(document.text.split())
+
+    anyio.run(go)
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "needle"),
+    [
+        ("Employee handbook.pdf", "remote work", "three days a week"),
+        ("Master services agreement Cobalt Cloud.docx", "termination", "90 days written notice"),
+        ("Incident response runbook.md", "Postmortem", "five working days"),
+    ],
+)
+async def test_find_shows_the_part_with_the_words(
+    shared_contract: Contract, name: str, words: str, needle: str
+) -> None:
+    doc = BY_NAME[name].document_id
+    out = await shared_contract.call("get_document", {"document_id": doc, "find": words})
+    assert needle in out.structured["text"]
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+
+
+@st.composite
+def spelled_days(draw: st.DrawFn) -> tuple[str, str]:
+    """A day of the data's year as users write it, and its ISO form."""
+    day = draw(st.dates(data.FIRST_DAY, data.TODAY))
+    month = MONTHS[day.month - 1]
+    spelled = draw(
+        st.sampled_from(
+            [
+                f"{day.day}. {day.month}. {day.year}",
+                f"{day.day} {month} {day.year}",
+                f"{month} {day.day}, {day.year}",
+                f"{day.year}/{day.month:02d}/{day.day:02d}",
+                f"{day.day:02d}.{day.month:02d}.{day.year}",
+            ]
+        )
+    )
+    return spelled, day.isoformat()
+
+
+@settings(max_examples=40, deadline=None)
+@given(day=spelled_days(), end=st.booleans())
+def test_any_spelling_of_a_day_finds_what_its_iso_form_finds(
+    shared_contract: Contract, day: tuple[str, str], end: bool
+) -> None:
+    spelled, iso = day
+    bound = "modified_to" if end else "modified_from"
+
+    async def go() -> None:
+        as_spelled = await shared_contract.call("search_documents", {bound: spelled, "limit": 50})
+        as_iso = await shared_contract.call("search_documents", {bound: iso, "limit": 50})
+        assert not as_spelled.is_error, as_spelled.structured
+        assert _ids(as_spelled.structured["results"]) == _ids(as_iso.structured["results"])
+        kept = [
+            d for d in LIBRARY.documents
+            if (d.modified_on.isoformat() <= iso if end else d.modified_on.isoformat() >= iso)
+        ]  # fmt: skip
+        assert as_iso.structured["total"] == len(kept)
+
+    anyio.run(go)
+
+
+async def test_a_stale_move_is_refused_with_the_reread_and_a_resent_move_is_answered_as_done(
+    drivable_client: Any, tmp_path: Path
+) -> None:
+    doc = BY_NAME["Old search requirements.docx"]
+    move = {"document_id": doc.document_id, "folder": "Engineering > Specs"}
+    async with fresh_contract(tmp_path) as contract, drivable_client(contract) as client:
+        stale = {**move, "expected_version": doc.version + 1}
+        refused = await call_error(client, "move_document", stale, code="conflict")
+        assert refused["repair"] == {
+            "tool": "get_document",
+            "arguments": {"document_id": doc.document_id},
+            "next_step": "reread_the_document_then_replan",
+        }
+        fresh = {**move, "expected_version": doc.version}
+        moved = await call_ok(client, "move_document", fresh)
+        assert moved["status"] == "moved"
+        assert moved["document"]["folder"] == "/Engineering/Specs"
+        assert moved["document"]["version"] == doc.version + 1
+        again = await call_ok(client, "move_document", fresh)  # a retry after it landed
+        assert again["status"] == "unchanged"
+        renamed = {
+            **fresh,
+            "expected_version": doc.version + 1,
+            "new_name": "Search requirements v0",
+        }
+        taken = await call_error(
+            client,
+            "move_document",
+            renamed | {"new_name": "Search requirements"},
+            code="state_conflict",
+        )
+        assert taken["repair"]["arguments"] == {"folder": "/Engineering/Specs"}
+        done = await call_ok(client, "move_document", renamed)
+        assert done["document"]["name"] == "Search requirements v0.docx"
