@@ -140,6 +140,7 @@ def search_tickets(
         ):
             continue
         rows.append(t)
+    rows.sort(key=lambda t: t["ticket_id"])
     rows.sort(key=lambda t: t["updated_at"], reverse=True)
     start = int(cursor) if cursor else 0
     page = rows[start : start + limit]

@@ -81,7 +81,9 @@ class GetInput(KindModel):
 class CreateInput(KindModel):
     project: Project = Field(description="The project's key or name.")
     title: str = Field(min_length=3, max_length=200, description="One line saying what is wrong.")
-    description: str = Field("", max_length=5000, description="Details, steps, context.")
+    # Not `str = ""`: the text kind advertises minLength 1, which the default itself breaks, and
+    # an idempotency_mismatch repair that echoed the default did not validate.
+    description: str | None = Field(None, max_length=5000, description="Details, steps, context.")
     priority: Priority = Field(
         "normal", description="urgent (P1), high (P2), normal (P3), low (P4)."
     )

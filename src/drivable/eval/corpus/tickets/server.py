@@ -244,14 +244,14 @@ def make_contract(tracker: Tracker) -> Contract:
                     args.project,
                     number,
                     args.title,
-                    args.description,
+                    args.description or "",
                     args.priority,
                     _person(args.assignee),
                     API_USER.email,
                     labels_cell(args.labels),
                     stamp,
                     stamp,
-                    searchable(ticket_id, args.title, args.description),
+                    searchable(ticket_id, args.title, args.description or ""),
                 ),
             )
             record = await tracker.ticket(tx, ticket_id)

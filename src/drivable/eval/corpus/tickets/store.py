@@ -242,7 +242,7 @@ class Tracker:
         where, params = filters.where()
         rows = await tx.execute(
             f"SELECT {TICKET_COLUMNS} FROM tracker_tickets WHERE {where} "
-            "ORDER BY updated_at DESC, project, number LIMIT ? OFFSET ?",
+            "ORDER BY updated_at DESC, ticket_id LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
         return [TicketRecord.of(r) for r in rows.rows], await self.count(tx, filters)

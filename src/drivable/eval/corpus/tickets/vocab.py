@@ -21,7 +21,8 @@ PROJECT_VOCABULARY = Vocabulary(
 
 STATUS_VOCABULARY = Vocabulary(
     [
-        Entry("open", name="Open", aliases=("new", "to do", "todo", "not started", "backlog")),
+        # not "todo": the runtime reads it as a placeholder (no filter) before any vocabulary
+        Entry("open", name="Open", aliases=("new", "to do", "not started", "backlog")),
         Entry(
             "in_progress",
             name="In progress",
@@ -44,7 +45,7 @@ PRIORITY_VOCABULARY = Vocabulary(
             aliases=("critical", "blocker", "highest"),
         ),
         Entry("high", name="High", abbreviations=("P2",), aliases=("important",)),
-        Entry("normal", name="Normal", abbreviations=("P3",), aliases=("medium", "default")),
+        Entry("normal", name="Normal", abbreviations=("P3",), aliases=("medium",)),
         Entry("low", name="Low", abbreviations=("P4",), aliases=("minor", "trivial", "lowest")),
     ],
     name="priority",
