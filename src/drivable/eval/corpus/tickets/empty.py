@@ -1,14 +1,15 @@
-"""What an empty filtered search says: the one filter to leave out, and what its rows hold.
+"""What an empty filtered search says: the fewest filters to leave out, and what their rows hold.
 
-The rule: among the searches that leave out exactly one of the filters sent, the one with the
-fewest (but some) tickets is the next call; every other filter the caller sent stays in it. The
-message names, for that filter, the values the tickets it would list have ("status in_review 3,
-closed 1"), so a model can tell the user what is there instead of passing it off as the answer.
-When no single filter is to blame, nothing is offered but the counts.
+The rule: the next call leaves out the fewest filters that give any tickets (one, when one will
+do) and, among the ways to leave out that many, the one that gives the fewest tickets; every
+other filter the caller sent stays in it. The message names, for each filter left out, the values
+the tickets it would list have ("status: in_review 3, closed 1"), so a model can tell the user
+what is there instead of passing it off as the answer.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from drivable.contract import Call
@@ -24,21 +25,26 @@ _DATES = {
 _SHOWN = 6
 
 
-async def relaxation(tracker: Tracker, tx: Transaction, filters: Filters) -> tuple[str, int] | None:
-    """The filter whose removal gives the smallest non-empty result, with that count."""
-    found: list[tuple[int, int, str]] = []
-    for order, name in enumerate(filters.active()):
-        count = await tracker.count(tx, filters.without(name))
-        if count:
-            found.append((count, order, name))
-    if not found:
-        return None
-    count, _, name = min(found)
-    return name, count
+async def relaxation(
+    tracker: Tracker, tx: Transaction, filters: Filters
+) -> tuple[tuple[str, ...], int] | None:
+    """The fewest filters whose removal gives tickets, the fewest tickets among such removals,
+    and that count; None when even no filter at all gives any."""
+    active = filters.active()
+    for size in range(1, len(active) + 1):
+        found: list[tuple[int, tuple[str, ...]]] = []
+        for names in combinations(active, size):
+            count = await tracker.count(tx, filters.without(*names))
+            if count:
+                found.append((count, names))
+        if found:
+            count, names = min(found, key=lambda f: f[0])  # ties: the first in the caller's order
+            return names, count
+    return None
 
 
 async def what_it_holds(tracker: Tracker, tx: Transaction, filters: Filters, name: str) -> str:
-    """The values of `name` among the tickets `filters` (without `name`) match, in words."""
+    """The values of `name` among the tickets `filters` match, in words."""
     if name in _DATES:
         span = await tracker.span(tx, filters, _DATES[name])
         return f"{_DATES[name]} from {span[0]} to {span[1]}" if span else ""
@@ -53,36 +59,37 @@ async def what_it_holds(tracker: Tracker, tx: Transaction, filters: Filters, nam
 async def explain_empty(
     tracker: Tracker, tx: Transaction, call: Call, filters: Filters, asked: dict[str, Any]
 ) -> None:
-    """Say why the page is empty and, when one filter is to blame, lead on without it."""
+    """Say why the page is empty and lead on without the fewest filters to blame."""
     found = await relaxation(tracker, tx, filters)
     if found is None:
-        message = (
-            "No ticket matches these filters, and leaving out any one of them still matches none."
-        )
+        message = "No ticket matches, with these filters or without them."
         call.warn("no_hits_filtered", message)
-        call.note(message + " Tell the user nothing matches, or search with fewer filters.")
+        call.note(message)
         return
-    name, count = found
-    holds = await what_it_holds(tracker, tx, filters.without(name), name)
-    sent = asked.get(name)
+    names, count = found
+    relaxed = filters.without(*names)
+    holds = [h for n in names if (h := await what_it_holds(tracker, tx, relaxed, n))]
+    sent = " and ".join(f"{n}={_shown(asked.get(n))}" for n in names)
+    left_out = " and ".join(names)
     matched = f"{count} ticket matches" if count == 1 else f"{count} tickets match"
     message = (
-        f"No ticket matches every filter together. Without {name}={_shown(sent)}, {matched}"
-        + (f" ({holds})" if holds else "")
+        f"No ticket matches every filter together. Without {sent}, {matched}"
+        + (f" ({'; '.join(holds)})" if holds else "")
         + "."
     )
     hint = (
-        f"None of them has {name}={_shown(sent)}: tell the user so, or, if the request allows, "
-        f"call search_tickets again without {name} (the call in next_call)."
+        f"None of them has {sent}: tell the user so, or, if the request allows, call "
+        f"search_tickets again without {left_out} (the call in next_call)."
     )
-    call.warn(
-        "no_hits_filtered",
-        f"No ticket has {name}={_shown(sent)} together with the other filters.",
-        path=name,
-    )
+    for name in names:
+        call.warn(
+            "no_hits_filtered",
+            f"No ticket has {name}={_shown(asked.get(name))} together with the other filters.",
+            path=name,
+        )
     call.follow(
         "search_tickets",
-        {k: v for k, v in asked.items() if k != name},
+        {k: v for k, v in asked.items() if k not in names},
         message=message,
         hint=hint,
     )

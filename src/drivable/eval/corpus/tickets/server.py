@@ -258,7 +258,9 @@ def make_contract(tracker: Tracker) -> Contract:
             assert record is not None
             return TicketOutput(ticket=await _detail(tracker, tx, record))
 
-    @contract.tool(effects=UPDATE, errors=["not_found", "conflict", "state_conflict"])
+    @contract.tool(
+        effects=UPDATE, errors=["invalid_arguments", "not_found", "conflict", "state_conflict"]
+    )
     async def update_ticket(args: UpdateInput, call: Call) -> TicketOutput:
         """Change a ticket's status, assignee or priority: close it with status 'closed',
         reopen it with 'open', unassign it with assignee 'unassigned'. Send the version
@@ -284,6 +286,22 @@ def make_contract(tracker: Tracker) -> Contract:
             }
             changes = {k: v for k, v in asked.items() if current[k] != v}
             reread = Repair("get_ticket", {"ticket_id": record.ticket_id}, "reread_the_ticket")
+            if args.expected_version is None:
+                raise ToolError(
+                    "invalid_arguments",
+                    f"update_ticket needs the version of {record.ticket_id} you read, to change "
+                    "nothing someone else changed since.",
+                    hint=f"Read {record.ticket_id} with get_ticket (the call in `repair`) and "
+                    "send its version as expected_version with the same changes.",
+                    issues=[
+                        Issue(
+                            "expected_version",
+                            "missing_property",
+                            "'expected_version' is required: the version get_ticket shows.",
+                        )
+                    ],
+                    repair=reread,
+                )
             if record.status == "closed" and changes and changes.get("status") in (None, "closed"):
                 raise ToolError(
                     "state_conflict",

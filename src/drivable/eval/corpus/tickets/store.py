@@ -114,9 +114,11 @@ class Filters:
     def active(self) -> list[str]:
         return [f.name for f in fields(self) if getattr(self, f.name) not in (None, ())]
 
-    def without(self, name: str) -> Filters:
-        empty: Any = () if name == "labels" else None
-        return Filters(**{**{f.name: getattr(self, f.name) for f in fields(self)}, name: empty})
+    def without(self, *names: str) -> Filters:
+        kept = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name in names:
+            kept[name] = () if name == "labels" else None
+        return Filters(**kept)
 
     def where(self) -> tuple[str, list[Any]]:
         clauses = ["deleted_at IS NULL"]
