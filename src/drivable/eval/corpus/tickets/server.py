@@ -263,7 +263,8 @@ def make_contract(tracker: Tracker) -> Contract:
     )
     async def update_ticket(args: UpdateInput, call: Call) -> TicketOutput:
         """Change a ticket's status, assignee or priority: close it with status 'closed',
-        reopen it with 'open', unassign it with assignee 'unassigned'. Send the version
+        reopen it with 'open', unassign it with assignee 'unassigned'. Use it when the user asks
+        to move, close, reopen, assign or reprioritise a ticket. Send the version
         search_tickets or get_ticket returned as expected_version; if the ticket changed since,
         the conflict's repair re-reads it. A closed ticket changes only by reopening it. Example:
         {"ticket_id": "<the ticket's id>", "expected_version": "<its version>", "status":
@@ -388,9 +389,10 @@ def make_contract(tracker: Tracker) -> Contract:
 
     @contract.tool(effects=DELETE, errors=["not_found"])
     async def delete_ticket(args: DeleteInput, call: Call) -> DeleteOutput:
-        """Delete a ticket and its comments for good: a duplicate, spam, a ticket made by
-        mistake. To finish work on a ticket, close it with update_ticket instead (it stays on
-        record). Deleting a deleted ticket answers already_deleted. Example: {"ticket_id": "<the
+        """Delete a ticket and its comments for good. Use it only when the user asks to remove
+        a ticket (a duplicate, spam, one made by mistake); to finish work on a ticket, close it
+        with update_ticket instead (it stays on record). An unknown id is not_found; deleting a
+        deleted ticket answers already_deleted. Example: {"ticket_id": "<the
         ticket's id>", "dry_run": true}."""
         async with tracker.using(call.transaction) as tx:
             record = await tracker.ticket(tx, args.ticket_id)
