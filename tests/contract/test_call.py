@@ -400,4 +400,4 @@ def test_only_a_field_with_a_pinned_intent_reads_a_placeholder_as_absence_on_a_w
 async def test_an_unknown_tool_is_matched_through_verb_synonyms(sent: str, meant: str) -> None:
     out = await contract.call(sent, {})
     assert out.structured["code"] == "unknown_tool"
-    assert f"is {meant} spelled another way" in out.structured["hint"]
+    assert f"is what this server calls {meant}: call {meant}." in out.structured["hint"]

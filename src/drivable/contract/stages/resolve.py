@@ -40,7 +40,8 @@ NAMESPACE_WORDS = frozenset({"mcp", "function", "functions", "tool", "tools"})
 
 
 def resolve(attempt: Attempt) -> ToolSpec:
-    """The named tool's spec (recorded on the attempt), or `unknown_tool` naming the nearest."""
+    """The named tool's spec (recorded on the attempt), or `unknown_tool` naming the tool its
+    name spells another way, if one."""
     spec = attempt.contract.tools.get(attempt.name)
     if spec is None:
         namespace = name_words(attempt.contract.name)
@@ -62,10 +63,8 @@ def unknown_tool(
     if wrapped is not None:
         repair = _checked(tools, wrapped[0], wrapped[1], "send_the_call_it_wraps")
     if near:
-        hint = (
-            f"{name!r} is {near[0]} spelled another way: call {near[0]} (the call in `repair`). "
-            f"Tools: {', '.join(names)}."
-        )
+        how = " (the call in `repair`)" if repair is not None else ""
+        hint = f"{name!r} is what this server calls {near[0]}: call {near[0]}{how}. Tools: {', '.join(names)}."
     elif same:
         hint = f"{name!r} may be any of {', '.join(same)}: call the one meant."
     elif repair is not None:
