@@ -3,11 +3,11 @@
 Written apart from `drivable.kinds.text_folding.spelling` on purpose, as a relation rather than a
 key: two texts are one value spelled two ways when some reading of each gives the same letters and
 numbers. A reading drops case, diacritics, spaces, the separators between words (_ - . / , : ; ')
-and camelCase boundaries; it may read a word of four letters or more as the singular of a plural
-(-s, -es, -ies); it
+and camelCase boundaries, so the letters between two other marks are one word; it may read such a
+word of four letters or more as the singular of a plural (-s, -es, -ies); it
 reads the first number of a run without its leading zeros; and it keeps every other mark, and the
 mark between two numbers with the digits after it. A property test over the runtime's suggestions
-checks each one against this; the runtime's own key may be stricter, never looser.
+checks each one against this, and every drop against it too, so the two must agree.
 """
 
 from __future__ import annotations
@@ -60,9 +60,23 @@ def _singulars(word: str) -> set[str]:
     return forms
 
 
+def _joined(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Words separated only by gaps are one word: the separators between words are no part of
+    the value ("max_seats" and "maxs_eats" are both the letters "maxseats")."""
+    out: list[tuple[str, str]] = []
+    for kind, piece in tokens:
+        if kind == "word" and out and out[-1][0] == "word":
+            out[-1] = ("word", out[-1][1] + piece)
+        elif kind == "gap" and out and out[-1][0] == "word":
+            continue  # the word after it joins this one; a number after it stands alone anyway
+        else:
+            out.append((kind, piece))
+    return out
+
+
 def readings(text: str) -> set[str]:
     """Every reading of `text` (bounded: a text of many plurals gives at most 64)."""
-    tokens = _tokens(text)
+    tokens = _joined(_tokens(text))
     choices: list[set[str]] = []
     for index, (kind, piece) in enumerate(tokens):
         before = [t for t in tokens[:index] if t[0] != "gap"]
@@ -90,11 +104,14 @@ def same_value(a: str, b: str) -> bool:
 
 
 def _written_out(name: str) -> str:
-    """A property name with the declared abbreviations written out and a declared alias read as
-    the name it stands for (the vocabulary is data the runtime declares, not its mechanism)."""
-    from drivable.contract.validation import ABBREVIATIONS, NAME_ALIASES
+    """A property name with the declared abbreviations written out, a last word naming its value's
+    form left out, and a declared alias read as the name it stands for (the vocabulary is data the
+    runtime declares, not its mechanism)."""
+    from drivable.contract.validation import ABBREVIATIONS, FORM_WORDS, NAME_ALIASES
 
     pieces = [piece for kind, piece in _tokens(name) if kind in ("word", "number")]
+    if len(pieces) > 1 and pieces[-1] in FORM_WORDS:
+        pieces = pieces[:-1]
     text = "_".join(ABBREVIATIONS.get(p, p) for p in pieces)
     return next((meant for alias, meant in NAME_ALIASES.items() if same_value(text, alias)), text)
 
@@ -109,10 +126,18 @@ def words_of(name: str) -> list[set[str]]:
     return [_singulars(piece) for kind, piece in _tokens(name) if kind in ("word", "number")]
 
 
+def _abbreviations_out(name: str) -> str:
+    from drivable.contract.validation import ABBREVIATIONS
+
+    pieces = [piece for kind, piece in _tokens(name) if kind in ("word", "number")]
+    return "_".join(ABBREVIATIONS.get(p, p) for p in pieces)
+
+
 def words_within(inner: str, outer: str) -> bool:
-    """Every word of `inner` is a word of `outer` (in any order): "seats" in "min_seats"."""
-    words = words_of(_written_out(outer))
-    inside = words_of(_written_out(inner))
+    """Every word of `inner` is a word of `outer` (in any order): "seats" in "min_seats". Words
+    as written (abbreviations written out): "court_name" holds a name, which "court_id" has not."""
+    words = words_of(_abbreviations_out(outer))
+    inside = words_of(_abbreviations_out(inner))
     return bool(inside) and all(any(w & o for o in words) for w in inside)
 
 

@@ -127,7 +127,7 @@ UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filt
     name=UNKNOWN_NAMES,
     value=st.one_of(
         st.integers(-(2**63), 2**63 - 1),
-        _clean(8),
+        _clean(8).filter(lambda t: "\x00" not in t),  # NUL is the boundary's, before any repair
         st.booleans(),
     ),
 )

@@ -125,7 +125,10 @@ def _tool_meant(sent: str, tool: str) -> bool:
         if same_value(body, tool):
             return True
         head, _, rest = body.partition("_")
-        if any(same_value(f"{verb}_{rest}", tool) for verb in VERB_SYNONYMS.get(head.lower(), ())):
+        # the declared synonyms, both ways ("find" may mean list, so "list" may mean find)
+        verbs = set(VERB_SYNONYMS.get(head.lower(), ()))
+        verbs |= {k for k, meant in VERB_SYNONYMS.items() if head.lower() in meant}
+        if any(same_value(f"{verb}_{rest}", tool) for verb in verbs):
             return True
     return False
 

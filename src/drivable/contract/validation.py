@@ -282,8 +282,8 @@ class Counterpart:
 
 
 # The declared vocabulary of property names: abbreviations of one word ("q" is query, as search
-# APIs name it), and whole names that are one property under the names the kinds bind together
-# (`kinds._registry.NAME_BINDINGS`: a page size, a cursor).
+# APIs name it), the words that name a value's form, and whole names that are one property under
+# the names the kinds bind together (`kinds._registry.NAME_BINDINGS`: a page size, a cursor).
 ABBREVIATIONS: dict[str, str] = {
     "q": "query",
     "qty": "quantity",
@@ -294,6 +294,9 @@ ABBREVIATIONS: dict[str, str] = {
     "msg": "message",
     "addr": "address",
 }
+# Last words that name the form of a property's value, not another property: "court_name" and
+# "country_code" are court and country, "query_text" is query.
+FORM_WORDS = frozenset({"name", "code", "value", "text", "string"})
 NAME_ALIASES: dict[str, str] = {
     "page_size": "limit",
     "per_page": "limit",
@@ -305,9 +308,12 @@ NAME_ALIASES: dict[str, str] = {
 
 def name_key(name: str) -> str:
     """What every spelling of one property name folds to: `text_folding.spelling` of the name
-    with its abbreviations written out and a declared alias read as the name it stands for."""
-    written = "_".join(ABBREVIATIONS.get(w, w) for w in name_words(name))
-    key = spelling(written)
+    with its abbreviations written out, a last word naming its value's form left out, and a
+    declared alias read as the name it stands for."""
+    words = [ABBREVIATIONS.get(w, w) for w in name_words(name, singulars=False)]
+    if len(words) > 1 and words[-1] in FORM_WORDS:
+        words = words[:-1]
+    key = spelling("_".join(words))
     return next((spelling(v) for k, v in NAME_ALIASES.items() if spelling(k) == key), key)
 
 

@@ -87,11 +87,11 @@ def _pieces(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def name_words(text: str) -> tuple[str, ...]:
+def name_words(text: str, *, singulars: bool = True) -> tuple[str, ...]:
     """The words of a name, each folded to its singular: "minSeats" and "min-seat" ->
-    ("min", "seat"), "date_from" -> ("date", "from")."""
+    ("min", "seat"), "date_from" -> ("date", "from"); with `singulars=False`, as written."""
     return tuple(
-        p.lstrip("0") or "0" if p.isdigit() else singular(p)
+        p.lstrip("0") or "0" if p.isdigit() else singular(p) if singulars else p
         for _, p in _pieces(text)
         if p.isalnum()
     )
@@ -102,14 +102,24 @@ def spelling(text: str) -> str:
     """What every spelling of one value folds to, and no other value does.
 
     Case, width, diacritics, whitespace and the separators between words ("_", "-", ".", "/",
-    ",", ":", an apostrophe, camelCase) go; a plural is its singular; a leading zero goes ("09:00" is "9:00") and so does
-    a trailing period ("Ltd." is "Ltd"). What stays tells values apart: every letter and digit,
-    and the mark between two numbers, which is part of the value ("1.5" is not "15", "9:05" not
-    "9:5"). So "9:00" never folds to "19:00", nor "court" to "country", nor "p2" to "p1".
+    ",", ":", an apostrophe, camelCase) go, so the letters between two other marks are one run; a
+    run that is a plural is its singular; a leading zero goes ("09:00" is "9:00") and so does a
+    trailing period ("Ltd." is "Ltd"). What stays tells values apart: every letter and digit,
+    every other mark, and the mark between two numbers, which is part of the value ("1.5" is
+    not "15", "9:05" not "9:5"). So "9:00" never folds to "19:00", nor "court" to "country", nor
+    "p2" to "p1".
     """
     out: list[str] = []
+    letters: list[str] = []
     number_before = False
     for gap, piece in _pieces(text):
+        if piece.isalpha():
+            letters.append(piece)
+            number_before = False
+            continue
+        if letters:
+            out.append(singular("".join(letters)))
+            letters = []
         number = piece.isdigit()
         if number and number_before and gap:
             out.append(gap)  # the mark between two numbers, and the zeros after it, are the value
@@ -117,8 +127,10 @@ def spelling(text: str) -> str:
         elif number:
             out.append(piece.lstrip("0") or "0")
         else:
-            out.append(singular(piece))
+            out.append(piece)
         number_before = number
+    if letters:
+        out.append(singular("".join(letters)))
     return "".join(out)
 
 

@@ -102,12 +102,20 @@ def _checked(
     return repair if callable_among(tools, repair) else None
 
 
+def synonyms(verb: str) -> tuple[str, ...]:
+    """The verbs `verb` may stand for, likeliest first: those `VERB_SYNONYMS` gives it, then those
+    it is given for (a synonym goes both ways: "find" may mean list, so "list" may mean find)."""
+    forward = VERB_SYNONYMS.get(verb, ())
+    back = tuple(k for k, meant in VERB_SYNONYMS.items() if verb in meant and k not in forward)
+    return forward + back
+
+
 def same_tools(name: str, names: Sequence[str], namespace: Iterable[str] = ()) -> list[str]:
     """The tools whose name `name` spells another way (one, several, or none), in `names` order.
 
     Its spellings: itself, and without leading words of a host's namespace (`NAMESPACE_WORDS`
     and the words of the server's own name, `namespace`); then, if none of those names a tool,
-    each with its verb read through `VERB_SYNONYMS`, the likeliest synonym first.
+    each with its verb read through `synonyms`, the likeliest first.
     """
     words = name_words(name)
     prefixes = NAMESPACE_WORDS | set(namespace)
@@ -119,7 +127,7 @@ def same_tools(name: str, names: Sequence[str], namespace: Iterable[str] = ()) -
     tiers: list[set[str]] = [{spelling(body) for body in bodies}]
     for body in bodies:
         head, *rest = name_words(body) or ("",)
-        for rank, verb in enumerate(VERB_SYNONYMS.get(head, ()), start=1):
+        for rank, verb in enumerate(synonyms(head), start=1):
             while len(tiers) <= rank:
                 tiers.append(set())
             tiers[rank].add(spelling("_".join((verb, *rest))))
