@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from drivable.contract import Principal
 from drivable.contract.durable import ConfirmToken
 from drivable.contract.envelope import envelope_schema
-from drivable.contract.validation import MAX_NAME_CHARS, nearest_property
+from drivable.contract.validation import MAX_NAME_CHARS, Counterpart, counterpart
 from drivable.kinds import KindModel, absence
 from drivable.kinds._pydantic import validate
 from tests.contract.example_server import contract
@@ -60,12 +60,12 @@ async def test_success_carries_notes_for_repaired_spellings() -> None:
     assert any(n.startswith("limit: ") and "20" in n for n in notes)
 
 
-async def test_an_unknown_property_names_the_near_miss_and_a_callable_repair() -> None:
-    out = await contract.call("search_notes", {"query": "x", "date_form": "2026-01-01"})
+async def test_an_unknown_property_spelled_another_way_names_it_and_a_callable_repair() -> None:
+    out = await contract.call("search_notes", {"query": "x", "dateFrom": "2026-01-01"})
     assert out.is_error
     env = out.structured
     assert env["code"] == "invalid_arguments"
-    assert env["issues"][0]["path"] == "date_form"
+    assert env["issues"][0]["path"] == "dateFrom"
     assert "date_from" in env["issues"][0]["message"]
     assert env["repair"] == {
         "next_step": "resend_with_corrected_property_names",
@@ -91,7 +91,8 @@ async def test_a_placeholder_in_a_required_id_is_named_as_such() -> None:
     assert issue == {
         "path": "note_id",
         "code": "missing_property",
-        "message": "'note_id' is required; 'string' reads as no value. Send the real value.",
+        "message": "'string' is a placeholder, not a real note id: it reads as no value. "
+        "Send the real value.",
         "received": "string",
     }
 
@@ -115,8 +116,8 @@ async def test_an_unexpected_exception_discloses_nothing() -> None:
 
 UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filter(
     lambda name: (
-        nearest_property(name, sorted(contract.tools["search_notes"].input_model.model_fields))
-        is None
+        counterpart(name, sorted(contract.tools["search_notes"].input_model.model_fields))
+        == Counterpart()
         and name not in contract.tools["create_notes"].input_model.model_fields
     )
 )
@@ -126,7 +127,7 @@ UNKNOWN_NAMES = st.from_regex(r"[a-z]{2,12}(_[a-z]{2,8})?", fullmatch=True).filt
     name=UNKNOWN_NAMES,
     value=st.one_of(
         st.integers(-(2**63), 2**63 - 1),
-        _clean(8),
+        _clean(8).filter(lambda t: "\x00" not in t),  # NUL is the boundary's, before any repair
         st.booleans(),
     ),
 )
@@ -193,10 +194,14 @@ async def test_a_name_longer_than_any_property_is_cut_in_what_comes_back_and_sti
         assert not (await contract.call("search_notes", env["repair"]["arguments"])).is_error
 
 
-async def test_an_unknown_tool_names_the_nearest_one() -> None:
-    out = await contract.call("serch_notes", {"query": "x"})
+async def test_an_unknown_tool_names_the_tool_it_spells_and_guesses_none() -> None:
+    out = await contract.call("searchNote", {"query": "x"})
     assert out.structured["code"] == "unknown_tool"
     assert out.structured["repair"]["tool"] == "search_notes"
+    # a near miss by characters is another name: the tools are listed, none is guessed
+    typo = await contract.call("serch_notes", {"query": "x"})
+    assert "repair" not in typo.structured
+    assert typo.structured["hint"].startswith("Call one of: ")
 
 
 @given(
@@ -395,4 +400,4 @@ def test_only_a_field_with_a_pinned_intent_reads_a_placeholder_as_absence_on_a_w
 async def test_an_unknown_tool_is_matched_through_verb_synonyms(sent: str, meant: str) -> None:
     out = await contract.call(sent, {})
     assert out.structured["code"] == "unknown_tool"
-    assert f"Did you mean {meant}?" in out.structured["hint"]
+    assert f"is what this server calls {meant}: call {meant}." in out.structured["hint"]

@@ -42,7 +42,7 @@ async def test_detail_changes_density_never_rows() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["0", "1", "start", "first", " ", "", "null", "none", "page1", "abc"]))
+@given(st.sampled_from(["0", "start", "first", " ", "", "null", "none", "page1", "p1"]))
 async def test_an_invented_first_page_cursor_reads_as_no_cursor(invented: str) -> None:
     out = await contract.call("list_notes", {"cursor": invented, "limit": 3})
     assert not out.is_error, out.structured

@@ -29,7 +29,7 @@ from drivable.contract.stages.access import check_access
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.bound import bound_size
 from drivable.contract.stages.reading import read_arguments
-from drivable.contract.stages.resolve import nearest_tool, resolve
+from drivable.contract.stages.resolve import resolve, same_tools
 from drivable.contract.stages.shaping import shape
 from drivable.contract.strict import StrictError
 from drivable.effects import open_store
@@ -71,7 +71,7 @@ def attempt(name: str, raw: Any, principal: Principal | None = None) -> Attempt:
     return Attempt(contract, name, raw, principal or Principal(), "rid-1")
 
 
-def test_resolve_records_the_spec_or_refuses_with_the_nearest_tool() -> None:
+def test_resolve_records_the_spec_or_refuses_with_the_tool_it_spells() -> None:
     found = attempt("search_things", {})
     assert resolve(found).name == "search_things" and found.spec is not None
     with pytest.raises(Refused) as refused:
@@ -82,9 +82,9 @@ def test_resolve_records_the_spec_or_refuses_with_the_nearest_tool() -> None:
 
 
 @given(st.text(min_size=1, max_size=12))
-def test_nearest_tool_names_at_most_one_real_tool(name: str) -> None:
-    near = nearest_tool(name, ["search_things", "get_thing"])
-    assert len(near) <= 1 and set(near) <= {"search_things", "get_thing"}
+def test_same_tools_names_only_real_tools(name: str) -> None:
+    same = same_tools(name, ["search_things", "get_thing"])
+    assert set(same) <= {"search_things", "get_thing"}
 
 
 def test_bound_refuses_a_non_object_and_an_oversized_payload() -> None:

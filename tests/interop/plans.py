@@ -71,7 +71,7 @@ def caselaw(tag: str) -> list[Step]:
         Step(
             "placeholder_id",
             "get_decision",
-            {"decision_id": "dec_123"},
+            {"decision_id": "dec_xxx"},
             "invalid_arguments",
             issues=True,
         ),
@@ -125,7 +125,7 @@ def billing(tag: str) -> list[Step]:
         Step(
             "placeholder_id",
             "get_invoice",
-            {"invoice_id": "inv_123"},
+            {"invoice_id": "inv_xxx"},
             "invalid_arguments",
             issues=True,
         ),

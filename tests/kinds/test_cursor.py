@@ -17,6 +17,7 @@ from drivable.kinds.cursor import (
     cursor_scope,
     decode_cursor,
     encode_cursor,
+    first_page,
 )
 
 OUTCOMES = {"value", "absent", "ask", "invalid"}
@@ -95,10 +96,10 @@ def test_expired_tokens_name_the_restart(payload: dict[str, Any], age: int) -> N
 
 @pytest.mark.parametrize(
     "value",
-    [None, "", " ", "0", "1", "start", "first", "null", "none", "<cursor>", 0, 1, False,
-     "eyJwYWdlIjogMn0", "page2", "abc123", [], {}],
+    [None, "", " ", "0", "start", "first", "null", "none", "<cursor>", 0, False, "page1",
+     "page=1", "p1", "Page 1", "first page", [], {}],
 )  # fmt: skip
-def test_values_outside_the_class_are_no_cursor(value: Any) -> None:
+def test_first_page_inventions_are_no_cursor(value: Any) -> None:
     for extra in ({}, verified()):
         reading = read("cursor", value, **extra)
         assert reading.outcome == "absent", (value, reading)
@@ -106,13 +107,25 @@ def test_values_outside_the_class_are_no_cursor(value: Any) -> None:
             assert reading.notes and "no cursor" in reading.notes[0]
 
 
+@pytest.mark.parametrize(
+    "value", ["1", 1, 2, "2", "page2", "p2", "page=2", "next", "eyJwYWdlIjogMn0", "abc123"]
+)
+def test_other_inventions_reach_the_decoder_and_are_refused(value: Any) -> None:
+    # "1" is page one counted from 1, or the second page counted from 0: never guessed
+    passed = read("cursor", value)  # no secret: the server's decoder refuses it
+    assert passed.outcome == "value" and passed.value == str(value)
+    reading = read("cursor", value, **verified())
+    assert (reading.outcome, reading.code) == ("invalid", "invalid_cursor"), reading
+    assert RESTART in reading.hint and "next_call" in reading.hint
+
+
 @given(st.text(max_size=60))
 def test_invented_text_is_either_no_cursor_or_refused_never_a_value(value: str) -> None:
     reading = read("cursor", value, **verified())
-    if value.strip().strip("\"'`").startswith(PREFIX):
-        assert reading.outcome == "invalid" and RESTART in reading.hint
-    else:
+    if first_page(value):
         assert reading.outcome == "absent"
+    else:
+        assert reading.outcome == "invalid" and RESTART in reading.hint
 
 
 def test_encoder_guards() -> None:

@@ -30,7 +30,7 @@ async def test_call_ok_and_call_error_in_both_modes(
             assert len(out["results"]) == 2
             env = await call_error(client, "get_note", {"note_id": "note_999"}, code="not_found")
             assert env["repair"]["tool"] == "search_notes"
-            env = await call_error(client, "search_notes", {"query": "x", "date_form": "2026"})
+            env = await call_error(client, "search_notes", {"query": "x", "dateFrom": "2026"})
             assert env["repair"]["arguments"] == {"query": "x", "date_from": "2026"}
             with pytest.raises(AssertionError, match="not_found"):
                 await call_ok(client, "get_note", {"note_id": "note_999"})

@@ -120,12 +120,12 @@ async def test_unknown_property_has_a_callable_near_miss_repair(open_client: Any
     with anyio.fail_after(BOUND):
         async with open_client() as client:
             failed, env = await call(
-                client, "search_notes", {"query": "note", "date_form": "2026-01-01"}
+                client, "search_notes", {"query": "note", "date-from": "2026-01-01"}
             )
             assert failed
             assert_envelope(env, "invalid_arguments")
             issue = env["issues"][0]
-            assert issue["path"] == "date_form"
+            assert issue["path"] == "date-from"
             assert issue["code"] == "unknown_property"
             assert "date_from" in issue["message"]
             repair = env["repair"]

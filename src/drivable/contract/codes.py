@@ -78,7 +78,7 @@ _T = TypeVar("_T", Code, IssueCode, WarningCode, TransportRefusal)
 ERROR_CODES: Mapping[str, Code] = _index(
     [
         Code("invalid_arguments", Recovery.FIX_INPUT, "The arguments did not validate against the tool's input schema. `issues` names each field, what was received and what is expected."),
-        Code("unknown_tool", Recovery.FIX_INPUT, "No tool has this name. `hint` names the nearest tool; `tools/list` lists them all."),
+        Code("unknown_tool", Recovery.FIX_INPUT, "No tool has this name. `hint` names the tool whose name it spells another way, if one does; `tools/list` lists them all."),
         Code("payload_too_large", Recovery.FIX_INPUT, "The arguments are larger than the inline limit the description states. Pass a reference (an id or a URI of something already stored) instead of the content."),
         Code("not_found", Recovery.LOOKUP_ID, "No record has this identifier. Look it up with the search or list tool named in `repair` first."),
         Code("conflict", Recovery.REREAD_STATE, "The record changed since it was read (`expected_version` is stale). Re-read it with the tool in `repair`, then reapply."),
@@ -105,7 +105,7 @@ ERROR_CODES: Mapping[str, Code] = _index(
 ISSUE_CODES: Mapping[str, IssueCode] = _index(
     [
         IssueCode("missing_property", "A required property is absent (or was sent as a placeholder, which reads as no value)."),
-        IssueCode("unknown_property", "The property is not in the schema; the message names the allowed ones and the nearest match."),
+        IssueCode("unknown_property", "The property is not in the schema; the message names the allowed ones and the property it means (its name spelled another way, or the one name holding its words), or says none does."),
         IssueCode("invalid_type", "The value has the wrong JSON type."),
         IssueCode("invalid_value", "The value does not satisfy the schema (pattern, length, enum, bounds)."),
         IssueCode("out_of_range", "The number or date is outside the declared bounds."),
@@ -120,7 +120,7 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("invalid_date", "Not a date (or an impossible one)."),
         IssueCode("invalid_id", "Not an identifier of the declared form."),
         IssueCode("invalid_key", "Not an idempotency key (a placeholder, or characters outside letters, digits and _ . : -); the hint carries a fresh key to use."),
-        IssueCode("invalid_choice", "Not one of the allowed values; the message names them and the nearest one."),
+        IssueCode("invalid_choice", "Not one of the allowed values (nor one spelled another way); the message names them and guesses none."),
         IssueCode("invalid_eli", "Not a European Legislation Identifier."),
         IssueCode("invalid_country", "Not an ISO 3166-1 country in any spelling drivable reads."),
         IssueCode("invalid_locale", "Not a BCP 47 locale tag (such as cs-CZ) in any spelling drivable reads."),

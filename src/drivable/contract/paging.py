@@ -2,8 +2,8 @@
 
 A cursor is issued by `Pager.next_cursor` and read back by `Pager.offset`. The kinds own what a
 cursor *spelling* means (an invented first-page cursor like "0" or "start" is no cursor); this
-module owns what a real token decodes to, and refuses a damaged, foreign or expired one, never
-with a silent restart at page one ([8.cursor-lifetime]).
+module owns what a real token decodes to, and refuses a damaged, foreign, expired or invented
+later-page one ("2", "next"), never with a silent restart at page one ([8.cursor-lifetime]).
 
 The refusal's repair leads forward when it can: the Pager remembers (bounded, in this process) the
 last cursor it issued for each query scope, so a caller on page 3 that mangled its token is handed
@@ -82,7 +82,7 @@ class Pager:
         check = check_cursor(latest, secret=self.key, scope=scope, lifetime=self.lifetime_s)
         if check.status != "ok":
             return None
-        arguments = args.model_dump(mode="json", exclude={cursor_field}, exclude_defaults=True)
+        arguments = _sent(args, cursor_field)
         arguments[cursor_field] = latest
         return Repair(tool, arguments, "continue_from_the_last_page_served")
 
@@ -91,8 +91,7 @@ class Pager:
         return cursor_scope(tool, query)
 
     def _restart(self, tool: str, args: BaseModel, cursor_field: str) -> Repair:
-        arguments = args.model_dump(mode="json", exclude={cursor_field}, exclude_defaults=True)
-        return Repair(tool, arguments, "restart_paging_from_the_first_page")
+        return Repair(tool, _sent(args, cursor_field), "restart_paging_from_the_first_page")
 
     def offset(self, tool: str | Call, args: BaseModel, *, cursor_field: str = "cursor") -> int:
         """The offset a cursor points at (0 without one); a bad cursor is refused with a restart.
@@ -115,7 +114,8 @@ class Pager:
             "`repair`), unchanged; or without `cursor` to start again from the first page."
             if forward is not None
             else f"Call {tool} again without `cursor` to start from the first page (the call "
-            "in `repair`)."
+            "in `repair`, every other argument kept); a next page comes only from the previous "
+            "page's next_call (its next_cursor as `cursor`, unchanged)."
         )
         raise ToolError(
             "cursor_expired" if expired else "invalid_cursor",
@@ -143,6 +143,11 @@ class Pager:
         return PageInfo(
             has_more=True, next_cursor=self._next_cursor(_name(tool), args, start + shown)
         )
+
+
+def _sent(args: BaseModel, cursor_field: str) -> dict[str, object]:
+    """Every argument the caller sent, as read, but the cursor: a restart keeps the query whole."""
+    return args.model_dump(mode="json", exclude={cursor_field}, exclude_unset=True)
 
 
 def _name(tool: str | Call) -> str:

@@ -1,21 +1,23 @@
 """From a pydantic ValidationError to issues that name the field, what came and what is expected.
 
-Also computes the repair for the rejections whose fix is certain (a near-miss property name), and
-checks it: a repair is only offered when the repaired arguments validate.
+Also computes the repair for the rejections whose fix is certain (an unknown property that is one
+declared property's name spelled another way, docs/runtime.md "Next steps keep the caller's intent"),
+and checks it: a repair is only offered when the repaired arguments validate.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from drivable.contract.boundary import safe_text, safe_value
 from drivable.contract.envelope import Issue, Repair
-from drivable.kinds import absence, validate
+from drivable.kinds import validate
+from drivable.kinds.text_folding import name_words, spelling
 from drivable.schema import properties, resolve
 
 if TYPE_CHECKING:
@@ -41,6 +43,7 @@ _TYPE_CODES = {
 }
 
 MAX_RECEIVED_CHARS = 200
+_TOO_LONG = frozenset({"too_long", "string_too_long"})
 
 
 def _clip(value: Any) -> Any:
@@ -146,13 +149,25 @@ def issues_from(
             else "invalid_type",
         )
         if kind == "missing":
-            if found and absence.is_absent(node):
+            if found and node is None:
                 out.append(
                     Issue(
                         where,
                         "missing_property",
-                        f"'{where}' is required; {node!r} reads as no value. Send the real value.",
-                        received=node,
+                        f"'{where}' is required; null reads as no value. Send the real value.",
+                        received=None,
+                        has_received=True,
+                    )
+                )
+            elif found:
+                # sent, and read as no value: say what was sent and why it is none, never only
+                # "required" (a model that sent it resends it)
+                out.append(
+                    Issue(
+                        where,
+                        "missing_property",
+                        f"{placeholder_said(node, path)}: it reads as no value. Send the real value.",
+                        received=_clip(node),
                         has_received=True,
                     )
                 )
@@ -163,13 +178,11 @@ def issues_from(
             parent = path[:-1]
             allowed = allowed_properties(schema, parent)
             name = shown_name(path[-1]) if path else where
-            near = nearest_property(name, allowed)
-            suggestion = f" Did you mean '{near}'?" if near else ""
             out.append(
                 Issue(
                     where,
                     "unknown_property",
-                    f"'{name}' is not a property here.{suggestion} Allowed: {', '.join(allowed) or 'none'}.",
+                    f"{counterpart(name, allowed).said(name)} Allowed: {', '.join(allowed) or 'none'}.",
                     expected=f"one of: {', '.join(allowed)}" if allowed else None,
                 )
             )
@@ -187,6 +200,20 @@ def issues_from(
             )
             continue
         received = ctx.get("received", e.get("input"))
+        if kind in _TOO_LONG and isinstance(received, str) and "max_length" in ctx:
+            # pydantic says "items" of a string; the bound is the field's own, in characters
+            bound = ctx["max_length"]
+            out.append(
+                Issue(
+                    where,
+                    "invalid_value",
+                    f"This property takes at most {bound} characters; {len(received)} were sent.",
+                    received=_clip(received),
+                    expected=f"at most {bound} characters",
+                    has_received=True,
+                )
+            )
+            continue
         expected = ctx.get("expected")
         if expected is None and "expected" in ctx:
             expected = str(ctx["expected"])
@@ -223,56 +250,166 @@ def _expected_from(kind: str, ctx: Mapping[str, Any]) -> str | None:
     return None
 
 
+def placeholder_said(value: Any, path: Sequence[str | int] | str) -> str:
+    """ "'<id>' is a placeholder, not a real room id": what a required property's placeholder is."""
+    steps = path.split(".") if isinstance(path, str) else [p for p in path if isinstance(p, str)]
+    names = [p for p in steps if not str(p).isdigit()]
+    noun = shown_name(names[-1]).replace("_", " ") if names else "value"
+    return f"{_clip(value)!r} is a placeholder, not a real {noun}"
+
+
+@dataclass(frozen=True)
+class Counterpart:
+    """The declared property an unknown one means: `renamed` when exactly one qualifies,
+    `candidates` when several do, neither when none does (docs/runtime.md, "Next steps keep the
+    caller's intent")."""
+
+    renamed: str | None = None
+    candidates: tuple[str, ...] = ()
+    same_spelling: bool = False
+
+    def said(self, name: str) -> str:
+        """The issue's words: where the property's value goes, or why it goes nowhere."""
+        head = f"'{name}' is not a property here"
+        if self.renamed is not None and self.same_spelling:
+            return f"{head}: it is what this tool calls '{self.renamed}'; send it as that."
+        if self.renamed is not None:
+            return f"{head}: '{self.renamed}' is the one property whose name has its words; send it as that."
+        if self.candidates:
+            named = ", ".join(f"'{c}'" for c in self.candidates)
+            return f"{head}: {named} each name it; send it as the one meant."
+        return f"{head}, and no property here means it: nothing takes its value."
+
+
+# The declared vocabulary of property names: abbreviations of one word ("q" is query, as search
+# APIs name it), the words that name a value's form, and whole names that are one property under
+# the names the kinds bind together (`kinds._registry.NAME_BINDINGS`: a page size, a cursor).
+ABBREVIATIONS: dict[str, str] = {
+    "q": "query",
+    "qty": "quantity",
+    "num": "number",
+    "desc": "description",
+    "lang": "language",
+    "amt": "amount",
+    "msg": "message",
+    "addr": "address",
+}
+# Last words that name the form of a property's value, not another property: "court_name" and
+# "country_code" are court and country, "query_text" is query.
+FORM_WORDS = frozenset({"name", "code", "value", "text", "string"})
+NAME_ALIASES: dict[str, str] = {
+    "page_size": "limit",
+    "per_page": "limit",
+    "max_results": "limit",
+    "top_k": "limit",
+    "page_token": "cursor",
+}
+
+
+def name_key(name: str) -> str:
+    """What every spelling of one property name folds to: `text_folding.spelling` of the name
+    with its abbreviations written out, a last word naming its value's form left out, and a
+    declared alias read as the name it stands for."""
+    words = [ABBREVIATIONS.get(w, w) for w in name_words(name, singulars=False)]
+    if len(words) > 1 and words[-1] in FORM_WORDS:
+        words = words[:-1]
+    key = spelling("_".join(words))
+    return next((spelling(v) for k, v in NAME_ALIASES.items() if spelling(k) == key), key)
+
+
+def _words(name: str) -> set[str]:
+    return {ABBREVIATIONS.get(w, w) for w in name_words(name)}
+
+
+def counterpart(name: str, allowed: Sequence[str]) -> Counterpart:
+    """The declared property an unknown `name` is: the one that is its name spelled another way
+    (`name_key`: case, separators, camelCase, a plural, a declared abbreviation or alias), else
+    the one whose name's words contain all of its words ("seats" -> min_seats, "from_date" ->
+    date_from). Several are candidates for the caller to choose from; a near miss by characters
+    is none ("court" is not "country")."""
+    key = name_key(name)
+    same = tuple(a for a in allowed if name_key(a) == key)
+    if len(same) == 1:
+        return Counterpart(renamed=same[0], same_spelling=True)
+    if same:
+        return Counterpart(candidates=same)
+    words = _words(name)
+    if not words:
+        return Counterpart()
+    within = tuple(a for a in allowed if words <= _words(a))
+    if len(within) == 1:
+        return Counterpart(renamed=within[0])
+    return Counterpart(candidates=within)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """The arguments with every certain fix applied: what was renamed, and what was left out
+    with the reason its issue states."""
+
+    arguments: dict[str, Any]
+    renamed: dict[str, str]
+    dropped: list[str]
+    restarted: bool  # a refused cursor left out: the first page again
+
+
+_CURSOR_CODES = frozenset({"invalid_cursor", "cursor_expired"})
+
+
 def repaired_arguments(
     raw: Mapping[str, Any],
     issues: Sequence[Issue],
     schema: Mapping[str, Any],
     *,
     drop_unknown: bool = False,
-) -> tuple[dict[str, Any], list[str]] | None:
-    """Arguments with every certain fix applied and the names left out, or None when some issue
-    needs a decision.
+) -> Fix | None:
+    """Arguments with every certain fix applied, or None when some issue needs a decision.
 
-    Certain: an unknown top-level property whose name is a near miss of exactly one allowed one
-    that was not also sent (renamed). With `drop_unknown` (a read-only tool, where leaving a
-    property out cannot change what the call does to anything), an unknown top-level property
-    that is a near miss of none is left out. Everything else (a missing value, an ambiguous
-    date) needs the caller.
+    Certain: an unknown top-level property that is one declared property's name spelled
+    another way, or whose words only one declared name contains, and that was not also sent
+    (renamed, its value kept); a refused cursor (left out: the same query from its first page).
+    With `drop_unknown` (a read-only tool, where leaving a property out cannot change what the
+    call does to anything), an unknown top-level property that no declared property means is
+    left out, its issue saying so. Several candidates, a missing value, an ambiguous date: the
+    caller decides.
     """
     fixed = dict(raw)
+    renamed: dict[str, str] = {}
     dropped: list[str] = []
+    restarted = False
     allowed = allowed_properties(schema, [])
     sent: dict[str, list[str]] = {}  # each issue's path (a cut name for a long one) -> names sent
     for key in raw:
         sent.setdefault(shown_name(key), []).append(key)
+    # a required property sent under another spelling is both missing and unknown: the rename
+    # fixes both
+    unknown = [
+        i.path for i in issues if i.code == "unknown_property" and len(sent.get(i.path, [])) == 1
+    ]
+    targets = {counterpart(sent[path][0], allowed).renamed for path in unknown}
     for issue in issues:
+        if issue.code == "missing_property" and not issue.has_received and issue.path in targets:
+            continue
         names = sent.get(issue.path, [])
-        if issue.code != "unknown_property" or "." in issue.path or len(names) != 1:
+        if "." in issue.path or len(names) != 1:
             return None
         (name,) = names
-        near = nearest_property(name, allowed)
-        if near is None and drop_unknown:
+        if issue.code in _CURSOR_CODES:
+            fixed.pop(name, None)
+            restarted = True
+            continue
+        if issue.code != "unknown_property":
+            return None
+        found = counterpart(name, allowed)
+        if found.renamed is None and not found.candidates and drop_unknown:
             fixed.pop(name, None)
             dropped.append(issue.path)
             continue
-        if near is None or near in fixed:
+        if found.renamed is None or found.renamed in fixed:
             return None
-        fixed[near] = fixed.pop(name)
-    return fixed, dropped
-
-
-def nearest_property(name: str, allowed: Sequence[str]) -> str | None:
-    """The one allowed property `name` most likely meant, or None when that is not certain.
-
-    A close spelling ("date_form" for date_from) or an unambiguous shortening or lengthening of
-    one property ("q" for query, "court_name" for court) counts; two candidates count as none.
-    """
-    close = difflib.get_close_matches(name, allowed, n=2, cutoff=0.6)
-    if len(close) == 1 or (close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85):
-        return close[0]
-    folded = name.casefold()
-    stems = [a for a in allowed if a.startswith(folded) or folded.startswith(a + "_")]
-    return stems[0] if len(stems) == 1 else None
+        fixed[found.renamed] = fixed.pop(name)
+        renamed[name] = found.renamed
+    return Fix(fixed, renamed, dropped, restarted)
 
 
 def rejected_entries(

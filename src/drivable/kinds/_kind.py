@@ -56,7 +56,11 @@ class Kind:
         from drivable.kinds._pydantic import apply_reading
 
         spec = KINDS[self.name]
-        base = make_options(**{k: v for k, v in self.options.items() if k != "json_extra"})
+        given = {k: v for k, v in self.options.items() if k != "json_extra"}
+        declared = (self.options.get("json_extra") or {}).get("maxLength")
+        if isinstance(declared, int) and "max_chars" not in given:
+            given["max_chars"] = declared  # the field's own bound, named when it is exceeded
+        base = make_options(**given)
         # An intent given to the Kind is the field's own and outlasts the call's: a field whose
         # absence can only refuse (a confirm token) reads a placeholder as absence on a write too.
         pinned = "intent" in self.options

@@ -83,9 +83,16 @@ def _bind_fields(model: type[BaseModel]) -> bool:
     changed = False
     unbound: frozenset[str] = getattr(model, "unbound", frozenset())
     for name, info in model.model_fields.items():
-        if any(isinstance(m, Kind) for m in info.metadata) or name in unbound:
+        declared = [m for m in info.metadata if isinstance(m, Kind)]
+        if declared:
+            # a constraint written before the Kind ("Field(max_length=100)" on an Annotated
+            # kind) would check the value the kind discards: place it after, as for bound kinds,
+            # and tell the kind the field's bounds (it names them when they are exceeded)
+            if _misplaced(info.metadata, declared[0]):
+                _place(info.metadata, declared[0].name, dict(declared[0].options), declared[0])
+                changed = True
             continue
-        if _declares_kind(info.annotation):
+        if name in unbound or _declares_kind(info.annotation):
             continue
         chosen: tuple[str, dict[str, Any]] | None = None
         bound = bound_kind(name)
@@ -96,22 +103,42 @@ def _bind_fields(model: type[BaseModel]) -> bool:
         if chosen is None:
             continue
         kind_name, options = chosen
-        kept: list[Any] = []
-        extra_schema: dict[str, Any] = {}
-        for m in info.metadata:
-            if isinstance(m, annotated_types.Ge) and kind_name in _BOUNDED:
-                options["minimum"] = m.ge
-            elif isinstance(m, annotated_types.Le) and kind_name in _BOUNDED:
-                options["maximum"] = m.le
-            else:
-                kept.append(m)
-                extra_schema.update(_constraint_schema(m, kind_name))
-        if extra_schema:
-            options["json_extra"] = extra_schema
-        # The kind comes first: the constraints left after it check the value it read.
-        info.metadata[:] = [Kind(kind_name, **options), *kept]
+        _place(info.metadata, kind_name, options)
         changed = True
     return changed
+
+
+def _misplaced(metadata: list[Any], declared: Kind) -> bool:
+    """The kind is not first, or a constraint after it is not yet in its options."""
+    if metadata[0] is not declared:
+        return True
+    known = declared.options.get("json_extra") or {}
+    return any(
+        key not in known for m in metadata[1:] for key in _constraint_schema(m, declared.name)
+    )
+
+
+def _place(
+    metadata: list[Any], kind_name: str, options: dict[str, Any], replaced: Kind | None = None
+) -> None:
+    """`metadata` as [the kind, the constraints left after it]: bounds move into the kind (it
+    clamps or refuses with them), the others stay, advertised and checked on what it read."""
+    kept: list[Any] = []
+    extra_schema: dict[str, Any] = dict(options.get("json_extra") or {})
+    for m in metadata:
+        if m is replaced:
+            continue
+        if isinstance(m, annotated_types.Ge) and kind_name in _BOUNDED:
+            options["minimum"] = m.ge
+        elif isinstance(m, annotated_types.Le) and kind_name in _BOUNDED:
+            options["maximum"] = m.le
+        else:
+            kept.append(m)
+            extra_schema.update(_constraint_schema(m, kind_name))
+    if extra_schema:
+        options["json_extra"] = extra_schema
+    # The kind comes first: the constraints left after it check the value it read.
+    metadata[:] = [Kind(kind_name, **options), *kept]
 
 
 _BOUNDED = frozenset({"integer", "number", "date", "money"})

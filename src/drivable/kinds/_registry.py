@@ -14,7 +14,8 @@ Intent = Literal["read", "write"]
 T = TypeVar("T")
 
 # Work is bounded before any parsing: a scalar spelled in more characters than this is refused at
-# once. Free text (a search query) is bounded by its own field, not by the kinds.
+# once. Free text (a search query) is bounded by its own field, not by the kinds; a field that
+# declares a bound (max_length) is bounded by it alone.
 MAX_SCALAR_CHARS = 512
 
 
@@ -25,6 +26,7 @@ class Options:
     `minimum`/`maximum` bound numbers, integers and dates; `choices` lists enum members;
     `vocabulary` is a data-owned vocabulary; `bound` marks a date as the start or end of a range;
     `clamp` makes an integer clamp into its bounds (page sizes) instead of refusing;
+    `max_chars` is the field's own declared bound on a string's length (its max_length);
     `extra` carries what one kind alone understands (a cursor's decoder, an id's prefix).
     """
 
@@ -36,6 +38,7 @@ class Options:
     bound: Literal["from", "to"] | None = None
     clamp: bool = False
     item_kind: str | None = None
+    max_chars: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     # True when minimum or maximum is set: one attribute for the fast paths to test.
     bounded: bool = field(init=False, repr=False, compare=False)
@@ -87,6 +90,9 @@ class KindSpec:
     # Kinds whose own reader decides what absence means (a cursor, a filter) still get null.
     handles_placeholders: bool = False
     canonical: Canonical | None = None
+    # Longer than this, a spelling is refused before the reader runs (None: free text, bounded
+    # only by its field).
+    max_chars: int | None = MAX_SCALAR_CHARS
 
     @property
     def owner(self) -> str:
@@ -104,6 +110,7 @@ def kind(
     expected: str,
     handles_placeholders: bool = False,
     canonical: Canonical | None = None,
+    max_chars: int | None = MAX_SCALAR_CHARS,
 ) -> Callable[[Reader], Reader]:
     """Register a module's reader as the one owner of `name` (and its fast path, if any).
 
@@ -113,7 +120,9 @@ def kind(
     def decorate(reader: Reader) -> Reader:
         if name in KINDS:
             raise ValueError(f"kind {name!r} already has an owner: {KINDS[name].reader.__module__}")
-        KINDS[name] = KindSpec(name, reader, schema, expected, handles_placeholders, canonical)
+        KINDS[name] = KindSpec(
+            name, reader, schema, expected, handles_placeholders, canonical, max_chars
+        )
         return reader
 
     return decorate
@@ -192,13 +201,10 @@ def resolve(kind_or_property: str) -> tuple[KindSpec, Mapping[str, Any]]:
 
 def read_with(spec: KindSpec, value: Any, options: Options) -> Reading:
     """Read one value through a kind: bounded, absence first, then the kind's own reader."""
-    if isinstance(value, str) and len(value) > MAX_SCALAR_CHARS:
-        return Reading.invalid(
-            f"<{len(value)} characters>",
-            expected=spec.expected,
-            hint=f"Send the value itself; a {spec.name} is at most {MAX_SCALAR_CHARS} characters.",
-            code="value_too_long",
-        )
+    if isinstance(value, str):
+        too_long = _too_long(spec, value, options)
+        if too_long is not None:
+            return too_long
     if value is None:
         return Reading.absent()
     # Only strings can be placeholders, and no placeholder is spelled in digits: the canonical
@@ -221,6 +227,30 @@ def read_with(spec: KindSpec, value: Any, options: Options) -> Reading:
             hint=f"Send a {spec.name} as: {spec.expected}.",
             code=f"invalid_{spec.name}",
         )
+
+
+def _too_long(spec: KindSpec, value: str, options: Options) -> Reading | None:
+    """The refusal of a spelling longer than any its reader parses, naming the bound exceeded:
+    the field's own max_length when it declares one (a longer spelling of a value within it is
+    still read), else the kind's (docs/kinds.md, "A bound is the field's own")."""
+    if spec.max_chars is None:
+        return None  # free text: its field's bound checks the value read
+    declared = options.max_chars
+    if len(value) <= max(spec.max_chars, declared or 0):
+        return None
+    if declared is not None:
+        return Reading.invalid(
+            f"<{len(value)} characters>",
+            expected=f"at most {declared} characters",
+            hint=f"This property takes at most {declared} characters; {len(value)} were sent.",
+            code="invalid_value",
+        )
+    return Reading.invalid(
+        f"<{len(value)} characters>",
+        expected=spec.expected,
+        hint=f"Send the value itself: no {spec.name} is longer than {spec.max_chars} characters.",
+        code="value_too_long",
+    )
 
 
 def _is_a_choice(value: Any, options: Options) -> bool:

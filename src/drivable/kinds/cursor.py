@@ -5,14 +5,16 @@ HMAC-SHA256 (truncated to 128 bits) over the prefix, the body and a scope (the t
 `cursor_scope`), so a cursor is good for the query that issued it and no other. The body carries an
 issue time, so a lifetime can expire it.
 
-The kind reads a value outside that class (null, "", " ", "0", "1", "start", "first", "none", a
-number, an invented token without the prefix) as no cursor, with a note: a client filling every
-declared property invents a first-call cursor, and the first page is what it asked for. A value
-inside the class goes to the decoder when the reader is given `extra={"secret": ..., "scope": ...}`
-(and optionally `lifetime` in seconds and `now`); a token that fails there is refused
-(`invalid_cursor`, `cursor_expired`) with a hint naming the restart. It is never silently restarted
-at the first page, which would repeat a page the caller already read. Without a secret the token
-passes through as a string for the server's own decoder.
+The kind reads a first-page invention as no cursor, with a note: a client filling every declared
+property invents one on its first call, and the first page is what it asked for. A first-page
+invention is null, a placeholder, an empty value, "0", or words that name the first page ("start",
+"first", "page 1", "page=1", "p1"). Anything else a caller made up ("2", "page2", "next", "1",
+which is page one or the second page counted from 0) is a later page it has no token for: it
+reaches the decoder like a damaged token and is refused (`invalid_cursor`) naming the restart,
+never silently read as page one, which would repeat a page the caller already read. With
+`extra={"secret": ..., "scope": ...}` (and optionally `lifetime` in seconds and `now`) the kind
+decodes and refuses itself; without a secret the token passes through as a string for the
+server's own decoder (`drivable.contract.paging.Pager`).
 """
 
 from __future__ import annotations
@@ -27,13 +29,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from drivable.kinds import absence
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import MAX_SCALAR_CHARS, Options, kind
+from drivable.kinds.text_folding import name_words
 
 PREFIX = "c1."
 EXPECTED = "the next_cursor value a previous page returned, or no cursor for the first page"
 RESTART = "omit cursor to start again from the first page"
+NEXT_PAGE = "a next page comes only from the previous page's next_call (its next_cursor, unchanged)"
+
+# The words of a first-page invention, folded (`name_words`): "Page 1", "page=1", "p1", "start".
+FIRST_PAGE: frozenset[tuple[str, ...]] = frozenset(
+    {
+        (),
+        ("0",),
+        *((word,) for word in ("start", "first", "begin", "beginning", "initial", "top")),
+        ("first", "page"),
+        *((page, number) for page in ("page", "p", "pg") for number in ("0", "1")),
+        ("offset", "0"),
+    }
+)
 
 Status = Literal["ok", "malformed", "forged", "expired"]
 
@@ -153,17 +170,41 @@ def _no_cursor(value: Any) -> Reading:
     return Reading.absent(f"Read {shown(value)} as no cursor: the first page.")
 
 
+def first_page(value: Any) -> bool:
+    """`value` is a first-page invention (see the module's docstring), read as no cursor."""
+    if value is None or value is False or value in ([], {}):
+        return True
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value == 0
+    if not isinstance(value, str):
+        return False
+    return absence.placeholder_of(value) is not None or name_words(value) in FIRST_PAGE
+
+
+def _refused(value: Any, hint: str, code: str = "invalid_cursor") -> Reading:
+    return Reading.invalid(value, expected=EXPECTED, hint=hint, code=code)
+
+
 @kind("cursor", schema=_schema, expected=EXPECTED, handles_placeholders=True)
 def read_cursor(value: Any, options: Options) -> Reading:
+    if value is None:
+        return Reading.absent()
+    if first_page(value):
+        return _no_cursor(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)  # "2" as a number: a later page, refused like its string
     if not isinstance(value, str):
-        return Reading.absent() if value is None else _no_cursor(value)
+        return _refused(value, f"This is no cursor: {RESTART}; {NEXT_PAGE}.")
     prefix = str(options.extra.get("prefix", PREFIX))
     token = value.strip().strip("\"'`")
-    if not token.startswith(prefix):
-        return _no_cursor(value)  # outside the class the encoder emits: invented, not damaged
     secret, scope = options.extra.get("secret"), options.extra.get("scope")
     if not isinstance(secret, bytes) or not isinstance(scope, str):
         return Reading.of(token) if token == value else Reading.repaired(value, token)
+    if not token.startswith(prefix):
+        # outside the class the encoder emits, and no first-page invention: a made-up later page
+        return _refused(
+            value, f"{shown(value)} is not a cursor this server issued: {RESTART}; {NEXT_PAGE}."
+        )
     lifetime = options.extra.get("lifetime")
     now = options.extra.get("now")
     check = check_cursor(
@@ -176,27 +217,20 @@ def read_cursor(value: Any, options: Options) -> Reading:
     if check.status == "ok":
         return Reading.of(check.payload)
     if check.status == "expired":
-        return Reading.invalid(
-            value,
-            expected=EXPECTED,
-            hint=f"This cursor has expired; {RESTART}.",
-            code="cursor_expired",
-        )
-    return Reading.invalid(
+        return _refused(value, f"This cursor has expired; {RESTART}.", "cursor_expired")
+    return _refused(
         value,
-        expected=EXPECTED,
-        hint=(
-            "This cursor was not issued for this query, or it was changed on the way; "
-            f"{RESTART}, or send the next_cursor the previous page returned, unchanged."
-        ),
-        code="invalid_cursor",
+        "This cursor was not issued for this query, or it was changed on the way; "
+        f"{RESTART}, or send the next_cursor the previous page returned, unchanged.",
     )
 
 
 Cursor = Annotated[str, Kind("cursor")]
-"""An opaque cursor passed through as a string; invented first-page values read as no cursor."""
+"""An opaque cursor passed through as a string; first-page inventions read as no cursor."""
 
 __all__ = [
+    "FIRST_PAGE",
+    "NEXT_PAGE",
     "PREFIX",
     "RESTART",
     "Cursor",
@@ -205,5 +239,6 @@ __all__ = [
     "cursor_scope",
     "decode_cursor",
     "encode_cursor",
+    "first_page",
     "read_cursor",
 ]

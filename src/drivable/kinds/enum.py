@@ -1,52 +1,47 @@
-"""enum: one of a tool's declared members, whatever the case, spacing, separators or diacritics.
+"""enum: one of a tool's declared members, in any spelling of that member, and never another.
 
 "Přehled", " prehled ", "PREHLED" all read as the member `prehled` (or `Přehled`, whichever was
-declared); "public law", "public-law" and "Public_Law" as `public_law`; "PublicLaw" too, when no
-other member spells the same letters. A value that folds onto two members is asked about with both;
-a miss is refused naming the allowed members and the nearest one.
+declared); "public law", "public-law", "Public_Law" and "PublicLaw" as `public_law`; "9:00" as
+`09:00`. A spelling is read as a member only when it is that member spelled another way
+(`text_folding.spelling`): a value close in characters is another value ("9:00" is not "19:00"),
+so a miss is refused listing the allowed members, and names no guess. A spelling two members
+share is asked about with both.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 from functools import lru_cache
 from typing import Any
 
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
-from drivable.kinds.text_folding import words
+from drivable.kinds.text_folding import spelling
 
-_SEPARATORS = re.compile(r"[\s_\-./]+")
-
-
-def fold(text: str) -> str:
-    """Case, diacritics, surrounding space and separators folded away: "Přehled-X " -> "prehled_x"."""
-    return words(text, _SEPARATORS, "_")
-
-
-def _loose(folded: str) -> str:
-    return folded.replace("_", "")
+# A refusal lists this many members at most; the inputSchema's enum lists them all.
+SHOWN_MEMBERS = 40
 
 
 @lru_cache(maxsize=256)
-def _tables(
-    choices: tuple[str, ...],
-) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """Members by their fold and by their loose fold (separators dropped), for one declaration."""
-    strict: dict[str, tuple[str, ...]] = {}
-    loose: dict[str, tuple[str, ...]] = {}
+def _by_spelling(choices: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Members by the spelling they fold to, for one declaration."""
+    table: dict[str, tuple[str, ...]] = {}
     for member in choices:
-        f = fold(member)
-        strict[f] = (*strict.get(f, ()), member)
-        g = _loose(f)
-        loose[g] = (*loose.get(g, ()), member)
-    return strict, loose
+        key = spelling(member)
+        table[key] = (*table.get(key, ()), member)
+    return table
 
 
 def _expected(choices: tuple[str, ...]) -> str:
-    return "one of: " + ", ".join(choices)
+    return "one of: " + allowed(choices)
+
+
+def allowed(choices: tuple[str, ...]) -> str:
+    """The members a refusal names: all of them, or the first `SHOWN_MEMBERS` and how many more."""
+    if len(choices) <= SHOWN_MEMBERS:
+        return ", ".join(choices)
+    more = len(choices) - SHOWN_MEMBERS
+    return f"{', '.join(choices[:SHOWN_MEMBERS])} and {more} more (the inputSchema lists them all)"
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -83,14 +78,12 @@ def read_enum(value: Any, options: Options) -> Reading:
         )
     text = _as_text(value)
     if text is None:
-        return _miss(type(value).__name__, "", choices)
+        return _miss(type(value).__name__, choices, said=False)
     if text in choices:
         if isinstance(value, str):
             return Reading.of(text)
         return Reading.of(text, f"Read {shown(value)} as the string '{text}'.")
-    strict, loose = _tables(choices)
-    folded = fold(text)
-    members = strict.get(folded) or loose.get(_loose(folded), ())
+    members = _by_spelling(choices).get(spelling(text), ())
     if len(members) == 1:
         return Reading.repaired(value, members[0])
     if len(members) > 1:
@@ -101,18 +94,17 @@ def read_enum(value: Any, options: Options) -> Reading:
             readings=members,
             code="ambiguous_choice",
         )
-    return _miss(value, folded, choices)
+    return _miss(value, choices)
 
 
-def _miss(received: Any, folded: str, choices: tuple[str, ...]) -> Reading:
-    strict, _ = _tables(choices)
-    near = difflib.get_close_matches(folded, list(strict), n=1, cutoff=0.6) if folded else []
-    allowed = ", ".join(choices)
-    if near:
-        hint = f"Did you mean {strict[near[0]][0]!r}? Send one of: {allowed}."
-    else:
-        hint = f"Send one of: {allowed}."
-    return Reading.invalid(received, expected=_expected(choices), hint=hint, code="invalid_choice")
+def _miss(received: Any, choices: tuple[str, ...], *, said: bool = True) -> Reading:
+    what = f"{shown(received)} is none of the allowed values. " if said else ""
+    return Reading.invalid(
+        received,
+        expected=_expected(choices),
+        hint=f"{what}Send one of: {allowed(choices)}.",
+        code="invalid_choice",
+    )
 
 
 def one_of(*choices: str) -> Kind:
@@ -120,4 +112,4 @@ def one_of(*choices: str) -> Kind:
     return Kind("enum", choices=tuple(choices))
 
 
-__all__ = ["fold", "one_of", "read_enum"]
+__all__ = ["SHOWN_MEMBERS", "allowed", "one_of", "read_enum"]

@@ -2,8 +2,10 @@
 
 Case and surrounding spaces are repaired; a missing or wrong-case prefix is repaired when the rest
 is unmistakable, when it has a digit ("2231" with prefix "inv_" reads as "inv_2231"; "Wilson" is a
-name and refused); the example ids a model copies or makes up ("inv_123", "123456789", "inv_xxx",
-"inv_example") and references to a value ("invoice_id_from_find_invoices") are placeholders.
+name and refused). A placeholder carries no information of its own: a template word ("inv_xxx",
+"inv_example", "inv_id") or a reference to a value ("invoice_id_from_find_invoices"). An id with
+a counter is an id ("inv_123", "123", "inv_0001"): a server whose ids count up issues exactly
+those, and one that does not answers not_found, which names the lookup.
 
 `lookup=(tool, parameter)` names the tool that lists these ids and the parameter that finds one by
 a name (or None): a name sent where the id goes ("Wilson Trading" as customer_id) is refused with
@@ -24,24 +26,25 @@ from drivable.kinds._registry import Options, kind
 
 _BODY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _EXAMPLE_BODIES = frozenset({"xxx", "xxxx", "example", "id", "abc"})
-_COUNTING = ("1234567890", "9876543210", "0000000000")
 _DIGIT = re.compile(r"[0-9]")
 # Words of a reference to a value, not a value: "customer_id_from_list_customers", "invoice_id".
 _REFERENCE_WORDS = frozenset({"id", "ids", "from", "the", "your", "cursor", "value", "returned"})
 
 
 def _example_body(body: str) -> bool:
-    """`body` is an example a model writes, not an id: a word of `_EXAMPLE_BODIES` or a counting
-    run of three digits or more ("123", "123456789", "987654321", "000"). The 1.5B model sent
-    customer_id "12345" and "123456789" for a customer it had not looked up."""
-    low = body.lower()
-    return low in _EXAMPLE_BODIES or (len(low) >= 3 and any(r.startswith(low) for r in _COUNTING))
+    """`body` is a template word a model writes, not an id (`_EXAMPLE_BODIES`). Digits are
+    never an example: "room_123" had read as no value, so get_room answered "'room_id' is
+    required" to a server whose ids count up (docs/decisions/0013-placeholders-carry-no-information.md)."""
+    return body.lower() in _EXAMPLE_BODIES
 
 
-def _names_a_value(body: str) -> bool:
-    """`body` spells where a value would come from ("customer_id_from_list_customers")."""
+def _names_a_value(body: str, prefixed: bool) -> bool:
+    """`body` spells where a value would come from ("customer_id_from_list_customers"; after
+    the prefix, "cus_" + "id_from_list_customers")."""
     words = re.split(r"[_-]+", body.lower())
-    return len(words) > 1 and not _DIGIT.search(body) and not _REFERENCE_WORDS.isdisjoint(words)
+    if len(words) < 2 or _DIGIT.search(body):
+        return False
+    return words[0] in ("id", "ids") if prefixed else not _REFERENCE_WORDS.isdisjoint(words)
 
 
 def _prefix(options: Options) -> str:
@@ -91,7 +94,7 @@ def read_identifier(value: Any, options: Options) -> Reading:
             hint=f"Send the id exactly {source} ('{prefix}' followed by letters and digits).",
             code="invalid_id",
         )
-    if _example_body(body) or (not prefixed and _names_a_value(body)):
+    if _example_body(body) or _names_a_value(body, prefixed):
         return absence.reading_for(value, options.intent, expected) if value else Reading.absent()
     if prefix and not prefixed and not _DIGIT.search(body):
         # "Wilson" is a name, not an id missing its prefix: only digits make that unmistakable

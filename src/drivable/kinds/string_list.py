@@ -9,7 +9,8 @@
 - Items that are placeholders ("", "none", "n/a") are dropped with a note on a read (asked about on
   a write, as for any placeholder); repeats are dropped with a note; an empty result is absence.
 - An item that is asked about or refused makes the list asked about or refused, naming the item.
-- Work is bounded: more than MAX_ITEMS items are refused before any is read.
+- Work is bounded: more than MAX_ITEMS items are refused before any is read, an item of more
+  than MAX_SCALAR_CHARS characters before it is read.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Annotated, Any
 from drivable.kinds import absence
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, jsonable, shown
-from drivable.kinds._registry import Options, kind, read_with, spec_of
+from drivable.kinds._registry import MAX_SCALAR_CHARS, Options, kind, read_with, spec_of
 
 MAX_ITEMS = 500
 EXPECTED = "a JSON array of strings"
@@ -138,6 +139,15 @@ def _read_items(
                 expected=EXPECTED,
                 hint=f"Item {position} is a nested {type(item).__name__}; send a flat array of strings.",
                 code="invalid_string_list",
+            )
+        if isinstance(item, str) and len(item) > MAX_SCALAR_CHARS:
+            # free text is bounded by its field; an item's field is this list, whose bound it is
+            return Reading.invalid(
+                f"<{len(item)} characters>",
+                expected=f"items of at most {MAX_SCALAR_CHARS} characters",
+                hint=f"Item {position}: an item of this list is at most {MAX_SCALAR_CHARS} "
+                "characters.",
+                code="value_too_long",
             )
         reading = read_with(spec, item, item_options)
         if reading.outcome == "absent":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drivable.kinds._reading import Reading
-from drivable.kinds._registry import MAX_SCALAR_CHARS, NOT_CANONICAL, Options, kind
+from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 from drivable.kinds.absence import placeholder_of
 
 
@@ -14,10 +14,11 @@ def _schema(options: Options) -> dict[str, Any]:
 
 
 def _canonical(value: Any, options: Options) -> Any:
-    """Text with nothing to trim, within the bound and no placeholder: itself, without a Reading."""
+    """Text with nothing to trim and no placeholder: itself, without a Reading. Text is bounded
+    by its field alone (its max_length, checked on the value read), never by the kinds."""
     if (
         type(value) is str
-        and 0 < len(value) <= MAX_SCALAR_CHARS
+        and value
         and not value[0].isspace()
         and not value[-1].isspace()
         and placeholder_of(value) is None
@@ -26,7 +27,7 @@ def _canonical(value: Any, options: Options) -> Any:
     return NOT_CANONICAL
 
 
-@kind("text", schema=_schema, expected="a non-empty string", canonical=_canonical)
+@kind("text", schema=_schema, expected="a non-empty string", canonical=_canonical, max_chars=None)
 def read_text(value: Any, options: Options) -> Reading:
     if not isinstance(value, str):
         return Reading.invalid(

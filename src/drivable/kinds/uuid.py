@@ -1,8 +1,9 @@
 """uuid: an id, read through case, braces, "urn:uuid:", missing hyphens and spaces.
 
-Sent back in the canonical form: lowercase, hyphenated (8-4-4-4-12). The all-zero id, the all-f
-id, ids of one repeated digit, tiny counters (…0001) and the example ids of documentation are
-placeholders a model copied or invented: absence on a read, a question on a write.
+Sent back in the canonical form: lowercase, hyphenated (8-4-4-4-12). A placeholder is an id that
+carries no information of its own: the nil id (all zeros), the max id (all f) and the example ids
+of documentation, which a model copied: absence on a read, a question on a write. Any other id is
+an id, a small counter ("…0001", which seeded databases issue) included.
 """
 
 from __future__ import annotations
@@ -42,9 +43,8 @@ EXAMPLE_IDS: frozenset[int] = frozenset(
         EXAMPLE,
     )
 )
-# Ids this small are counters someone zero-padded ("00000000-0000-0000-0000-000000000001").
-_SMALLEST_REAL = 1 << 16
-_ONE_DIGIT_REPEATED = int("1" * 32, 16)
+# RFC 9562's two special ids: the nil id and the max id.
+_NIL, _MAX = 0, (1 << 128) - 1
 
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
 _CANONICAL = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -60,11 +60,9 @@ def _schema(options: Options) -> dict[str, Any]:
 
 
 def is_placeholder(value: _uuid.UUID) -> bool:
-    """True for ids no server issues: zero, all-f, one repeated digit, tiny counters, examples."""
+    """True for ids that carry no information of their own: nil, max, documentation examples."""
     number = value.int
-    if number < _SMALLEST_REAL or number in EXAMPLE_IDS:
-        return True
-    return number % _ONE_DIGIT_REPEATED == 0  # 1111...1, 2222...2, ..., ffff...f
+    return number in (_NIL, _MAX) or number in EXAMPLE_IDS
 
 
 def _canonical(value: Any, options: Options) -> Any:

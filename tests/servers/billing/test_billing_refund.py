@@ -270,7 +270,7 @@ async def test_amount_bounds_and_the_spellings_models_send(billing: Contract) ->
     assert other in wrong["message"] and currency in wrong["message"]
     # A copied placeholder id on a write is asked about, never read as some invoice.
     placeholder = await call(
-        billing, "refund_invoice", {**base, "invoice_id": "inv_123", "amount_cents": 100}
+        billing, "refund_invoice", {**base, "invoice_id": "inv_xxx", "amount_cents": 100}
     )
     assert placeholder["code"] == "invalid_arguments"
     assert placeholder["issues"][0]["path"] == "invoice_id"

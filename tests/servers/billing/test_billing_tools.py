@@ -109,9 +109,11 @@ async def test_get_invoice_not_found_repairs_with_the_find_call(billing: Contrac
         "arguments": {},
         "next_step": "find_the_invoice_first",
     }
-    placeholder = await call(billing, "get_invoice", {"invoice_id": "inv_123"})
-    assert placeholder["code"] == "invalid_arguments"  # a copied example id is no id at all
+    placeholder = await call(billing, "get_invoice", {"invoice_id": "inv_xxx"})
+    assert placeholder["code"] == "invalid_arguments"  # a copied template is no id at all
     assert placeholder["issues"][0]["code"] == "missing_property"
+    counted = await call(billing, "get_invoice", {"invoice_id": "inv_123"})
+    assert counted["code"] == "not_found"  # an id that counts is looked up, never no value
     bare = await call(billing, "get_invoice", {"invoice_id": " INV_30001 "})
     assert not bare["is_error"] and bare["invoice"]["invoice_id"] == "inv_30001"
 

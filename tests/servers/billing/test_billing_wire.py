@@ -76,7 +76,7 @@ async def drive_refund(call: Wire, key: str) -> tuple[str, str]:
     assert done["status"] == "refunded", done
     again = await call("refund_invoice", real)
     assert again["refund_id"] == done["refund_id"] and again["notes"]
-    placeholder = await call("get_invoice", {"invoice_id": "inv_123"})
+    placeholder = await call("get_invoice", {"invoice_id": "inv_xxx"})
     assert placeholder["code"] == "invalid_arguments"
     asked = await call("find_invoices", {"date_from": "01/02/2026"})
     assert asked["issues"][0]["readings"] == ["2026-02-01", "2026-01-02"]

@@ -314,10 +314,12 @@ async def test_unknown_and_placeholder_ids_name_the_search(caselaw: Contract) ->
         caselaw, "get_decision", {"decision_id": "00000000-0000-0000-0000-000000000000"}
     )
     assert zero["code"] in ("not_found", "invalid_arguments")
-    for placeholder in ("dec_123", "string", "<decision_id>", "dec_xxx"):
+    for placeholder in ("dec_example", "string", "<decision_id>", "dec_xxx"):
         out = await call(caselaw, "get_decision", {"decision_id": placeholder})
         assert out["code"] == "invalid_arguments", placeholder
         assert "search_decisions" in out["hint"]
+    counted = await call(caselaw, "get_decision", {"decision_id": "dec_123"})
+    assert counted["code"] == "not_found"  # an id that counts is looked up, never no value
     missing = await call(caselaw, "get_decision", {"case_number": "99 Cdo 9999/1999"})
     assert missing["code"] == "not_found"
     assert missing["repair"]["arguments"] == {"query": "99 Cdo 9999/1999"}

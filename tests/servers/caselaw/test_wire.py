@@ -92,7 +92,7 @@ async def drive(target: Target, mode: str) -> None:
             assert dropped["warnings"][0]["code"] == "filter_value_dropped"
             error, asked = await call("search_decisions", {"date_from": "01/02/2026"})
             assert error and asked["issues"][0]["readings"] == ["2026-02-01", "2026-01-02"]
-            error, placeholder = await call("get_decision", {"decision_id": "dec_123"})
+            error, placeholder = await call("get_decision", {"decision_id": "dec_xxx"})
             assert error and placeholder["code"] == "invalid_arguments"
             assert "search_decisions" in placeholder["hint"]
             error, envelope = await call("get_decision", {"decision_id": "dec_nosuchthing"})

@@ -2,8 +2,8 @@
 
 A rejection becomes `invalid_arguments` whose issues name each field, and whose hint names the one
 next call: both readings of an ambiguous value, a placeholder to omit, or a `repair` when the fix is
-certain (a near-miss property name; on a read-only tool, a property it does not take, left out)
-and validates.
+certain (a property's name spelled another way; on a read-only tool, a property no declared one
+means, left out and said so; a refused cursor, left out) and validates.
 """
 
 from __future__ import annotations
@@ -18,7 +18,12 @@ from drivable.contract.call import Call
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.tool import field_kinds
-from drivable.contract.validation import callable_repair, issues_from, repaired_arguments
+from drivable.contract.validation import (
+    callable_repair,
+    issues_from,
+    placeholder_said,
+    repaired_arguments,
+)
 from drivable.kinds import validate
 from drivable.kinds.identifier import lookup_of
 
@@ -56,26 +61,32 @@ def invalid_arguments(
     contract: Contract | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
-    certain = repaired_arguments(
-        raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only
-    )
-    fixed, dropped = certain if certain is not None else (None, [])
+    fix = repaired_arguments(raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only)
     repair = None
-    if fixed is not None:
+    if fix is not None:
         try:
-            validate(spec.input_model, fixed, intent=spec.intent)
+            validate(spec.input_model, fix.arguments, intent=spec.intent)
             step = (
-                "resend_without_unknown_properties"
-                if dropped
+                "restart_paging_from_the_first_page"
+                if fix.restarted
+                else "resend_without_unknown_properties"
+                if fix.dropped and not fix.renamed
                 else "resend_with_corrected_property_names"
             )
-            repair = Repair(spec.name, fixed, step)
+            repair = Repair(spec.name, fix.arguments, step)
         except ValidationError:
             repair = None
     first = issues[0] if issues else None
     count = len(issues)
     looked_up = id_lookup(spec, first, contract) if repair is None else None
-    if looked_up is not None and first is not None:
+    if looked_up is not None and first is not None and first.code == "missing_property":
+        # a placeholder where the id goes ("<id>", "room_xxx"): the call that lists the ids
+        hint = (
+            f"{placeholder_said(first.received, first.path)}: find one with {looked_up.tool} (the call in "
+            f"`repair`), then call {spec.name} again with the id it returns."
+        )
+        repair = looked_up
+    elif looked_up is not None and first is not None:
         # a name where the id goes ("Wilson Trading" as customer_id): the call that finds the id
         repair = looked_up
         hint = (
@@ -96,9 +107,18 @@ def invalid_arguments(
     elif first.readings:
         choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
         hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
-    elif repair is not None and dropped:
-        names = ", ".join(dropped)
-        hint = f"{spec.name} takes no {names}: send the call in `repair`, which leaves it out."
+    elif repair is not None and fix is not None and fix.restarted:
+        hint = (
+            f"{first.message.rstrip('.')}. The next page comes from the previous page's "
+            f"next_call (its next_cursor as `cursor`); the call in `repair` is {spec.name} "
+            "from the first page, every other argument kept."
+        )
+    elif repair is not None and fix is not None and fix.dropped:
+        names = ", ".join(fix.dropped)
+        hint = (
+            f"{spec.name} has no property that means {names}: the call in `repair` leaves it "
+            "out, so that constraint is not applied; tell the user if it matters."
+        )
     elif repair is not None:
         hint = f"Call {spec.name} again with the corrected property names (the call in `repair`)."
     else:
@@ -116,8 +136,18 @@ def id_lookup(spec: ToolSpec, issue: Issue | None, contract: Contract | None) ->
     """The call that looks up the id a refused id field wanted, when its kind names one
     (`IdOf(prefix, lookup=(tool, parameter))`), what was sent does not start like an id (a name,
     not a mistyped id) and that call validates: the text that was sent as the parameter that
-    finds an id by name, or no argument at all."""
-    if issue is None or issue.code != "invalid_id" or contract is None or "." in issue.path:
+    finds an id by name, or no argument at all. A placeholder sent as a required id (read as
+    no value) is looked up with no argument: it names nothing to find."""
+    if issue is None or contract is None or "." in issue.path:
+        return None
+    if issue.code == "missing_property" and issue.has_received and issue.received is not None:
+        options = _identifier_options(spec.input_model, issue.path)
+        lookup = lookup_of(options) if options is not None else None
+        if lookup is None:
+            return None
+        repair = Repair(lookup[0], {}, "look_the_id_up_first")
+        return repair if callable_repair(contract, repair) else None
+    if issue.code != "invalid_id":
         return None
     options = _identifier_options(spec.input_model, issue.path)
     lookup = lookup_of(options) if options is not None else None

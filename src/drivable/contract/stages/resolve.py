@@ -1,14 +1,20 @@
-"""Stage: find the tool a call names, or refuse with the one it most likely meant."""
+"""Stage: find the tool a call names, or refuse naming the tool whose name it spells another way.
+
+A name is another spelling of a tool's when it folds to the same (`text_folding.spelling`: case,
+separators, camelCase, a plural), once a host's namespace before it ("mcp__notes__") is gone and
+its verb is read through the declared synonyms ("find" for search). A name close in characters is
+another tool ("search_nodes" is not search_notes): the refusal lists the tools and guesses none.
+"""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drivable.contract.envelope import Envelope, Repair
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.validation import callable_among
+from drivable.kinds.text_folding import name_words, spelling
 
 if TYPE_CHECKING:
     from drivable.contract.tool import ToolSpec
@@ -28,20 +34,28 @@ VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
     "edit": ("update",),
     "modify": ("update",),
 }
+# Words hosts put before a server's tool names ("mcp__notes__search_notes", "functions.get_note"),
+# besides the words of the server's own name.
+NAMESPACE_WORDS = frozenset({"mcp", "function", "functions", "tool", "tools"})
 
 
 def resolve(attempt: Attempt) -> ToolSpec:
-    """The named tool's spec (recorded on the attempt), or `unknown_tool` naming the nearest."""
+    """The named tool's spec (recorded on the attempt), or `unknown_tool` naming the tool its
+    name spells another way, if one."""
     spec = attempt.contract.tools.get(attempt.name)
     if spec is None:
-        raise Refused(unknown_tool(attempt.contract.tools, attempt.name, attempt.raw))
+        namespace = name_words(attempt.contract.name)
+        raise Refused(unknown_tool(attempt.contract.tools, attempt.name, attempt.raw, namespace))
     attempt.spec = spec
     return spec
 
 
-def unknown_tool(tools: Mapping[str, ToolSpec], name: str, raw: Any) -> Envelope:
+def unknown_tool(
+    tools: Mapping[str, ToolSpec], name: str, raw: Any, namespace: Iterable[str] = ()
+) -> Envelope:
     names = sorted(tools)
-    near = nearest_tool(name, names)
+    same = same_tools(name, names, namespace)
+    near = same if len(same) == 1 else []
     repair = None
     if near and isinstance(raw, Mapping):
         repair = _checked(tools, near[0], raw, "call_nearest_tool")
@@ -49,7 +63,10 @@ def unknown_tool(tools: Mapping[str, ToolSpec], name: str, raw: Any) -> Envelope
     if wrapped is not None:
         repair = _checked(tools, wrapped[0], wrapped[1], "send_the_call_it_wraps")
     if near:
-        hint = f"Did you mean {near[0]}? Tools: {', '.join(names)}."
+        how = " (the call in `repair`)" if repair is not None else ""
+        hint = f"{name!r} is what this server calls {near[0]}: call {near[0]}{how}. Tools: {', '.join(names)}."
+    elif same:
+        hint = f"{name!r} may be any of {', '.join(same)}: call the one meant."
     elif repair is not None:
         # a model sent a repair or next_call as a call of a tool named after it:
         # {"name": "repair", "arguments": {"repair": {"tool": "get_invoice", "arguments": {...}}}}
@@ -85,17 +102,37 @@ def _checked(
     return repair if callable_among(tools, repair) else None
 
 
-def nearest_tool(name: str, names: Sequence[str]) -> list[str]:
-    """The tool an unknown name most likely meant: by spelling, and by verb synonyms
-    ("find_notes" -> search_notes), as a list of at most one name."""
-    spellings = [name]
-    head, _, rest = name.partition("_")
-    for verb in VERB_SYNONYMS.get(head.casefold(), ()):
-        spellings.append(f"{verb}_{rest}" if rest else verb)
-    best: tuple[float, str] | None = None
-    for rank, spelling in enumerate(spellings):
-        for candidate in names:
-            score = difflib.SequenceMatcher(None, spelling, candidate).ratio() - rank * 0.01
-            if score >= 0.5 and (best is None or score > best[0]):
-                best = (score, candidate)
-    return [best[1]] if best else []
+def synonyms(verb: str) -> tuple[str, ...]:
+    """The verbs `verb` may stand for, likeliest first: those `VERB_SYNONYMS` gives it, then those
+    it is given for (a synonym goes both ways: "find" may mean list, so "list" may mean find)."""
+    forward = VERB_SYNONYMS.get(verb, ())
+    back = tuple(k for k, meant in VERB_SYNONYMS.items() if verb in meant and k not in forward)
+    return forward + back
+
+
+def same_tools(name: str, names: Sequence[str], namespace: Iterable[str] = ()) -> list[str]:
+    """The tools whose name `name` spells another way (one, several, or none), in `names` order.
+
+    Its spellings: itself, and without leading words of a host's namespace (`NAMESPACE_WORDS`
+    and the words of the server's own name, `namespace`); then, if none of those names a tool,
+    each with its verb read through `synonyms`, the likeliest first.
+    """
+    words = name_words(name)
+    prefixes = NAMESPACE_WORDS | set(namespace)
+    bodies = [name]
+    for at in range(1, len(words)):
+        if not set(words[:at]) <= prefixes:
+            break
+        bodies.append("_".join(words[at:]))
+    tiers: list[set[str]] = [{spelling(body) for body in bodies}]
+    for body in bodies:
+        head, *rest = name_words(body) or ("",)
+        for rank, verb in enumerate(synonyms(head), start=1):
+            while len(tiers) <= rank:
+                tiers.append(set())
+            tiers[rank].add(spelling("_".join((verb, *rest))))
+    for keys in tiers:
+        found = [n for n in names if spelling(n) in keys]
+        if found:
+            return found
+    return []

@@ -172,7 +172,8 @@ class GetInput(KindModel):
 
 
 class CourtsInput(KindModel):
-    country: str | None = Field(
+    # groups: "EU" reads as the group, which list_courts' filter matches as the Union's courts
+    country: Annotated[str | None, Kind("country", groups=True)] = Field(
         None,
         description="Only courts of this country (name or ISO code).",
     )
