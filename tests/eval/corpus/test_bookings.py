@@ -37,7 +37,6 @@ CONTROL = ("idempotency_key", "dry_run", "confirm_token")
 # What the runtime does today that the workflows were written to show (issue 38); each flips to a
 # pass, and strict xfail fails, once the runtime reads them right.
 RUNTIME_GAPS = {
-    ("cancel-by-id", "drivable"): "bk_1234, a real id that counts up, is read as a placeholder",
     ("rebook-after-cancel", "drivable"): (
         "the create resent after its booking was cancelled replays the cancelled booking as "
         "confirmed and books nothing"
