@@ -17,10 +17,12 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
   after the label in 6 of 6 replays);
 - literal: no habit beyond the one every persona shares.
 
-Shared by all: after an error, follow `repair` literally when the error carries one, else fix what
-`issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property), and
-when the error has no structure, guess (the nearest tool name, the value the text mentions coerced to
-the schema's type, else resend once). A success whose warning says a filter emptied the page
+Shared by all: after an error, read its next step with `drivable.eval.next_step`, as a model
+would: follow `repair` (or `next_call`) literally when the error carries one, else fix what
+`issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property),
+else call what the error's words name as the next call ("Use get_room with the day"), and when
+nothing in it can be used, guess (the nearest tool name, the value the text mentions coerced to the
+schema's type, else resend once). A success whose warning says a filter emptied the page
 (no_hits_filtered) is heeded once: the values it names are omitted and not filled again. A poll
 of a task still working is made again. They read only what discovery exposes: tools/list (names,
 descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
