@@ -409,6 +409,9 @@ def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> 
         return subprocess.Popen(command, env=env)
 
     def join() -> None:
+        # sections in the order the models were given, whichever finished first
+        order = {"-".join(c): i for i, c in enumerate(cells)}
+        finished.sort(key=lambda p: order.get(p.stem, len(order)))
         parts = [json.loads(p.read_text(encoding="utf-8")) for p in finished]
         run = merge_runs(parts)
         run["wall_seconds"] = round(time.time() - started, 1)
