@@ -499,20 +499,15 @@ def regressions(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 # -- do the personas and the model agree on the order? --------------------------------------
 
+SIDES = ("naive", "drivable")
 
-def _completion(doc: dict[str, Any], workflows: set[str], split: str | None) -> Fraction | None:
-    ran = [
+
+def _ran(doc: dict[str, Any], split: str | None = None) -> list[dict[str, Any]]:
+    return [
         t
         for t in doc.get("trials") or []
-        if not t.get("skipped")
-        and t["workflow"] in workflows
-        and (split is None or t.get("split") == split)
+        if not t.get("skipped") and (split is None or t.get("split") == split)
     ]
-    return Fraction(sum(1 for t in ran if t["completed"]), len(ran)) if ran else None
-
-
-def _ran(doc: dict[str, Any]) -> set[str]:
-    return {t["workflow"] for t in doc.get("trials") or [] if not t.get("skipped")}
 
 
 def _order(naive: Fraction, drivable: Fraction) -> str:
@@ -531,35 +526,31 @@ def order_agreement(
     (runs of before the splits are compared as one, "all"). A tie agrees only with a tie."""
     pairs: list[dict[str, Any]] = []
     for name in [n for n in personas if n in model]:
-        docs = [personas[name].get(side) for side in ("naive", "drivable")]
-        docs += [model[name].get(side) for side in ("naive", "drivable")]
-        if not all(docs):
+        found = [runs[name].get(side) for runs in (personas, model) for side in SIDES]
+        docs = [d for d in found if d]
+        if len(docs) < len(found):
             continue
-        sides: list[dict[str, Any]] = [d for d in docs if d]
-        common = set.intersection(*(_ran(d) for d in sides))
-        split_known = all(t.get("split") for d in sides for t in d.get("trials") or [])
+        trials = [t for d in docs for t in _ran(d)]
         scopes: list[str | None] = (
-            [s for s in SPLITS if all(any(t.get("split") == s for t in d["trials"]) for d in sides)]
-            if split_known
+            [s for s in SPLITS if all(_ran(d, s) for d in docs)]
+            if all(t.get("split") for t in trials)
             else [None]
         )
         for split in scopes:
-            rates = [_completion(d, common, split) for d in sides]
-            if any(r is None for r in rates):
+            common = set.intersection(*({t["workflow"] for t in _ran(d, split)} for d in docs))
+            if not common:
                 continue
-            pn, pd, mn, md = (r for r in rates if r is not None)
+            rates = []
+            for d in docs:
+                mine = [t for t in _ran(d, split) if t["workflow"] in common]
+                rates.append(Fraction(sum(1 for t in mine if t["completed"]), len(mine)))
+            pn, pd, mn, md = rates
             by_personas, by_model = _order(pn, pd), _order(mn, md)
             pairs.append(
                 {
                     "set": name,
                     "split": split or "all",
-                    "workflows": len(
-                        {
-                            t["workflow"]
-                            for t in sides[0]["trials"]
-                            if t["workflow"] in common and (split is None or t["split"] == split)
-                        }
-                    ),
+                    "workflows": len(common),
                     "personas": {"naive": float(pn), "drivable": float(pd), "order": by_personas},
                     "model": {"naive": float(mn), "drivable": float(md), "order": by_model},
                     "agree": by_personas == by_model,

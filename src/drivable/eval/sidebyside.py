@@ -581,7 +581,10 @@ def run_personas(args: argparse.Namespace) -> int:
     doc: dict[str, Any] = {"format": RUN_FORMAT, "runs": {"personas": run}}
     for key in ("started", "trials", "seed"):
         doc[key] = run[key]
-    with TraceWriter(args.trace) as trace:
+    with (
+        TraceWriter(args.trace) as trace,
+        (args.out.parent / "servers.log").open("a", encoding="utf-8") as server_log,
+    ):
         for name, workflows in _sides(args):
             for side, target in targets(name, scratch).items():
                 if side not in _chosen_sides(args):
@@ -598,7 +601,7 @@ def run_personas(args: argparse.Namespace) -> int:
                 ) -> list[TrialResult]:
                     return await run_jobs(target, jobs, concurrency=args.concurrency, trace=trace)
 
-                target.errlog = (args.out.parent / "servers.log").open("a", encoding="utf-8")
+                target.errlog = server_log
                 results = anyio.run(side_run)
                 side_doc = report.run_document(
                     results,
