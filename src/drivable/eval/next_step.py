@@ -25,6 +25,8 @@ In words (the envelope's `hint` then its `message`, or a plain error's text), by
 - the named tool is the call the answer is to: its other arguments are kept (a model resends its
   call, changing what the words name); another tool: its required properties the agent has a value
   for are filled, nothing else.
+
+Measured: docs/decisions/0020-personas-read-next-steps-in-prose.md.
 """
 
 from __future__ import annotations
