@@ -301,3 +301,14 @@ def test_a_repair_or_next_call_is_read_before_the_words(
         "structured",
     )
     assert structured({key: {"tool": "not_listed", "arguments": {}}}, catalog) is None
+
+
+@given(named_calls())
+def test_did_you_mean_names_the_tool_it_offers(
+    case: tuple[dict[str, dict[str, Any]], str, dict[str, Any]],
+) -> None:
+    """An unknown tool's "Did you mean get_room? Tools: ..." offers get_room as the next call."""
+    catalog, tool, _ = case
+    listing = ", ".join(sorted(catalog))
+    found = in_words(f"Did you mean {tool}? Tools: {listing}.", catalog)
+    assert found is not None and found.tool == tool

@@ -11,9 +11,10 @@ In words (the envelope's `hint` then its `message`, or a plain error's text), by
 
 - a **mention** is a catalog tool's exact name, not part of a longer identifier (`get_rooms`,
   `get_roomArguments` and `my_get_room` mention no `get_room`);
-- a mention **names the next call** when a cue word (use, call, try, run, retry, resend, see, ...) stands
-  before it in the same sentence and no negation (not, never, n't, ...) stands next to the cue or
-  between it and the name; the first such mention is the next call (later ones come after it);
+- a mention **names the next call** when a cue word (use, call, try, run, retry, resend, see,
+  "did you mean", ...) stands before it in the same sentence and no negation (not, never, n't,
+  ...) stands next to the cue or between it and the name; the first such mention is the next call
+  (later ones come after it);
 - its **arguments** are what the words after it, up to the end of the sentence or the next
   mention, give: a call written out (`get_room(room_id="room_7")`, `get_room {"room_id": ...}`),
   `name=value` pairs, a property named without a value ("with the day", "the room id": the value
@@ -47,7 +48,7 @@ Source = Literal["structured", "prose"]
 CUES = frozenset(
     {
         "use", "using", "call", "calling", "try", "trying", "run", "invoke", "retry", "see",
-        "consult", "send", "resend", "repeat",
+        "consult", "send", "resend", "repeat", "mean", "meant",
     }
 )  # fmt: skip
 NEGATIONS = frozenset({"not", "never", "cannot", "don't", "doesn't", "didn't", "can't", "won't"})
