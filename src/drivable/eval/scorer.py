@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from drivable.eval import next_step
 from drivable.eval.tokens import count_text
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import CallSpec, Done, Workflow
@@ -118,16 +119,13 @@ def contains(obs: Observation, needle: str) -> bool:
     )
 
 
-def names_next_call(obs: Observation, tools: set[str]) -> bool:
-    """Does this rejection name the next call: a repair with a real tool, or a hint naming one?"""
-    env = obs.envelope()
-    if env is None:
-        return False
-    repair = env.get("repair")
-    if isinstance(repair, dict) and repair.get("tool") in tools:
-        return True
-    hint = str(env.get("hint") or "")
-    return any(t in hint for t in tools)
+def names_next_call(
+    obs: Observation, catalog: Mapping[str, dict[str, Any]]
+) -> next_step.Source | None:
+    """How this rejection names the next call: "structured" (a `repair` or `next_call` with a real
+    tool), "prose" (its words name one, by the rules of `drivable.eval.next_step`), or None."""
+    found = next_step.read(obs, catalog, next_step.Known(obs.call))
+    return found.source if found is not None else None
 
 
 def _repair_key(obs: Observation) -> str | None:
@@ -149,7 +147,9 @@ class StepScore:
     resends: int = 0
     errors: int = 0
     structured_errors: int = 0
-    errors_naming_next_call: int = 0
+    errors_naming_next_call: int = 0  # structured + prose
+    errors_naming_next_call_structured: int = 0  # a repair or next_call with a real tool
+    errors_naming_next_call_prose: int = 0  # the words name it (drivable.eval.next_step)
     forced: int = 0
     first_call: bool | None = None
     first_repair: bool | None = None
@@ -172,7 +172,8 @@ class Tracker:
         discovery: dict[str, Any] | None = None,
     ) -> None:
         self.workflow = workflow
-        self.tool_names = {str(t.get("name")) for t in tools}
+        self.catalog = {str(t.get("name")): t for t in tools}
+        self.tool_names = set(self.catalog)
         self.normalize = normalize
         self.steps = [StepScore(s.name) for s in workflow.steps]
         self.discovery = discovery or {"bytes": 0, "tokens": 0}
@@ -251,8 +252,13 @@ class Tracker:
             score.errors += 1
             if obs.envelope() is not None:
                 score.structured_errors += 1
-            if names_next_call(obs, self.tool_names):
+            named = names_next_call(obs, self.catalog)
+            if named is not None:
                 score.errors_naming_next_call += 1
+                if named == "structured":
+                    score.errors_naming_next_call_structured += 1
+                else:
+                    score.errors_naming_next_call_prose += 1
             if score.errors == 2:
                 score.first_repair = False  # a second error: not resolved in one hop
         if ok:

@@ -8,11 +8,12 @@ discovery, forced errors and the trace. It does not judge (the scorer does) and 
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 import anyio
 import jsonschema
@@ -133,11 +134,13 @@ class TrialResult:
     seconds: float
     skipped: str | None = None
     usage: dict[str, Any] = field(default_factory=dict)
+    split: str | None = None  # tune or holdout, for a bundled set's workflow
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "workflow": self.workflow,
             "fixture": self.fixture,
+            "split": self.split,
             "agent": self.agent,
             "trial": self.trial,
             "seed": self.seed,
@@ -154,7 +157,15 @@ def skipped(
     """A trial that did not run, and why (a capability or extension it needs)."""
     verdict = {"steps": [], "completed": False}
     return TrialResult(
-        workflow.name, workflow.fixture, agent, trial, seed, verdict, seconds, skipped=why
+        workflow.name,
+        workflow.fixture,
+        agent,
+        trial,
+        seed,
+        verdict,
+        seconds,
+        skipped=why,
+        split=workflow.split,
     )
 
 
@@ -201,7 +212,43 @@ async def run_trial(
             seed,
             verdict,
             time.perf_counter() - started,
+            split=workflow.split,
         )
+
+
+async def unanswered(target: EvalTarget, timeout: float) -> str | None:
+    """Why the target never answered (it could not be started or reached, died, or said nothing
+    a client reads within `timeout` seconds), with its stderr's last lines; None when it answered.
+    An HTTP refusal (401 and its envelope) is an answer: the trials record it."""
+    if target.target.kind == "in-process":
+        return None
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog:
+        try:
+            with anyio.fail_after(timeout):
+                async with connect(
+                    target.target, mode=target.mode, errlog=errlog, read_timeout_seconds=timeout
+                ) as client:
+                    await client.list_tools(cache_mode="bypass")
+            return None
+        except TimeoutError:
+            why = f"no answer within {timeout:g} s"
+        except Exception as error:
+            if target.target.url is not None:
+                refusal = await _http_refusal(target.target)
+                if refusal is not None and refusal.get("status"):
+                    return None
+            why = describe_error(error)
+        return f"the target never answered ({why})" + stderr_tail(errlog)
+
+
+def stderr_tail(errlog: IO[str], lines: int = 10) -> str:
+    """The last lines a server wrote to its stderr, said as such (nothing when it wrote none)."""
+    try:
+        errlog.seek(0)
+        tail = [line for line in errlog.read().splitlines() if line.strip()][-lines:]
+    except (OSError, ValueError):
+        return ""
+    return ("\nserver stderr (last lines):\n  " + "\n  ".join(tail)) if tail else ""
 
 
 def describe_error(error: BaseException) -> str:
@@ -359,6 +406,7 @@ async def _run_connected(
             "parse_paths": dict(usage.parse_paths),
             "turns": list(usage.turns),
         },
+        split=workflow.split,
     )
 
 

@@ -17,10 +17,12 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
   after the label in 6 of 6 replays);
 - literal: no habit beyond the one every persona shares.
 
-Shared by all: after an error, follow `repair` literally when the error carries one, else fix what
-`issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property), and
-when the error has no structure, guess (the nearest tool name, the value the text mentions coerced to
-the schema's type, else resend once). A success whose warning says a filter emptied the page
+Shared by all: after an error, read its next step with `drivable.eval.next_step`, as a model
+would: follow `repair` (or `next_call`) literally when the error carries one, else fix what
+`issues`/`hint` name (the first reading offered, the nearest allowed value, a renamed property),
+else call what the error's words name as the next call ("Use get_room with the day"), and when
+nothing in it can be used, guess (the nearest tool name, the value the text mentions coerced to the
+schema's type, else resend once). A success whose warning says a filter emptied the page
 (no_hits_filtered) is heeded once: the values it names are omitted and not filled again. A poll
 of a task still working is made again. They read only what discovery exposes: tools/list (names,
 descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
@@ -37,6 +39,7 @@ import re
 import uuid
 from typing import Any
 
+from drivable.eval import next_step
 from drivable.eval.agents.guesses import (
     coerce_guess,
     del_path,
@@ -313,22 +316,45 @@ class SimulatedAgent:
         env = last.envelope()
         if env is not None:
             return self._follow(call, env)
-        return self._guess(call, last.text)
+        return self._follow_words(call, last.text) or self._guess(call, last.text)
+
+    def _known(self, call: ToolCall) -> next_step.Known:
+        """What the persona knows as it reads an answer: the call it made, and the step's values
+        by property name (the user's words as its draft puts them, then the facts by name)."""
+        values: dict[str, Any] = {k: f.value for k, f in self.workflow.facts.items()}
+        step = self.workflow.steps[min(self.step_index, len(self.workflow.steps) - 1)]
+        if step.draft is not None:
+            drafted = self._resolve(dict(step.draft.arguments))
+            values.update({k: v for k, v in drafted.items() if v is not None})
+        return next_step.Known(call, values)
+
+    def _follow_words(self, call: ToolCall, text: str) -> ToolCall | None:
+        """The next call the words name (drivable.eval.next_step), when it is not the call that
+        just failed: a model does what an error tells it to."""
+        found = next_step.in_words(text, self.tools, self._known(call))
+        if found is None or found.call().key() == call.key():
+            return None
+        if call.tool not in self.tools:
+            self.aliases[call.tool] = found.tool
+            self.target_tool = found.tool
+        return found.call()
 
     def _follow(self, call: ToolCall, env: dict[str, Any]) -> ToolCall | None:
         repair = env.get("repair")
-        if isinstance(repair, dict) and isinstance(repair.get("tool"), str):
-            tool = repair["tool"]
-            if "skim" in self.habits:
+        found = next_step.structured(env, self.tools)
+        if found is None and isinstance(repair, dict) and isinstance(repair.get("tool"), str):
+            # a repair naming a tool the listing does not show is followed literally all the same
+            found = next_step.NextCall(repair["tool"], _arguments_of(repair), "structured")
+        if found is not None:
+            tool = found.tool
+            if "skim" in self.habits and isinstance(repair, dict) and repair.get("tool"):
                 tool = next(v for v in repair.values() if isinstance(v, str))
-            arguments = repair.get("arguments")
-            args = dict(arguments) if isinstance(arguments, dict) else {}
             if call.tool not in self.tools and tool in self.tools:
                 self.aliases[call.tool] = tool
                 self.target_tool = tool
             if tool == call.tool and "repeat" in str(env.get("hint") or ""):
                 self.pending_repeat = (call, str(env.get("hint")))
-            return ToolCall(tool, args)
+            return ToolCall(tool, dict(found.arguments))
         if env.get("temporary"):
             return call  # retry later: the same call is the right one
         args = copy.deepcopy(call.arguments)
@@ -376,6 +402,11 @@ class SimulatedAgent:
             named = sorted((t for t in self.tools if t in hint), key=hint.index)
             if named:
                 return self._switch(call, self._pick(call.tool, named))
+        if not changed:  # nothing structured to fix: what the hint's words say to call
+            for text in (str(env.get("hint") or ""), str(env.get("message") or "")):
+                words = self._follow_words(call, text)
+                if words is not None:
+                    return words
         return ToolCall(call.tool, args)
 
     def _pick(self, wrong: str, candidates: list[str]) -> str:
@@ -465,6 +496,11 @@ class SimulatedAgent:
             self.resent.add(key)
             return call  # what models do with an error that says nothing: the same call again
         return None
+
+
+def _arguments_of(repair: Any) -> dict[str, Any]:
+    arguments = repair.get("arguments") if isinstance(repair, dict) else None
+    return dict(arguments) if isinstance(arguments, dict) else {}
 
 
 def _confirm_token_in(next_call: Any, tool: str) -> str | None:
