@@ -32,7 +32,7 @@ class TransportChecks:
 
     In order: the path (404), the HTTP method (405, with `Allow`), the Accept header (406, the
     SDK's own rule), the Content-Type of a POST (415), the MCP-Protocol-Version header (400,
-    -32022, `data.supported`). What passes reaches the SDK exactly as sent.
+    -32022, `data.supported` and `data.requested`, the request's id echoed). What passes reaches the SDK exactly as sent.
     """
 
     def __init__(self, app: ASGIApp, *, path: str, sessions: bool) -> None:
@@ -50,6 +50,8 @@ class TransportChecks:
             await self.app(scope, receive, send)
             return
         status, message = found
+        if message["error"]["code"] == refusals.UNSUPPORTED_PROTOCOL_VERSION:
+            message["id"] = await _request_id(receive)
         headers = {"Allow": ", ".join(self.methods)} if status == 405 else None
         await send_envelope(send, status, json.dumps(message).encode(), headers=headers)
 
@@ -91,8 +93,30 @@ class TransportChecks:
                 "The MCP-Protocol-Version header names a version this server does not speak.",
                 refusals.UNSUPPORTED_PROTOCOL_VERSION,
                 supported=list(refusals.SUPPORTED_VERSIONS),
+                requested=version,
             )
         return None
+
+
+async def _request_id(receive: Receive, limit: int = 1 << 20) -> Any:
+    """The id of the one JSON-RPC request in a body (None when it has none, bad or too long).
+
+    A refusal that is an answer to a request carries its id (JSON-RPC 2.0, SEP-2575's check).
+    """
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += message.get("body", b"")
+        if len(body) > limit:
+            return None
+        if not message.get("more_body", False):
+            break
+    decoded, failed = refusals.decode(body)
+    if failed or not isinstance(decoded, dict) or refusals.shape_refusal(decoded) is not None:
+        return None
+    return decoded.get("id")
 
 
 class StructuredRefusals:
