@@ -87,8 +87,8 @@ class Call:
         result stands without it).
 
         A result that is not what the call wanted also says so in the words a refusal uses:
-        `message`, what happened, and `hint`, the call to make in words (evidence: docs/eval.md,
-        round 11)."""
+        `message`, what happened, and `hint`, the call to make in words
+        (docs/decisions/0024-how-a-next-step-is-said.md, 4)."""
         try:
             self.following = self.contract.next_call(tool, arguments)
         except ValueError:

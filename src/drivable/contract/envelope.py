@@ -49,9 +49,7 @@ class Repair:
     next_step: str
 
     def to_dict(self) -> dict[str, Any]:
-        # the call first, its label last: shown {"next_step": "resend_without_unknown_properties",
-        # "tool": ..., "arguments": ...}, the real model called a tool named after the label in 6
-        # of 6 replays; shown the tool first, it made the call in 6 of 6
+        # the call first, its label last (docs/decisions/0024-how-a-next-step-is-said.md, 1)
         return {"tool": self.tool, "arguments": dict(self.arguments), "next_step": self.next_step}
 
 

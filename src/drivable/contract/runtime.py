@@ -498,9 +498,7 @@ class Contract:
         """Deterministic order ([9.deterministic-order]): the order the tools were declared.
 
         A model reads the list top down, so the author's order (find, then read, then change) is
-        part of the surface. Measured with Qwen2.5-Coder-1.5B on the example server: listed by
-        name (list_notes just before search_notes), asked to read the note a search returned, it
-        called list_notes; listed as declared, get_note (docs/eval.md).
+        part of the surface (docs/decisions/0023-what-a-model-is-shown.md, 1).
         """
         return list(self.tools.values())
 

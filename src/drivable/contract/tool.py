@@ -259,14 +259,9 @@ def _strip_titles(node: Any) -> Any:
 #   its prose and `additionalProperties: false` (the server never sends a key it does not declare)
 #   are for readers: the whole schema is in server/discover (`dev.drivable/tools`).
 # - An inputSchema keeps types, bounds, enums, required, and the examples of required
-#   properties: what a first call needs. A `pattern` taught a model to forge a value (a cursor)
-#   more often than it spared an error; the reader checks it anyway and a refused value gets an
-#   error naming the next call. A `format` states the form a reader writes, not the forms it
-#   reads: shown `format: date`, the 1.5B model turned the user's "01/02/2021" into 2021-01-01
-#   itself, where the server would have asked which day was meant; without it the model sent the
-#   date as written (the description says what is read). An optional property's example was
-#   copied into calls that needed no such filter (the 1.5B model sent caselaw's date example as
-#   `date_from`), so it is left out.
+#   properties: what a first call needs. No `pattern` (the reader checks it), no `format` (it
+#   states the form a reader writes, not the forms it reads), no optional property's example
+#   (docs/decisions/0023-what-a-model-is-shown.md, 2).
 OUTPUT_UNLISTED = frozenset(
     {"$schema", "description", "examples", "$comment", "additionalProperties"}
 )

@@ -457,9 +457,8 @@ def _one_of(
             return reading.with_notes(f"Its other reading, {others}, is outside the accepted days.")
         return reading
     if labels and all(d in labels for d in fitting):
-        # each reading in words, as it is to be sent, and when it is the one meant. Without the
-        # words ("2021-02-01 if the day is written first, or ..."), the 1.5B model told that its
-        # user writes the day first sent the month-first reading 13 times in 16; with them, 5.
+        # each reading in words, as it is to be sent, and when it is the one meant
+        # (docs/decisions/0024-how-a-next-step-is-said.md, 3)
         said = ", or ".join(f"{_long(d)} ({d.isoformat()}) if {labels[d]}" for d in fitting)
         hint = f"{shown(received)} is {said}."
     else:

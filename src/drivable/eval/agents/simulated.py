@@ -12,9 +12,8 @@ Each persona has one habit (the `mixed` persona draws several per trial from its
   inverse of the kinds (it never reads a value itself: guesses after an error read through the
   kinds too);
 - cursor_inventor: on a first page, fills a cursor property with an invented value ("0", "start");
-- skimmer: reads a `repair` top-down and calls the first name it meets (the real 1.5B model,
-  shown `{"next_step": "resend_without_unknown_properties", "tool": ...}`, called a tool named
-  after the label in 6 of 6 replays);
+- skimmer: reads a `repair` top-down and calls the first name it meets, a habit the real 1.5B
+  model showed (docs/decisions/0024-how-a-next-step-is-said.md, 1);
 - literal: no habit beyond the one every persona shares.
 
 Shared by all: after an error, read its next step with `drivable.eval.next_step`, as a model

@@ -96,13 +96,8 @@ class RefundOut(BaseModel):
 
 class InvoiceRow(Output):
     """One invoice of a page: what choosing one takes. customer_id, paid_cents, refunded_cents,
-    due_on, memo and lines come with detail=full, and always from get_invoice.
-
-    A summary row is a summary: shown ten rows of thirteen fields each, the real model answered
-    from the page where it was asked to read the first invoice (unknown-id, 5 of 5 replays) and
-    where it was asked for the next page (pagination trial 1); shown the same rows without those
-    four fields it read the invoice in 4 of 4 and asked for the next page in 5 of 5 (docs/eval.md,
-    round 12)."""
+    due_on, memo and lines come with detail=full, and always from get_invoice: a summary row is a
+    summary (docs/decisions/0023-what-a-model-is-shown.md, 3)."""
 
     invoice_id: str = Field(description="Pass to get_invoice, update_invoice, refund_invoice.")
     customer_name: str

@@ -125,9 +125,7 @@ def register(contract: Contract, db: Handle, court_value: Any) -> None:
             await anyio.sleep(0)  # a cancellation takes effect between pages
         by_court = _counts(courts)
         if by_court:
-            # the drill-down, literally: told in the description that search_decisions lists a
-            # court's decisions, the 1.5B model tallied again or read invented decision ids in 10
-            # replays of 10 after the tally; given this call as next_call, it made it in 10 of 10
+            # the drill-down as a call (docs/decisions/0024-how-a-next-step-is-said.md, 2)
             largest = args.model_copy(update={"court": by_court[0].value})
             call.follow("search_decisions", largest.model_dump(mode="json", exclude_none=True))
         return SummaryOutput(
