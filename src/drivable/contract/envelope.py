@@ -7,6 +7,11 @@ result carries no `structuredContent`: clients that validate structured content 
 tool's outputSchema even on errors (the TypeScript SDK 1.x) would throw instead of passing the
 envelope on (docs/runtime.md, "Error results every client accepts"). Handlers raise `ToolError`;
 the runtime builds the rest; `envelope_of` reads it back from any result.
+
+The same envelope travels in a JSON-RPC error's `data` (a resource's failure, a transport's
+refusal, a task that failed), `code` and `message` renamed `machine_code` and `human_message`
+([6.rename]): `rpc_data` is that rendering and the only place that builds it; `from_rpc_data` reads
+it back.
 """
 
 from __future__ import annotations
@@ -213,3 +218,29 @@ def _is_envelope(value: Any) -> bool:
         and isinstance(value.get("code"), str)
         and isinstance(value.get("message"), str)
     )
+
+
+def rpc_data(envelope: Envelope | Mapping[str, Any]) -> dict[str, Any]:
+    """The envelope as a JSON-RPC error's `data` carries it ([6.rename]): `code` is
+    `machine_code`, `message` is `human_message`, every other field as in a tool result."""
+    body = envelope.to_dict() if isinstance(envelope, Envelope) else dict(envelope)
+    return {"machine_code": body.pop("code"), "human_message": body.pop("message"), **body}
+
+
+def rpc_error(envelope: Envelope | Mapping[str, Any], rpc_code: int) -> dict[str, Any]:
+    """A JSON-RPC `error` object whose `data` is the envelope and whose message is its own."""
+    data = rpc_data(envelope)
+    return {"code": rpc_code, "message": data["human_message"], "data": data}
+
+
+def from_rpc_data(data: Any) -> dict[str, Any] | None:
+    """The envelope in a JSON-RPC error's `data`, back in the shape a tool result carries it (an
+    envelope already in that shape as it is); None when `data` carries none."""
+    if not isinstance(data, Mapping):
+        return None
+    if _is_envelope(data):
+        return dict(data)
+    if not isinstance(data.get("machine_code"), str):
+        return None
+    rest = {k: v for k, v in data.items() if k not in ("machine_code", "human_message")}
+    return {"code": data["machine_code"], "message": data.get("human_message", ""), **rest}

@@ -34,6 +34,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ConfigDict, Field
 
 from drivable.contract import envelope_of
+from drivable.contract.envelope import from_rpc_data
 from drivable.eval.turns import Observation, ToolCall
 
 EXTENSION = "io.modelcontextprotocol/tasks"
@@ -179,7 +180,7 @@ class TaskHost:
                     await anyio.sleep(max(0.0, known.heard_at + known.poll_s - time.monotonic()))
                 state = await self._send("tasks/get", task_id)
         except MCPError as error:
-            envelope = rpc_envelope(error.error.data)
+            envelope = from_rpc_data(error.error.data)
             if envelope is not None:
                 return Observation(call, True, envelope, ENCODER.encode(envelope))
             return Observation(call, True, None, f"{error.error.code}: {error.error.message}")
@@ -194,7 +195,7 @@ class TaskHost:
         text = ENCODER.encode(shown(state))
         failed = state.get("status") == "failed"
         ended = state.get("error")
-        lost = rpc_envelope(ended.get("data")) if failed and isinstance(ended, dict) else None
+        lost = from_rpc_data(ended.get("data")) if failed and isinstance(ended, dict) else None
         if failed:
             return Observation(call, True, lost, text)
         result = state.get("result")
@@ -235,19 +236,6 @@ class TaskHost:
         return Observation(
             known.call, False, structured if isinstance(structured, dict) else None, obs.text
         )
-
-
-def rpc_envelope(data: Any) -> dict[str, Any] | None:
-    """The envelope in a JSON-RPC error's `data`, where drivable renames `code` and `message` to
-    `machine_code` and `human_message`, back in the shape a tool result carries it."""
-    if not isinstance(data, dict):
-        return None
-    if isinstance(data.get("code"), str):
-        return data
-    if not isinstance(data.get("machine_code"), str):
-        return None
-    rest = {k: v for k, v in data.items() if k not in ("machine_code", "human_message")}
-    return {"code": data["machine_code"], "message": data.get("human_message", ""), **rest}
 
 
 def shown(state: dict[str, Any]) -> dict[str, Any]:

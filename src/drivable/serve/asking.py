@@ -31,7 +31,7 @@ from drivable.contract.client import (
     LogLevel,
     MissingCapability,
 )
-from drivable.contract.envelope import ToolError
+from drivable.contract.envelope import Envelope, ToolError, rpc_data
 from drivable.contract.rounds import RoundSeal, StateRejected
 
 _REQUESTS: dict[str, tuple[type[BaseModel], type[BaseModel]]] = {
@@ -174,29 +174,29 @@ class Asking:
 
     @staticmethod
     def missing_capability(missing: MissingCapability) -> MCPError:
+        envelope = Envelope(
+            "invalid_request",
+            f"The server needs to send {missing.method}, which this client did not declare "
+            f"({missing.capability}).",
+            hint=f"Use a client that declares the {missing.capability} capability, or "
+            "ask the user directly and call again with what they said.",
+        )
         return MCPError(
             code=MISSING_REQUIRED_CLIENT_CAPABILITY,
             message=f"This request needs the client capability {missing.capability!r}.",
-            data={
-                "requiredCapabilities": {missing.capability: {}},
-                "human_message": f"The server needs to send {missing.method}, which this client "
-                f"did not declare ({missing.capability}).",
-                "hint": f"Use a client that declares the {missing.capability} capability, or "
-                "ask the user directly and call again with what they said.",
-            },
+            data={"requiredCapabilities": {missing.capability: {}}, **rpc_data(envelope)},
         )
 
     @staticmethod
     def rejected_state(method: str, name: str) -> MCPError:
+        envelope = Envelope(
+            "invalid_arguments",
+            "The requestState is altered, expired, or was issued for another request.",
+            hint=f"Send {method} for {name!r} again without requestState and "
+            "inputResponses, and answer the questions it returns.",
+        )
         return MCPError(
             code=INVALID_PARAMS,
             message="The requestState was not issued by this server for this request.",
-            data={
-                "machine_code": "invalid_arguments",
-                "human_message": "The requestState is altered, expired, or was issued for "
-                "another request.",
-                "hint": f"Send {method} for {name!r} again without requestState and "
-                "inputResponses, and answer the questions it returns.",
-                "issues": [],
-            },
+            data=rpc_data(envelope),
         )

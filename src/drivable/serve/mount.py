@@ -29,7 +29,7 @@ from drivable.contract import NAMESPACE, Contract, Outcome, Principal, boundary
 from drivable.contract.call import WIRE_ENCODER
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
-from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope
+from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope, rpc_data
 from drivable.contract.finish import finish, request_id
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.handler import internal_error
@@ -378,12 +378,7 @@ def resource_failure(
     finish(
         envelope, request_id=request_id(), codes=contract.codes, fingerprint=contract.fingerprint
     )
-    body = envelope.to_dict()
-    data: dict[str, Any] = {
-        "machine_code": body.pop("code"),
-        "human_message": body.pop("message"),
-        **body,
-    }
+    data = rpc_data(envelope)
     if uri is not None:
         data["uri"] = uri  # where the spec puts it (SEP-2164)
         data["resource_uri"] = uri

@@ -21,6 +21,7 @@ from typing import Any
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from drivable.contract.codes import TRANSPORT_REFUSALS
+from drivable.contract.envelope import Envelope, rpc_data
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -59,21 +60,27 @@ class Refusal:
     request_id: Any = None
 
 
-def error_data(message: str, hint: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The envelope in JSON-RPC `error.data` (renamed for the JSON-RPC side, as resources do)."""
-    data: dict[str, Any] = dict(extra or {})
-    data.update(
-        {
-            "machine_code": "invalid_request",
-            "human_message": message,
-            "hint": hint,
-            "issues": [],
-            "temporary": False,
-            "retry_after_ms": None,
-            "request_id": uuid.uuid4().hex[:16],
-        }
+def error_data(
+    message: str,
+    hint: str,
+    extra: Mapping[str, Any] | None = None,
+    *,
+    code: str = "invalid_request",
+    retry_after_ms: int | None = None,
+) -> dict[str, Any]:
+    """A transport's envelope as JSON-RPC `error.data` carries it (`rpc_data`), after `extra`.
+
+    A refusal before any tool ran has no contract to finish it: its request id is its own.
+    """
+    envelope = Envelope(
+        code,
+        message,
+        hint=hint,
+        temporary=retry_after_ms is not None,
+        retry_after_ms=retry_after_ms,
+        request_id=uuid.uuid4().hex[:16],
     )
-    return data
+    return {**dict(extra or {}), **rpc_data(envelope)}
 
 
 def error_message(refusal: Refusal) -> dict[str, Any]:
@@ -174,9 +181,7 @@ def structured_error(error: Mapping[str, Any], status: int | None = None) -> dic
         # nothing of it goes out.
         rpc_code, message = -32603, "The server failed unexpectedly before any handler ran."
         hint = "Send the request once more; if it fails again, tell the user."
-        out = error_data(message, hint)
-        out["machine_code"] = "internal_error"
-        out["temporary"], out["retry_after_ms"] = True, 1000
+        out = error_data(message, hint, code="internal_error", retry_after_ms=1000)
         return {"code": rpc_code, "message": message, "data": out}
     refusal = refusal_of(status, rpc_code, raw)
     if refusal is not None:
@@ -311,10 +316,8 @@ def transport_refusal(
     retry_after_ms: int | None = None,
 ) -> dict[str, Any]:
     """The JSON-RPC error message of a transport refusal, the envelope's code from the registry."""
-    data = error_data(message, hint, extra)
-    data["machine_code"] = TRANSPORT_REFUSALS[refusal].code
-    if retry_after_ms is not None:
-        data["temporary"], data["retry_after_ms"] = True, retry_after_ms
+    code = TRANSPORT_REFUSALS[refusal].code
+    data = error_data(message, hint, extra, code=code, retry_after_ms=retry_after_ms)
     return {
         "jsonrpc": "2.0",
         "id": None,

@@ -189,8 +189,7 @@ def _too_long(limit: int, request_id: Any = None) -> dict[str, Any]:
         "Pass a reference instead of inline content: the id or URI of something already stored, "
         "as the tool's description says."
     )
-    data = refusals.error_data(message, hint, {"limit_bytes": limit})
-    data["machine_code"] = "payload_too_large"
+    data = refusals.error_data(message, hint, {"limit_bytes": limit}, code="payload_too_large")
     return {
         "jsonrpc": "2.0",
         "id": request_id,

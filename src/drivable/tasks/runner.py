@@ -24,6 +24,7 @@ from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
 
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
 from drivable.contract.client import MissingCapability
+from drivable.contract.envelope import rpc_data
 from drivable.contract.stages.handler import internal_error
 from drivable.effects import SqlEffectStore
 from drivable.tasks.control import _CURRENT, TaskControl, task_client
@@ -251,8 +252,10 @@ class TaskRunner:
             task_id,
             self.owner,
             status="failed",
-            status_message=envelope["message"] + " This failure is temporary: " + envelope["hint"],
-            error={"code": INTERNAL_ERROR, "message": envelope["message"], "data": envelope},
+            status_message=envelope["human_message"]
+            + " This failure is temporary: "
+            + envelope["hint"],
+            error={"code": INTERNAL_ERROR, "message": envelope["human_message"], "data": envelope},
             keep_s=keep,
             forget_s=FORGET_AFTER_S,
         )
@@ -261,11 +264,7 @@ class TaskRunner:
 
     def _envelope(self, code: str, message: str, hint: str, rid: str) -> dict[str, Any]:
         """The contract's error envelope for a code, as a JSON-RPC error's `data` carries it."""
-        shaped = self.contract.finish(Envelope(code, message, hint=hint), rid).structured
-        data = dict(shaped)
-        data["machine_code"] = data.pop("code")
-        data["human_message"] = data["message"]
-        return data
+        return rpc_data(self.contract.finish(Envelope(code, message, hint=hint), rid).structured)
 
     # -- running --------------------------------------------------------------------------
 
