@@ -20,7 +20,9 @@ from drivable.contract.paging import Pager
 from drivable.effects import Updated, VersionConflict
 from drivable.eval.corpus.documents.data import TYPES, join, parts, size_label
 from drivable.eval.corpus.documents.domain import (
-    explain_empty_search,
+    FILTERS,
+    facet,
+    filters_of,
     folder_gone,
     not_found,
     reread,
@@ -48,7 +50,7 @@ from drivable.eval.corpus.documents.models import (
     ShareOutput,
     ShareRow,
 )
-from drivable.eval.corpus.documents.store import Filters, Store, query_words
+from drivable.eval.corpus.documents.store import Store, query_words
 from drivable.kinds.text_folding import words
 
 # "move" and "share" are what users of a document store say, and the runtime's verb list has
@@ -108,23 +110,17 @@ def make_contract(store: Store) -> Contract:
     )
     async def search_documents(args: SearchInput, call: Call) -> SearchOutput:
         start = pager.offset(call, args)
-        filters = Filters(
-            words=query_words(args.query),
-            folder=args.folder,
-            owner=args.owner,
-            type=args.type,
-            modified_from=args.modified_from.isoformat() if args.modified_from else None,
-            modified_to=args.modified_to.isoformat() if args.modified_to else None,
-            min_size=args.min_size,
-            max_size=args.max_size,
-        )
+        filters = filters_of(args.query, args.model_dump(mode="json"))
         async with store.using(None) as tx:
             rows, total = await store.search(tx, filters, start, args.limit)
-            if not rows and start == 0 and (filters.active() or filters.words):
-                asked = args.model_dump(
-                    mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            if not rows and start == 0:
+                await call.relax(
+                    args,
+                    FILTERS,
+                    count=lambda kept: store.count(tx, filters_of(args.query, kept)),
+                    facet=lambda name, kept: facet(store, tx, filters_of(args.query, kept), name),
+                    noun="document",
                 )
-                await explain_empty_search(store, tx, call, filters, asked)
         page = pager.page(call, args, start, len(rows), start + len(rows) < total)
         return SearchOutput(
             results=[row_of(r) for r in rows],

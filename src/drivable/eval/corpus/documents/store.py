@@ -17,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import anyio
@@ -104,10 +104,6 @@ class Filters:
             for f in fields(self)
             if f.name != "words" and getattr(self, f.name) is not None
         }
-
-    def without(self, name: str) -> Filters:
-        unset: dict[str, Any] = {name: None}
-        return replace(self, **unset)
 
     def where(self) -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -212,20 +208,11 @@ class Store:
         got = (await tx.execute(f"SELECT COUNT(*) FROM docs_documents{where}", params)).first()
         return int(got[0]) if got else 0
 
-    async def spread(self, tx: Transaction, filters: Filters, column: str) -> list[tuple[Any, int]]:
-        """How the matches spread over one column: (value, count), most first; for dates and
-        sizes the smallest and the largest value."""
+    async def values(self, tx: Transaction, filters: Filters, column: str) -> list[tuple[Any, int]]:
+        """Each value of `column` among the documents `filters` match, with how many have it."""
         where, params = filters.where()
-        if column in ("modified_on", "size_bytes"):
-            got = await tx.execute(
-                f"SELECT MIN({column}), MAX({column}) FROM docs_documents{where}", params
-            )
-            low, high = got.rows[0]
-            return [(low, 0), (high, 0)] if low is not None else []
         got = await tx.execute(
-            f"SELECT {column}, COUNT(*) FROM docs_documents{where} GROUP BY {column} "
-            f"ORDER BY COUNT(*) DESC, {column}",
-            params,
+            f"SELECT {column}, COUNT(*) FROM docs_documents{where} GROUP BY {column}", params
         )
         return [(r[0], int(r[1])) for r in got.rows]
 
