@@ -1,6 +1,6 @@
 """The documents set: both servers answer every workflow's steps; the drivable server's writes
-are keyed and its deletes two-step; sizes, folders and dates read the same in any spelling; an
-empty filtered page leads on by the runtime's minimal relaxation."""
+are keyed and its deletes two-step; sizes, folders, dates and addresses read the same in any
+spelling; an empty filtered page leads on by the runtime's minimal relaxation."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from drivable.eval.scorer import contains, satisfies
 from drivable.eval.solver import contract_normalizer
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import Step, Workflow, bundled
+from drivable.kinds.writing import spellings
 from drivable.serve.mount import build_server
 from drivable.target import Target, connect, wire
 from drivable.testing import call_error, call_ok
@@ -201,6 +202,91 @@ async def test_a_share_runs_once_per_key_and_a_key_reused_for_another_share_is_r
         read = await call_ok(client, "get_document", {"document_id": doc})
         shared = [s for s in read["document"]["shared_with"] if s["email"] == share["email"]]
         assert shared == [{"email": "tom.reed@acme.example", "role": "editor"}]
+
+
+NAMES = {p.email: p.name for p in data.PEOPLE}
+
+
+def _as_written(address: str) -> list[str]:
+    """An address as people paste it: the email kind's spellings, a display name, and the local
+    part capitalised (its case is the mailbox's own, matched without case)."""
+    local, _, domain = address.partition("@")
+    name = NAMES.get(address, local.replace(".", " ").title())
+    capital = ".".join(w.capitalize() for w in local.split("."))
+    return [*spellings("email", address), f"{name} <{address}>", f"{capital}@{domain}"]
+
+
+HOLDERS = [
+    (d, holder, role)
+    for d in LIBRARY.documents
+    for holder, role in [(d.owner, "owner"), *((s.email, s.role) for s in d.shares)]
+]
+
+
+def test_any_spelling_of_a_holders_address_shares_nothing_new(tmp_path: Path) -> None:
+    """The address goes through the email kind and its mailbox is matched without case: the
+    owner, however written, is the owner; a person a document is shared with, however written,
+    already has it with that role; shared_with never grows by a spelling."""
+
+    store = Store(f"sqlite:///{tmp_path / 'documents.sqlite'}")
+    store.prepare_blocking()
+    contract = make_contract(store)
+    keys = iter(range(10**6))
+
+    @settings(max_examples=60, deadline=None)
+    @given(held=st.sampled_from(HOLDERS), pick=st.integers(min_value=0))
+    def each(held: tuple[data.Document, str, str], pick: int) -> None:
+        document, address, role = held
+        written = _as_written(address)
+        sent = {
+            "document_id": document.document_id,
+            "email": written[pick % len(written)],
+            "role": "viewer" if role == "owner" else role,
+            "idempotency_key": f"spelled-{next(keys)}",
+        }
+        out = anyio.run(contract.call, "share_document", sent)
+        assert not out.is_error, out.structured
+        got = out.structured
+        assert got["status"] == ("owner" if role == "owner" else "already_shared"), got
+        assert got["email"] == address
+        assert got["shared_with"] == [
+            {"email": s.email, "role": s.role}
+            for s in sorted(document.shares, key=lambda s: s.email)
+        ]
+
+    try:
+        each()
+    finally:
+        anyio.run(store.close)
+
+
+async def test_a_new_address_keeps_its_local_part_and_its_mailbox_is_one_share(
+    tmp_path: Path,
+) -> None:
+    """No hand lowercasing: the email kind's reading is stored (the local part as written, the
+    domain in lowercase), and the same mailbox in another case changes that share's role."""
+    doc = BY_NAME["Spring 2026 launch plan.docx"].document_id
+    async with fresh_contract(tmp_path) as contract:
+        schema = contract.tools["share_document"].input_model.model_json_schema()
+        assert "pattern" not in schema["properties"]["email"]
+        first = await contract.call(
+            "share_document",
+            {"document_id": doc, "email": "Maria.Lopez@Partner.Example", "idempotency_key": "m-1"},
+        )
+        assert first.structured["status"] == "shared"
+        assert first.structured["email"] == "Maria.Lopez@partner.example"
+        again = await contract.call(
+            "share_document",
+            {
+                "document_id": doc,
+                "email": "maria.lopez@partner.example",
+                "role": "editor",
+                "idempotency_key": "m-2",
+            },
+        )
+        assert again.structured["status"] == "role_changed"
+        mine = [s for s in again.structured["shared_with"] if "lopez" in s["email"].lower()]
+        assert mine == [{"email": "Maria.Lopez@partner.example", "role": "editor"}]
 
 
 async def test_a_delete_needs_its_dry_run_and_the_token_is_spent_once(

@@ -333,16 +333,17 @@ def make_contract(store: Store) -> Contract:
         ),
     )
     async def share_document(args: ShareInput, call: Call) -> ShareOutput:
-        email = args.email.strip().lower()
         async with store.using(call.transaction) as tx:
             found = await store.document(tx, args.document_id)
             if found is None:
                 raise not_found(args.document_id)
             row = found[0]
-            before = dict(await store.shares(tx, row.document_id))
-            if email == row.owner:
+            held = await store.holder(tx, row.document_id, args.email)
+            # the address as the store has it when its mailbox holds the document already
+            email = held[1] if held else args.email
+            if held and held[0] == "owner":
                 status, summary = "owner", f"{email} owns {row.name}; nothing to share."
-            elif before.get(email) == args.role:
+            elif held and held[0] == args.role:
                 status = "already_shared"
                 summary = f"{row.name} was already shared with {email} as {args.role}."
             else:
@@ -351,7 +352,7 @@ def make_contract(store: Store) -> Contract:
                     key={"document_id": row.document_id, "email": email},
                     values={"role": args.role},
                 )
-                status = "role_changed" if email in before else "shared"
+                status = "role_changed" if held else "shared"
                 summary = f"Shared {row.name} with {email} as {args.role}."
             after = await store.shares(tx, row.document_id)
         return ShareOutput(

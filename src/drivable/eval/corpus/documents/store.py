@@ -232,6 +232,19 @@ class Store:
         )
         return [(str(r[0]), str(r[1])) for r in got.rows]
 
+    async def holder(self, tx: Transaction, document_id: str, email: str) -> tuple[str, str] | None:
+        """What `email` holds of a document, its mailbox matched without case (the organisation's
+        rule, as the mail server's): ("owner", the owner's address) or (its role, the share's
+        address as stored); None when it holds nothing."""
+        got = await tx.execute(
+            "SELECT 'owner', owner FROM docs_documents WHERE document_id = ? AND "
+            "lower(owner) = lower(?) UNION ALL SELECT role, email FROM docs_shares "
+            "WHERE document_id = ? AND lower(email) = lower(?)",
+            (document_id, email, document_id, email),
+        )
+        first = got.first()
+        return (str(first[0]), str(first[1])) if first else None
+
     async def person(self, tx: Transaction, email: str) -> str | None:
         got = (await tx.execute("SELECT name FROM docs_people WHERE email = ?", (email,))).first()
         return str(got[0]) if got else None
