@@ -1,6 +1,7 @@
 """The documents set: both servers answer every workflow's steps; the drivable server's writes
-are keyed and its deletes two-step; sizes, folders, dates and addresses read the same in any
-spelling; an empty filtered page leads on by the runtime's minimal relaxation."""
+are keyed and its deletes two-step, and a keyed share resent after its document was deleted says
+so; sizes, folders, dates and addresses read the same in any spelling; an empty filtered page
+leads on by the runtime's minimal relaxation."""
 
 from __future__ import annotations
 
@@ -304,6 +305,43 @@ async def test_a_delete_needs_its_dry_run_and_the_token_is_spent_once(
         assert deleted["status"] == "deleted"
         await call_error(client, "delete_document", confirm, code="confirmation_invalid")
         await call_error(client, "get_document", {"document_id": doc}, code="not_found")
+
+
+async def test_a_share_resent_after_its_document_was_deleted_says_so(
+    drivable_client: Any, tmp_path: Path
+) -> None:
+    """delete_document and delete_folder undo the shares of what they delete: a resent share is
+    change_undone (nothing runs) and its repair, the same share under a key of its own, finds
+    the document gone; a share of a document still there replays as it was."""
+    plan = BY_NAME["Spring 2026 launch plan.docx"]
+    other = next(
+        d
+        for d in LIBRARY.documents
+        if d.folder != "/" and not data.within(plan.folder, d.folder)  # its folder spares plan's
+    )
+    guest = "Tom.Reed@acme.example"
+    share = {"document_id": plan.document_id, "email": guest, "idempotency_key": "plan-tom-1"}
+    kept = {"document_id": other.document_id, "email": guest, "idempotency_key": "other-tom-1"}
+    async with (
+        fresh_contract(tmp_path) as contract,
+        drivable_client(contract, mode="legacy") as client,
+    ):
+        await call_ok(client, "share_document", share)
+        first = await call_ok(client, "share_document", kept)
+        preview = await call_ok(client, "delete_document", {"document_id": plan.document_id})
+        await call_ok(client, "delete_document", preview["next_call"]["arguments"])
+        resent = await call_error(client, "share_document", share, code="change_undone")
+        made = {"kind": "share", "id": f"{plan.document_id}/{guest}"}
+        assert resent["details"]["made"] == made
+        assert resent["details"]["undone_by"] == "delete_document"
+        assert resent["repair"]["arguments"]["idempotency_key"] != share["idempotency_key"]
+        await call_error(client, "share_document", resent["repair"]["arguments"], code="not_found")
+        again = await call_ok(client, "share_document", kept)
+        assert again["status"] == first["status"] == "shared"
+        folder = await call_ok(client, "delete_folder", {"folder": other.folder})
+        await call_ok(client, "delete_folder", folder["next_call"]["arguments"])
+        gone = await call_error(client, "share_document", kept, code="change_undone")
+        assert gone["details"]["undone_by"] == "delete_folder"
 
 
 def _under(folder: str) -> list[data.Document]:

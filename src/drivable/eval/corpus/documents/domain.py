@@ -97,5 +97,10 @@ def folder_gone(path: str) -> ToolError:
     )
 
 
+def share_id(document_id: str, email: str) -> str:
+    """A share as the record a keyed share_document names (`tx.made`): its document and address."""
+    return f"{document_id}/{email}"
+
+
 def reread(document_id: str) -> Repair:
     return Repair("get_document", {"document_id": document_id}, "reread_the_document_then_replan")

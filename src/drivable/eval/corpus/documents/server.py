@@ -17,7 +17,7 @@ import json
 from drivable.contract import DELETE, READ_ONLY, UPDATE, Call, Contract, Effects, Summary, ToolError
 from drivable.contract.envelope import Issue, Repair
 from drivable.contract.paging import Pager
-from drivable.effects import Updated, VersionConflict
+from drivable.effects import Transaction, Updated, VersionConflict
 from drivable.eval.corpus.documents.data import TYPES, join, parts, size_label
 from drivable.eval.corpus.documents.domain import (
     FILTERS,
@@ -27,6 +27,7 @@ from drivable.eval.corpus.documents.domain import (
     not_found,
     reread,
     row_of,
+    share_id,
 )
 from drivable.eval.corpus.documents.models import (
     CURSOR_LIFETIME_S,
@@ -354,6 +355,9 @@ def make_contract(store: Store) -> Contract:
                 )
                 status = "role_changed" if held else "shared"
                 summary = f"Shared {row.name} with {email} as {args.role}."
+            if status != "owner":
+                # the share the result reports: a delete of its document is said on a replay
+                tx.made("share", share_id(row.document_id, email))
             after = await store.shares(tx, row.document_id)
         return ShareOutput(
             status=status,
@@ -388,7 +392,7 @@ def make_contract(store: Store) -> Contract:
                     path=where,
                     summary=f"Would delete {where} ({size_label(row.size_bytes)}).",
                 )
-            await store.delete_document(tx, row.document_id)
+            await _undo_shares(tx, await store.delete_document(tx, row.document_id))
         return DeleteOutput(
             status="deleted", document_id=row.document_id, path=where, summary=f"Deleted {where}."
         )
@@ -422,7 +426,7 @@ def make_contract(store: Store) -> Contract:
                 f"{'' if folders == 0 else 's'} ({size_label(size)})"
             )
             if not args.dry_run:
-                await store.delete_folder(tx, args.folder)
+                await _undo_shares(tx, await store.delete_folder(tx, args.folder))
         return DeleteFolderOutput(
             status="would_delete" if args.dry_run else "deleted",
             folder=args.folder,
@@ -433,6 +437,12 @@ def make_contract(store: Store) -> Contract:
         )
 
     return contract
+
+
+async def _undo_shares(tx: Transaction, shares: list[tuple[str, str]]) -> None:
+    """A replay of a share of a deleted document says it was deleted since."""
+    for document_id, email in shares:
+        await tx.undo("share", share_id(document_id, email))
 
 
 def _has(text: str, wanted: tuple[str, ...]) -> bool:

@@ -305,22 +305,30 @@ class Store:
 
     # -- changing ------------------------------------------------------------------------------
 
-    async def delete_document(self, tx: Transaction, document_id: str) -> None:
+    async def delete_document(self, tx: Transaction, document_id: str) -> list[tuple[str, str]]:
+        """Delete a document and its shares; the shares it removed, (document_id, email)."""
+        gone = await tx.execute(
+            "SELECT document_id, email FROM docs_shares WHERE document_id = ?", (document_id,)
+        )
         await tx.execute("DELETE FROM docs_shares WHERE document_id = ?", (document_id,))
         await tx.execute("DELETE FROM docs_documents WHERE document_id = ?", (document_id,))
+        return [(str(d), str(e)) for d, e in gone.rows]
 
-    async def delete_folder(self, tx: Transaction, path: str) -> None:
+    async def delete_folder(self, tx: Transaction, path: str) -> list[tuple[str, str]]:
+        """Delete a folder, the folders below it and their documents and shares; the shares it
+        removed, (document_id, email)."""
         like = f"{_escaped(path)}/%"
         inside = "folder = ? OR folder LIKE ? ESCAPE '\\'"
-        await tx.execute(
-            f"DELETE FROM docs_shares WHERE document_id IN (SELECT document_id FROM "
-            f"docs_documents WHERE {inside})",
-            (path, like),
+        held = f"document_id IN (SELECT document_id FROM docs_documents WHERE {inside})"
+        gone = await tx.execute(
+            f"SELECT document_id, email FROM docs_shares WHERE {held}", (path, like)
         )
+        await tx.execute(f"DELETE FROM docs_shares WHERE {held}", (path, like))
         await tx.execute(f"DELETE FROM docs_documents WHERE {inside}", (path, like))
         await tx.execute(
             "DELETE FROM docs_folders WHERE path = ? OR path LIKE ? ESCAPE '\\'", (path, like)
         )
+        return [(str(d), str(e)) for d, e in gone.rows]
 
     async def close(self) -> None:
         await self.effects.close()
