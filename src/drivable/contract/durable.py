@@ -158,9 +158,8 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
 def key_of_change(key: str, digest: str) -> str:
     """A key of one change's own when `key` already names another change: `key` with the digest
     of this change's arguments (`arguments_digest`), so every retry of this change derives the
-    same key (and replays), and no other change does. A model mints keys like "1234567890" and
-    reuses them: trial 2 of the real model's refund reused trial 0's key on another invoice and
-    was refused three times."""
+    same key (and replays), and no other change does
+    (docs/decisions/0025-a-reused-key-gets-a-key-of-its-own.md)."""
     return f"{key[:100]}-{digest[:12]}"
 
 
@@ -244,10 +243,8 @@ def in_progress_envelope(tool: str, waiting: InProgress) -> Envelope:
 
 
 def unavailable_envelope(tool: str, down: StoreUnavailable) -> Envelope:
-    """The message says what happened to the call, not to the store: told "The decision index is
-    being rebuilt.", the 1.5B model answered the user with that sentence in 2 of 10 replays; told
-    "search_decisions could not search just now; nothing was searched.", it resent the call in 10
-    of 10 (docs/eval.md, round 10). The store's reason is in `details`."""
+    """The message says what happened to the call, not to the store; the store's reason is in
+    `details` (docs/decisions/0024-how-a-next-step-is-said.md, 5)."""
     return Envelope(
         "unavailable",
         f"{tool} could not run just now; nothing was applied.",
