@@ -31,7 +31,6 @@ NOT_KINDS = {"command", "absence", "text_folding", "writing"}
 SERVER_KINDS = {
     "case_number": "drivable.servers.caselaw.case_number",
     "file_size": "drivable.eval.corpus.documents.sizes",
-    "person": "drivable.eval.corpus.tickets.people",
 }
 
 # Calls that parse a kind's value from text. Outside `kinds/` each one is a second reader.

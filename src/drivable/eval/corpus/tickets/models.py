@@ -1,9 +1,9 @@
 """What each tracker tool reads and returns.
 
-Inputs are closed `KindModel`s: projects, statuses and priorities read through their
-vocabularies (vocab.py), people through the person kind (people.py: an address by the email
-kind, a name by the people's vocabulary), labels as a list of the tracker's labels ("bug, ui" is
-two), dates through the date kind with the tracker's clock ("yesterday" is a day before TODAY).
+Inputs are closed `KindModel`s: projects, statuses, priorities and people read through their
+vocabularies (vocab.py; an address however it is written, a name, "unassigned"), labels as a
+list of the tracker's labels ("bug, ui" is two), dates through the date kind with the tracker's
+clock ("yesterday" is a day before TODAY).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from drivable.contract import Output
 from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, ConfirmToken
 from drivable.contract.paging import PageInfo
 from drivable.eval.corpus.tickets.data import LABELS, TODAY
-from drivable.eval.corpus.tickets.people import Person
 from drivable.eval.corpus.tickets.vocab import (
+    PERSON_VOCABULARY,
     PRIORITY_VOCABULARY,
     PROJECT_VOCABULARY,
     STATUS_VOCABULARY,
@@ -42,6 +42,7 @@ TicketId = Annotated[str, Kind("identifier", prefix="", lookup=("search_tickets"
 Project = Annotated[str, Kind("vocabulary", vocabulary=PROJECT_VOCABULARY)]
 Status = Annotated[str, Kind("vocabulary", vocabulary=STATUS_VOCABULARY)]
 Priority = Annotated[str, Kind("vocabulary", vocabulary=PRIORITY_VOCABULARY)]
+Person = Annotated[str, Kind("vocabulary", vocabulary=PERSON_VOCABULARY)]
 Labels = Annotated[list[str], Kind("string_list", choices=LABELS)]
 From = Annotated[datetime.date, Kind("date", bound="from", clock=tracker_today)]
 To = Annotated[datetime.date, Kind("date", bound="to", clock=tracker_today)]
