@@ -99,16 +99,27 @@ def without(sent: Mapping[str, Any], dropped: Sequence[str]) -> dict[str, Any]:
     return {k: v for k, v in sent.items() if k not in dropped}
 
 
-def check(rows: Sequence[Mapping[str, Any]], sent: dict[str, Any], found: Relaxation | None) -> str:
-    """Every rule of the relaxation, checked by counting rows; returns the case met."""
+def check(
+    rows: Sequence[Mapping[str, Any]],
+    sent: dict[str, Any],
+    found: Relaxation | None,
+    declared: Sequence[Filter] = FILTERS,
+) -> str:
+    """Every rule of the relaxation, checked by counting rows; returns the case met. A
+    requirement among `declared` is never left out: the rules run over the other filters."""
     table = Table(rows, sent.get("query"))
-    filters = [f.name for f in FILTERS if f.name in sent]
-    only = {k: sent[k] for k in filters}
-    if not filters:
+    active = [f.name for f in declared if f.name in sent]
+    required = [f.name for f in declared if f.name in sent and f.requirement]
+    filters = [n for n in active if n not in required]  # the ones that may be left out
+    only = {k: sent[k] for k in active}
+    if not filters:  # nothing sent that may be left out: the empty page is the answer
         assert found is None
-        return "no filter"
-    assert found is not None and found.active == tuple(filters)
+        return "requirements only" if required else "no filter"
+    assert found is not None and found.active == tuple(active)
+    assert found.required == tuple(required)
     assert found.sent == sent
+    if found.arguments is not None:  # (rule 5) every requirement sent is in the next call
+        assert all(found.arguments[q] == sent[q] for q in required)
 
     def rows_without(dropped: Sequence[str]) -> int:
         return table.count(without(only, dropped))
@@ -146,7 +157,7 @@ def check(rows: Sequence[Mapping[str, Any]], sent: dict[str, Any], found: Relaxa
     kept = without(only, found.dropped)
     for d in found.dropped:
         named = found.values[d]
-        side = next(f.side for f in FILTERS if f.name == d)
+        side = next(f.side for f in declared if f.name == d)
         present = Counter(r[FIELD[d]] for r in table.matching(kept))
         assert len(named) == min(VALUES, len(present))
         for value, n in named:
@@ -183,6 +194,46 @@ def test_every_case_is_met_by_the_generated_tables() -> None:
 
     tally()
     assert set(seen) == {"one", "two", "none", "nothing at all", "no filter"}, seen
+
+
+def requiring(names: set[str]) -> tuple[Filter, ...]:
+    return tuple(Filter(f.name, f.side, requirement=f.name in names) for f in FILTERS)
+
+
+REQUIRED = st.sets(st.sampled_from([f.name for f in FILTERS]), min_size=1, max_size=3)
+
+
+@given(rows=TABLES, sent=SENT, required=REQUIRED)
+@settings(max_examples=300, deadline=None)
+def test_a_requirement_is_never_left_out_over_generated_tables(
+    rows: list[dict[str, Any]], sent: dict[str, Any], required: set[str]
+) -> None:
+    """Rule 5: whichever filters are declared requirements, the next call keeps each one sent,
+    and the minimal relaxation (one filter, else a pair, else none) is the one over the others,
+    counted on the rows."""
+    table = Table(rows, sent.get("query"))
+    if table.count({k: sent[k] for k in FIELD if k in sent}):
+        return
+    declared = requiring(required)
+    found = anyio.run(lambda: relax(sent, declared, table.count, table.facet))
+    check(rows, sent, found, declared)
+
+
+def test_every_case_with_requirements_is_met_by_the_generated_tables() -> None:
+    seen: Counter[str] = Counter()
+
+    @given(rows=TABLES, sent=SENT, required=st.sets(st.sampled_from(["a", "c"]), min_size=1))
+    @settings(max_examples=400, deadline=None, database=None, derandomize=True)
+    def tally(rows: list[dict[str, Any]], sent: dict[str, Any], required: set[str]) -> None:
+        table = Table(rows, sent.get("query"))
+        if not table.count({k: sent[k] for k in FIELD if k in sent}):
+            declared = requiring(required)
+            found = anyio.run(relax, sent, declared, table.count, table.facet)
+            seen[check(rows, sent, found, declared)] += 1
+
+    tally()
+    expected = {"one", "two", "none", "nothing at all", "no filter", "requirements only"}
+    assert set(seen) == expected, seen
 
 
 # -- through a contract: the page a model reads ------------------------------------------------
@@ -232,6 +283,24 @@ async def find_rows(args: In, call: Call) -> Out:
     return Out(results=[Row(a=r["a"], day=r["day"]) for r in found[: args.limit]], total=len(found))
 
 
+@contract.tool(
+    name="find_needed_rows",
+    title="Find rows that must have c",
+    description=(
+        "Finds rows by a word and filters, where c is a requirement the rows must meet; use it "
+        'when c is needed. Example: {"query": "alpha", "c": "u"}.'
+    ),
+    effects=READ_ONLY,
+)
+async def find_needed_rows(args: In, call: Call) -> Out:
+    sent = args.model_dump(mode="json", exclude_none=True)
+    table = Table(ROWS, args.query)
+    found = table.matching({k: sent[k] for k in FIELD if k in sent})
+    if not found:
+        await call.relax(args, requiring({"c"}), table.count, table.facet, noun="row")
+    return Out(results=[Row(a=r["a"], day=r["day"]) for r in found[: args.limit]], total=len(found))
+
+
 async def send(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     out = await contract.call(tool, arguments)
     return dict(out.structured, is_error=out.is_error)
@@ -253,5 +322,27 @@ def test_the_empty_page_says_it_and_leads_on_through_call_relax(
         assert read == sent
         sides = [(f.name, f.side) for f in FILTERS]
         await check_empty_page(send, "find_rows", read, sides, page)
+
+    anyio.run(go)
+
+
+@given(rows=TABLES, sent=SENT)
+@settings(max_examples=150, deadline=None)
+def test_a_requirement_stays_in_every_next_call_through_call_relax(
+    rows: list[dict[str, Any]], sent: dict[str, Any]
+) -> None:
+    """From the outside a requirement is an argument that is not a filter: the checker of every
+    empty page, told only of the others, finds each rule holds, and the page names it as kept."""
+    ROWS[:] = rows
+
+    async def go() -> None:
+        page = await send("find_needed_rows", sent)
+        assert not page["is_error"], page
+        read = read_as(In, sent)
+        assert read == sent
+        sides = [(f.name, f.side) for f in FILTERS if f.name != "c"]
+        case = await check_empty_page(send, "find_needed_rows", read, sides, page)
+        if "c" in sent and not page["results"] and case != "no filter":
+            assert f'c "{sent["c"]}" kept' in page["message"] or "It keeps c" in page["message"]
 
     anyio.run(go)

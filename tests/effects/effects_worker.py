@@ -2,6 +2,8 @@
 
 python effects_worker.py race  URL KEY CALLS GO_FILE   # CALLS concurrent calls, one JSON line each
 python effects_worker.py crash URL KEY mid|after       # prints a line, then waits to be killed
+python effects_worker.py make  URL KEY THING           # a keyed call that makes THING: one JSON line
+python effects_worker.py undo  URL THING TOOL          # TOOL undoes THING: the receipts it marked
 """
 
 from __future__ import annotations
@@ -104,6 +106,32 @@ async def loop(url: str, prefix: str) -> None:
         i += 1
 
 
+async def make(url: str, key: str, thing: str) -> None:
+    store = open_store(url)
+
+    async def effect(tx: Transaction) -> dict[str, Any]:
+        tx.made("thing", thing)
+        return {"thing": thing, "pid": os.getpid()}
+
+    r = await store.run_idempotent(
+        tool="make_thing", principal="p", key=key, arguments={"thing": thing}, effect=effect
+    )
+    await store.close()
+    undone = getattr(r, "undone", None)
+    line = {"kind": type(r).__name__, "result": getattr(r, "result", None)}
+    line["undone"] = None if undone is None else [undone.kind, undone.entity_id, undone.by]
+    print(json.dumps(line, sort_keys=True), flush=True)
+
+
+async def undo(url: str, thing: str, tool: str) -> None:
+    store = open_store(url)
+    async with store.transaction() as tx:
+        tx.tool = tool
+        marked = await tx.undo("thing", thing)
+    await store.close()
+    print(json.dumps({"marked": marked}), flush=True)
+
+
 def main() -> None:
     mode, url, key, *rest = sys.argv[1:]
     if mode == "race":
@@ -112,6 +140,10 @@ def main() -> None:
         anyio.run(crash, url, key, rest[0])
     elif mode == "loop":
         anyio.run(loop, url, key)
+    elif mode == "make":
+        anyio.run(make, url, key, rest[0])
+    elif mode == "undo":
+        anyio.run(undo, url, key, rest[0])
     else:
         raise SystemExit(f"unknown mode {mode}")
 

@@ -44,3 +44,18 @@ pieces = st.sampled_from(
 @example("")
 def test_the_short_circuit_changes_no_answer(value: str) -> None:
     assert absence.placeholder_of(value) == folded_placeholder(value), value
+
+
+_LOCAL = st.from_regex(r"[a-z][a-z0-9._+-]{0,15}", fullmatch=True)
+_HOST = st.from_regex(
+    r"[a-z][a-z0-9-]{0,10}(\.[a-z][a-z0-9-]{0,10}){0,2}\.[a-z]{2,6}", fullmatch=True
+)
+
+
+@given(local=_LOCAL, host=_HOST)
+def test_an_address_in_angle_brackets_is_a_value_and_a_named_template_is_not(
+    local: str, host: str
+) -> None:
+    # RFC 5322 writes an address as <local@domain>; a template names a thing and holds no "@".
+    assert absence.placeholder_of(f"<{local}@{host}>") is None
+    assert absence.placeholder_of(f"<{local.replace('.', '_')}>") is not None

@@ -191,3 +191,24 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         reading = KINDS["vocabulary"].reader(value, make_options(**options))  # type: ignore[arg-type]
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()
+
+
+_LOCALS = st.from_regex(r"[a-z][a-z0-9]{0,8}(\.[a-z][a-z0-9]{0,8})?", fullmatch=True)
+_HOSTS = st.from_regex(r"[a-z][a-z0-9]{0,8}\.(com|org|cz|de)", fullmatch=True)
+_ADDRESSES = st.builds(lambda local, host: f"{local}@{host}", _LOCALS, _HOSTS)
+
+
+@given(members=st.lists(_ADDRESSES, min_size=1, max_size=6, unique=True), data=st.data())
+def test_a_member_address_is_reached_by_every_spelling_of_it_and_no_other_address(
+    members: list[str], data: st.DataObject
+) -> None:
+    from drivable.kinds.writing import spellings
+
+    people = Vocabulary([Entry(m) for m in members], name="person")
+    member = data.draw(st.sampled_from(members))
+    for spelled in [*spellings("email", member), f"Someone <{member}>", f"<{member}>"]:
+        reading = read("vocabulary", spelled, vocabulary=people)
+        assert (reading.outcome, reading.value) == ("value", member), spelled
+    other = data.draw(_ADDRESSES.filter(lambda a: a.lower() not in {m.lower() for m in members}))
+    for spelled in [other, f"mailto:{other}", f"<{other}>"]:
+        assert read("vocabulary", spelled, vocabulary=people).outcome != "value", spelled

@@ -109,6 +109,13 @@ def without(arguments: Mapping[str, Any], dropped: Sequence[str]) -> dict[str, A
     return {k: v for k, v in arguments.items() if k not in dropped}
 
 
+def _order(value: Any) -> tuple[int, Any]:
+    """Values in the stated order: numbers by size (a size in bytes), anything else by its text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (0, value)
+    return (1, str(value))
+
+
 def _relaxing(page: Mapping[str, Any]) -> list[Any]:
     return [w for w in page.get("warnings") or [] if w.get("code") == "no_hits_filtered"]
 
@@ -189,9 +196,9 @@ async def check_empty_page(
             assert not out["is_error"] and out["results"], (path, value, out)
             assert out["total"] == n if side[path] == "equal" else out["total"] >= n > 0
         if side[path] == "equal":
-            keys: list[Any] = [(-n, str(v)) for v, n in values]
+            keys: list[Any] = [(-n, _order(v)) for v, n in values]
             assert keys == sorted(keys), values
         else:
-            keys = [str(v) for v, _ in values]
+            keys = [_order(v) for v, _ in values]
             assert keys == sorted(keys, reverse=side[path] == "lower"), values
     return "one" if size == 1 else "two"

@@ -2,7 +2,8 @@
 
 A mutating tool that is not naturally idempotent takes `idempotency_key`: the same key with the
 same arguments replays the stored result without running the handler; with other arguments it is
-`idempotency_mismatch` naming the fields; while the first call runs, `in_progress`. A destructive
+`idempotency_mismatch` naming the fields; while the first call runs, `in_progress`; once the
+record the first call made was undone by another call, `change_undone` (nothing runs). A destructive
 tool takes `dry_run` (default true) and `confirm_token`: the dry run previews and issues a token
 bound to the tool, the arguments and the principal; the real run spends it, in the same
 transaction as the effect. The store is `drivable.effects` (SQLite by default, PostgreSQL for
@@ -11,6 +12,7 @@ several processes).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -156,9 +158,8 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
 def key_of_change(key: str, digest: str) -> str:
     """A key of one change's own when `key` already names another change: `key` with the digest
     of this change's arguments (`arguments_digest`), so every retry of this change derives the
-    same key (and replays), and no other change does. A model mints keys like "1234567890" and
-    reuses them: trial 2 of the real model's refund reused trial 0's key on another invoice and
-    was refused three times."""
+    same key (and replays), and no other change does
+    (docs/decisions/0025-a-reused-key-gets-a-key-of-its-own.md)."""
     return f"{key[:100]}-{digest[:12]}"
 
 
@@ -202,6 +203,36 @@ def mismatch_envelope(tool: str, mismatch: Mismatch, key: str, args: BaseModel) 
     )
 
 
+def undone_envelope(tool: str, replay: Replay, key: str, args: BaseModel) -> Envelope:
+    """Refused: the key's first call made a record that a later call undid (docs/effects.md,
+    "Undone since"; docs/decisions/0022-a-replay-says-what-was-undone.md). Nothing ran; the
+    `repair` makes it again: this call, every argument kept, under a key of its own
+    (`key_of_change`, so a retry of the repair replays it rather than make a third)."""
+    undone = replay.undone
+    assert undone is not None
+    what = f"{undone.kind} {undone.entity_id}"
+    arguments = args.model_dump(mode="json", exclude_none=True)
+    arguments["idempotency_key"] = key_of_change(key, arguments_digest(identity(args)))
+    when = datetime.datetime.fromtimestamp(undone.at, datetime.UTC).isoformat(timespec="seconds")
+    return Envelope(
+        "change_undone",
+        f"The {what} that the first {tool} call with this idempotency_key made was undone "
+        f"since by {undone.by}; nothing ran now.",
+        hint=(
+            f"To make it again, call {tool} as in `repair` (the same arguments under a new "
+            f"idempotency_key of its own); if the user did not ask for it again, tell them the "
+            f"{undone.kind} was undone by {undone.by}."
+        ),
+        repair=Repair(tool, arguments, "make_it_again_under_a_new_key"),
+        details={
+            "made": {"kind": undone.kind, "id": undone.entity_id},
+            "undone_by": undone.by,
+            "undone_at": when.replace("+00:00", "Z"),
+            "first_result": replay.result,
+        },
+    )
+
+
 def in_progress_envelope(tool: str, waiting: InProgress) -> Envelope:
     return Envelope(
         "in_progress",
@@ -212,10 +243,8 @@ def in_progress_envelope(tool: str, waiting: InProgress) -> Envelope:
 
 
 def unavailable_envelope(tool: str, down: StoreUnavailable) -> Envelope:
-    """The message says what happened to the call, not to the store: told "The decision index is
-    being rebuilt.", the 1.5B model answered the user with that sentence in 2 of 10 replays; told
-    "search_decisions could not search just now; nothing was searched.", it resent the call in 10
-    of 10 (docs/eval.md, round 10). The store's reason is in `details`."""
+    """The message says what happened to the call, not to the store; the store's reason is in
+    `details` (docs/decisions/0024-how-a-next-step-is-said.md, 5)."""
     return Envelope(
         "unavailable",
         f"{tool} could not run just now; nothing was applied.",
@@ -259,6 +288,8 @@ async def run_keyed(
     if isinstance(outcome, Executed):
         return outcome.result, None, {"replayed": False}
     if isinstance(outcome, Replay):
+        if outcome.undone is not None:
+            return None, undone_envelope(tool, outcome, key, args), None
         return outcome.result, None, {"replayed": True, "recorded_at": outcome.recorded_at}
     if isinstance(outcome, Mismatch):
         return None, mismatch_envelope(tool, outcome, key, args), None

@@ -18,6 +18,10 @@ The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
    filter's values among the rows the next call returns, at most `VALUES`, most rows first (a
    bound's nearest first: a lower bound's highest, an upper bound's lowest). Each, sent in place of
    the value that emptied the page with everything else as the next call has it, matches.
+5. A filter the author declares a requirement (`Filter(name, side, requirement=True)`: what a row
+   must meet to be of any use for the call, such as the seats a meeting needs) is never left out.
+   It is kept like an argument that is not a filter, and rules 1-4 run over the other filters
+   (why: docs/decisions/0021-a-requirement-is-never-relaxed.md).
 """
 
 from __future__ import annotations
@@ -47,10 +51,12 @@ MOST_DROPPED = 2
 @dataclass(frozen=True)
 class Filter:
     """One filtering argument: `equal` keeps rows whose field is the value, `lower` rows at or
-    above it (date_from), `upper` rows at or below it (date_to)."""
+    above it (date_from), `upper` rows at or below it (date_to). A `requirement` is never left out
+    (rule 5): a row that fails it is of no use whatever else matches (a room with too few seats)."""
 
     name: str
     side: Side = "equal"
+    requirement: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,12 @@ class Relaxation:
     matches: int = 0  # rows the next call returns
     unfiltered: int | None = None  # rows without any filter, when nothing smaller brought rows
     values: dict[str, tuple[Value, ...]] = field(default_factory=dict)  # per dropped filter
+    required: tuple[str, ...] = ()  # the requirements among `active`: never left out
+
+    @property
+    def loose(self) -> tuple[str, ...]:
+        """The filters sent that may be left out (every one but the requirements)."""
+        return tuple(n for n in self.active if n not in self.required)
 
     @property
     def arguments(self) -> dict[str, Any] | None:
@@ -99,11 +111,13 @@ async def relax(
     limit: int = VALUES,
 ) -> Relaxation | None:
     """The minimal relaxation of a search that found nothing under `sent` (module docstring);
-    None when no filter was sent. `filters` in declaration order."""
+    None when no filter was sent but requirements. `filters` in declaration order."""
     active = [f for f in filters if f.name in sent]
-    if not active:
+    loose = [i for i, f in enumerate(active) if not f.requirement]
+    if not loose:  # no filter sent that may be left out: the empty page is the answer
         return None
     names = tuple(f.name for f in active)
+    required = tuple(f.name for f in active if f.requirement)
     counted: dict[frozenset[str], int] = {}
 
     async def rows_without(dropped: tuple[str, ...]) -> int:
@@ -113,9 +127,9 @@ async def relax(
             counted[key] = int(await _settle(count(kept)))
         return counted[key]
 
-    for size in range(1, min(MOST_DROPPED, len(active)) + 1):
+    for size in range(1, min(MOST_DROPPED, len(loose)) + 1):
         best: tuple[int, tuple[int, ...], tuple[str, ...]] | None = None
-        for chosen in combinations(range(len(active)), size):
+        for chosen in combinations(loose, size):
             dropped = tuple(names[i] for i in chosen)
             n = await rows_without(dropped)
             if n <= 0:
@@ -132,9 +146,9 @@ async def relax(
                 if f.name in dropped:
                     found = await _settle(facet(f.name, kept))
                     values[f.name] = ordered(found, f.side, limit)
-            return Relaxation(dict(sent), names, dropped, n, values=values)
-    unfiltered = await rows_without(names)
-    return Relaxation(dict(sent), names, unfiltered=unfiltered)
+            return Relaxation(dict(sent), names, dropped, n, values=values, required=required)
+    unfiltered = await rows_without(tuple(names[i] for i in loose))
+    return Relaxation(dict(sent), names, unfiltered=unfiltered, required=required)
 
 
 def ordered(found: Iterable[Value], side: Side, limit: int) -> tuple[Value, ...]:
@@ -185,6 +199,9 @@ class Words:
 
 def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
     r = relaxation
+    needs = _either([f"{q} {spelled(r.sent[q])}" for q in r.required])
+    never = "a requirement is" if len(r.required) == 1 else "requirements are"
+    kept = f" ({needs} kept: {never} never left out)" if r.required else ""
     if r.dropped:
         left_out = _either([f"{d} {spelled(r.sent[d])}" for d in r.dropped])
         values = "; ".join(
@@ -199,10 +216,11 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
             + f"; without {left_out}, {r.matches} {'does' if r.matches == 1 else 'do'}"
             + (
                 f" (no other {'filter' if single else 'pair'} left out finds fewer)."
-                if len(r.active) > len(r.dropped)
+                if len(r.loose) > len(r.dropped)
                 else "."
             )
             + (f" {values[0].upper()}{values[1:]}." if values else "")
+            + (f" It keeps {needs}: {never} never left out." if r.required else "")
         )
         hint = (
             f"Call {tool} again without {_either(list(r.dropped))} (the call in next_call keeps "
@@ -224,20 +242,20 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
                 (d, f"No {noun} matches {d} {spelled(r.sent[d])} with the other filters. {then}")
             )
         return Words(message, hint, tuple(warned))
-    names = list(r.active)
+    names = list(r.loose)
     if not r.unfiltered:
         return Words(
-            f"No {noun} matches, even without the filters ({', '.join(names)}): the other "
-            "arguments match none.",
+            f"No {noun} matches, even without the filters ({', '.join(names)}){kept}: the "
+            "other arguments match none.",
             f"Leaving filters out of {tool} finds no {noun}; change the other arguments instead.",
             (),
         )
     return Words(
         f"No {noun} matches every filter together, nor with any one or two of them left out; "
-        f"without any filter, {r.unfiltered} {'does' if r.unfiltered == 1 else 'do'}.",
+        f"without any filter{kept}, {r.unfiltered} {'does' if r.unfiltered == 1 else 'do'}.",
         f"Call {tool} again with fewer of its filters ({', '.join(names)}); which to keep is the "
         "user's choice.",
-        ((None, f"No {noun} matches these filters together: {', '.join(names)}."),),
+        ((None, f"No {noun} matches these filters together: {', '.join(r.active)}."),),
     )
 
 

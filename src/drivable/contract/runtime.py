@@ -415,7 +415,7 @@ class Contract:
         if spec.scopes:
             common.append("insufficient_scope")
         if spec.keyed:
-            common += ["idempotency_mismatch", "in_progress", "unavailable"]
+            common += ["idempotency_mismatch", "in_progress", "unavailable", "change_undone"]
         if spec.effects.destructive:
             common += ["confirmation_required", "confirmation_invalid", "confirmation_declined"]
             common.append("unavailable")

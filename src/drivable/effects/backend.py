@@ -60,6 +60,24 @@ SCHEMA: Final = (
     )
     """,
     "CREATE INDEX IF NOT EXISTS drivable_token_uses_expiry ON drivable_token_uses (expires_at)",
+    # What a keyed call made (one record per receipt), and whether a later call undid it: kept
+    # apart from the receipts so a store made before it needs no migration, and joined to the
+    # receipt in the one lookup a replay makes.
+    """
+    CREATE TABLE IF NOT EXISTS drivable_made (
+        principal TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        entity_id TEXT NOT NULL,
+        undone_by TEXT,
+        undone_at DOUBLE PRECISION,
+        expires_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (principal, tool, key)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS drivable_made_entity ON drivable_made (kind, entity_id)",
+    "CREATE INDEX IF NOT EXISTS drivable_made_expiry ON drivable_made (expires_at)",
 )
 
 _SCOPE = "principal = ? AND tool = ? AND key = ?"

@@ -13,6 +13,7 @@ from drivable.effects.outcomes import (
     Mismatch,
     Replay,
     StoreUnavailable,
+    Undone,
 )
 from drivable.effects.transaction import Transaction
 
@@ -99,3 +100,4 @@ class ReceiptView:
     digest: str
     result: dict[str, Any] | None
     expires_at: float
+    undone: Undone | None = None  # what the call made was undone since (`Transaction.undo`)

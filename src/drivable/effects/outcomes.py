@@ -54,12 +54,25 @@ class StoreUnavailableError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Undone:
+    """The record a keyed call made (`Transaction.made`) was undone since by another call
+    (`Transaction.undo`): a cancel, a delete, a void."""
+
+    kind: str  # what the record is, in the author's word: "booking", "invoice"
+    entity_id: str
+    by: str  # the tool whose call undid it
+    at: float  # when (the store's clock)
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """The same key with the same arguments already ran: here is its stored result. The handler
-    did not run again."""
+    did not run again. ``undone`` says when what it made was undone since (the stored result no
+    longer describes the world)."""
 
     result: dict[str, Any]
     recorded_at: float
+    undone: Undone | None = None
     replayed: Literal[True] = True
 
 

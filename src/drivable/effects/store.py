@@ -71,6 +71,7 @@ from drivable.effects.outcomes import (
     StoreUnavailable,
     StoreUnavailableError,
     UnavailableReason,
+    Undone,
 )
 from drivable.effects.pool import _Pool
 from drivable.effects.transaction import Transaction
@@ -217,21 +218,20 @@ class SqlEffectStore:
             conn, scope, digest, args_json, owner, now, window_s, lease_s
         ):
             return _Claimed(recovered=False)
-        row = self._x(
-            conn,
-            "SELECT digest, arguments, state, result, lease_until, expires_at, recorded_at "
-            f"FROM drivable_receipts WHERE {_SCOPE}",
-            scope.params(),
-        ).fetchone()
+        row = self._x(conn, _LOOK, scope.params()).fetchone()
         if row is not None:
-            r_digest, r_args, state, result, lease_until, expires_at, recorded_at = row
+            r_digest, r_args, state, result, lease_until, expires_at, recorded_at = row[:7]
             expired = expires_at <= now and (state == "done" or lease_until <= now)
             if not expired:
                 if r_digest != digest:
                     fields = differing_fields(json.loads(r_args), json.loads(args_json))
                     return Mismatch(fields=tuple(fields) or ("arguments",))
                 if state == "done":
-                    return Replay(result=json.loads(result), recorded_at=float(recorded_at))
+                    return Replay(
+                        result=json.loads(result),
+                        recorded_at=float(recorded_at),
+                        undone=_undone(row[7:]),
+                    )
                 if lease_until > now:
                     return _Wait(max(100, min(1000, int((lease_until - now) * 1000))))
                 return self._take_over(conn, scope, owner, now, lease_s)
@@ -246,12 +246,14 @@ class SqlEffectStore:
         # An expired receipt: replace it.
         self.backend.begin_claim(conn)
         try:
-            self._x(
+            gone = self._x(
                 conn,
                 f"DELETE FROM drivable_receipts WHERE {_SCOPE} AND expires_at <= ? "
                 "AND (state = 'done' OR lease_until <= ?)",
                 (*scope.params(), now, now),
-            )
+            ).rowcount
+            if gone:  # what the expired receipt made is not the new call's
+                self._x(conn, f"DELETE FROM drivable_made WHERE {_SCOPE}", scope.params())
             inserted = self._insert_claim(
                 conn, scope, digest, args_json, owner, now, window_s, lease_s
             )
@@ -316,7 +318,13 @@ class SqlEffectStore:
         return True
 
     def _finish(
-        self, conn: Any, scope: _Scope, owner: str, result_json: str, window_s: float
+        self,
+        conn: Any,
+        scope: _Scope,
+        owner: str,
+        result_json: str,
+        window_s: float,
+        made: tuple[str, str] | None = None,
     ) -> None:
         now = self._clock()
         done = self._x(
@@ -328,6 +336,13 @@ class SqlEffectStore:
         if done != 1:  # impossible while we hold the row lock; refuse to commit a blind effect
             self.backend.rollback(conn)
             raise RuntimeError("lost the idempotency claim inside its own transaction")
+        if made is not None:  # kept exactly as long as its receipt (purged together)
+            self._x(
+                conn,
+                "INSERT INTO drivable_made (principal, tool, key, kind, entity_id, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*scope.params(), *made, now + window_s),
+            )
         self.backend.commit(conn)
 
     def _release_claim(self, conn: Any, scope: _Scope, owner: str) -> None:
@@ -351,6 +366,7 @@ class SqlEffectStore:
             (now, now),
         ).rowcount
         n += self._x(conn, "DELETE FROM drivable_token_uses WHERE expires_at <= ?", (now,)).rowcount
+        self._x(conn, "DELETE FROM drivable_made WHERE expires_at <= ?", (now,))
         return int(n)
 
     # -- public API -----------------------------------------------------------------------
@@ -402,7 +418,15 @@ class SqlEffectStore:
                 await self._abandon(conn, scope, owner)
                 return
             try:
-                await self._call(self._finish, conn, scope, owner, claim._result_json, window_s)
+                await self._call(
+                    self._finish,
+                    conn,
+                    scope,
+                    owner,
+                    claim._result_json,
+                    window_s,
+                    claim.transaction.made_record,
+                )
             except BaseException:
                 await self._abandon(conn, scope, owner, broken=True)
                 raise
@@ -547,20 +571,15 @@ class SqlEffectStore:
 
     async def receipt(self, *, tool: str, principal: str, key: str) -> ReceiptView | None:
         async with self._connection() as conn:
-            row = await self._call(
-                lambda: self._x(
-                    conn,
-                    f"SELECT state, digest, result, expires_at FROM drivable_receipts WHERE {_SCOPE}",
-                    (principal, tool, key),
-                ).fetchone()
-            )
+            row = await self._call(lambda: self._x(conn, _LOOK, (principal, tool, key)).fetchone())
         if row is None:
             return None
         return ReceiptView(
-            state=row[0],
-            digest=row[1],
-            result=json.loads(row[2]) if row[2] is not None else None,
-            expires_at=float(row[3]),
+            state=row[2],
+            digest=row[0],
+            result=json.loads(row[3]) if row[3] is not None else None,
+            expires_at=float(row[5]),
+            undone=_undone(row[7:]),
         )
 
     async def purge_expired(self) -> int:
@@ -572,6 +591,24 @@ class SqlEffectStore:
     async def close(self) -> None:
         self._pool.close()
         self._reads.close()
+
+
+# The one lookup of a key: its receipt and, when what it made was undone since, by whom (an index
+# probe of the same statement, so a replay costs no second round trip).
+_LOOK: Final = (
+    "SELECT r.digest, r.arguments, r.state, r.result, r.lease_until, r.expires_at, "
+    "r.recorded_at, m.kind, m.entity_id, m.undone_by, m.undone_at "
+    "FROM drivable_receipts r LEFT JOIN drivable_made m ON m.principal = r.principal "
+    "AND m.tool = r.tool AND m.key = r.key AND m.undone_at IS NOT NULL "
+    "WHERE r.principal = ? AND r.tool = ? AND r.key = ?"
+)
+
+
+def _undone(columns: Sequence[Any]) -> Undone | None:
+    kind, entity_id, by, at = columns
+    if at is None:
+        return None
+    return Undone(kind=str(kind), entity_id=str(entity_id), by=str(by), at=float(at))
 
 
 def _is_driver_error(exc: BaseException) -> bool:

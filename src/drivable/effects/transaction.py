@@ -36,6 +36,9 @@ class Transaction:
     def __init__(self, store: SqlEffectStore, conn: Any) -> None:
         self._store = store
         self._conn = conn
+        self.tool: str | None = None
+        """The tool whose call this transaction runs (set by the runtime): what `undo` names."""
+        self.made_record: tuple[str, str] | None = None
 
     @property
     def dialect(self) -> Dialect:
@@ -46,6 +49,28 @@ class Transaction:
         """The raw driver connection (sqlite3 / psycopg), for code that needs more than
         ``execute``. It is synchronous: call it from a worker thread, within this transaction."""
         return self._conn
+
+    def made(self, kind: str, entity_id: str) -> None:
+        """Name the record this call's effect made (`("booking", "bk_2863")`). Inside a keyed
+        call it is kept with the call's receipt, committed with it, so that a later `undo` of the
+        record is said when the receipt is replayed (docs/effects.md, "Undone since"). One record
+        per call: a second one replaces the first. Outside a keyed call it is kept nowhere."""
+        if not kind or not entity_id:
+            raise ValueError("made() needs a kind and an id")
+        self.made_record = (kind, entity_id)
+
+    async def undo(self, kind: str, entity_id: str, *, by: str | None = None) -> int:
+        """Mark, in this transaction, every receipt whose call made this record as undone by
+        `by` (default: this transaction's tool): a replay of such a call then says so rather
+        than answer as if the record stood. The first undo is the one kept. Returns how many
+        receipts it marked (none when no receipt, or none still kept, made the record)."""
+        store = self._store
+        marked = await self.execute(
+            "UPDATE drivable_made SET undone_by = ?, undone_at = ? "
+            "WHERE kind = ? AND entity_id = ? AND undone_at IS NULL",
+            (by or self.tool or "another call", store._clock(), kind, entity_id),
+        )
+        return marked.rowcount
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         """Run one statement in this transaction. A store failure raises

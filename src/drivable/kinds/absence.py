@@ -68,13 +68,16 @@ def placeholder_of(value: Any) -> str | None:
         return folded or "empty string"
     # Every template opens with one of these: the regex runs only on what could be one.
     if folded[:1] in _TEMPLATE_OPENERS and _TEMPLATE.match(value.strip()):
-        return folded
+        # `<jana@example.com>` is an address written as mail writes one (RFC 5322's angle
+        # address), not a template: a template's inside names a thing, it never holds an "@".
+        return None if _ANGLE_ADDRESS.match(value.strip()) else folded
     return None
 
 
 _TEMPLATE_OPENERS = frozenset("<{[$")
 _BRACKETS = frozenset("<{[")
 _DIGIT = re.compile(r"[0-9]")
+_ANGLE_ADDRESS = re.compile(r"^<[^\s<>@]+@[^\s<>@]+\.[^\s<>@.]+>$")
 
 
 def is_absent(value: Any) -> bool:

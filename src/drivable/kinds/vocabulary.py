@@ -19,6 +19,7 @@ from typing import Any
 
 from drivable.kinds._reading import Reading, Warning_, shown
 from drivable.kinds._registry import Options, kind
+from drivable.kinds.email import read_email
 from drivable.kinds.text_folding import words
 
 EXPECTED = "one of the stored values"
@@ -222,7 +223,11 @@ def read_vocabulary(value: Any, options: Options) -> Reading:
             code="invalid_vocabulary",
         )
     if isinstance(value, str):
-        found = vocabulary.lookup(value.strip())
+        address = read_email(value, options) if "@" in value else None
+        if address is not None and address.outcome == "value":
+            found = _by_address(address.value, vocabulary)
+        else:
+            found = vocabulary.lookup(value.strip())
         if len(found) == 1:
             return Reading.repaired(value, found[0])
     else:
@@ -231,6 +236,15 @@ def read_vocabulary(value: Any, options: Options) -> Reading:
     if strict:
         return _refused(value, found, vocabulary)
     return _dropped(value, found, vocabulary)
+
+
+def _by_address(address: str, vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The member that is this e-mail address, a mailbox matched without case; never a member
+    that merely shares its words (an address is one value, not a phrase: "a@a.com" is not
+    "a@b.com"). Every spelling the email kind reads as the address ("mailto:", a display name,
+    angle brackets, a capitalised domain) reaches the same member."""
+    wanted = address.casefold()
+    return tuple(v for v in vocabulary.values if v.casefold() == wanted)
 
 
 def _listing(values: Iterable[str], vocabulary: Vocabulary) -> str:

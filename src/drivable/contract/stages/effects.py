@@ -5,7 +5,8 @@ A destructive tool's dry run previews and issues a confirm token, carried only i
 spends the token in the effect's transaction. A preview whose idempotency_key already names another
 change leads on with a key of this change's own (`key_of_change`), not to a certain refusal.
 A client that can ask its user confirms a tokenless real run that way instead (`consent`).
-A keyed tool runs at most once per idempotency key and replays the first result after that.
+A keyed tool runs at most once per idempotency key and replays the first result after that,
+unless what it made was undone since (`change_undone`, `durable.undone_envelope`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ async def run_effects(attempt: Attempt) -> Outcome:
         check_token(durability, tool=spec.name, principal=principal, args=args)
 
     async def effect(tx: Any) -> dict[str, Any]:
+        tx.tool = spec.name  # what an undo in it names (`Transaction.undo`)
         call.transaction = tx
         if tokens and not settles:
             await spend_token(

@@ -281,6 +281,7 @@ def make_contract(ledger: Ledger) -> Contract:
                     "unit_cents, amount_cents) VALUES (?, ?, ?, ?, ?, ?)",
                     (invoice_id, position, li.description, li.quantity, price, li.quantity * price),
                 )
+            tx.made("invoice", invoice_id)  # a void of it is said on a replay of this call
             record = await ledger.invoice(tx, invoice_id)
             assert record is not None
             return InvoiceOutput(invoice=await invoice_detail(ledger, tx, record))
@@ -492,6 +493,7 @@ def make_contract(ledger: Ledger) -> Contract:
                 fresh = await ledger.invoice(tx, args.invoice_id)
                 assert fresh is not None
                 raise kept_money_refusal(fresh)
+            await tx.undo("invoice", record.invoice_id)  # create_invoice's replay says so
             return VoidOutput(
                 status="voided",
                 invoice_id=record.invoice_id,

@@ -1,8 +1,10 @@
 """The bookings server on drivable: search rooms, read a room's day, book, list my bookings, cancel.
 
 Written from the README, docs/runtime.md, docs/kinds.md and docs/effects.md with the public author
-API only. Times are the half-hour slots of the opening hours, declared as the enum they are; days
-read through the date kind with the domain's clock (`data.TODAY`), so "tomorrow" is a day.
+API only. Times read through the time kind ("9:00", "9am", "14h30"); that a booking takes whole
+half hours within the opening hours is this domain's own rule, checked by the handlers. Days read
+through the date kind with the domain's clock (`data.TODAY`), so "tomorrow" is a day; organisers
+through the email kind.
 
 `make_contract(bookings)` builds the contract on a `Bookings` table; `serve()` opens the store
 DRIVABLE_BOOKINGS_STORE names, else a scratch one for this process alone: a fresh process starts
@@ -17,7 +19,9 @@ import os
 import secrets
 import shutil
 import tempfile
-from typing import Annotated, Literal
+from collections import Counter
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -35,6 +39,7 @@ from drivable.contract import (
 )
 from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, ConfirmToken
 from drivable.contract.paging import PageInfo, Pager
+from drivable.contract.relax import Filter
 from drivable.effects import open_store
 from drivable.eval.corpus.bookings import data
 from drivable.eval.corpus.bookings.data import ROOM_BY_ID, ROOMS, TODAY, Booking, Room
@@ -43,13 +48,6 @@ from drivable.kinds import Kind, KindModel
 
 Building = Literal["Harbour House", "Mill Yard", "Station Court", "Foundry"]
 Equipment = Literal["screen", "whiteboard", "video"]
-# The half-hour slots of the opening hours, 08:00 to 19:00: a booking starts on one and ends on a
-# later one.
-Slot = Literal[
-    "08:00", "08:30", "09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "12:00", "12:30",
-    "13:00", "13:30", "14:00", "14:30", "15:00", "15:30", "16:00", "16:30", "17:00", "17:30",
-    "18:00", "18:30", "19:00",
-]  # fmt: skip
 
 
 def today() -> datetime.date:
@@ -62,7 +60,6 @@ DayTo = Annotated[datetime.date, Kind("date", clock=today, bound="to")]
 # IdOf("room_", lookup=...) spelled out: mypy takes no call as a type alias
 RoomId = Annotated[str, Kind("identifier", prefix="room_", lookup=("search_rooms", "query"))]
 BookingId = Annotated[str, Kind("identifier", prefix="bk_")]
-EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 NAME = "bookings"
 VERSION = "1.0.0"
@@ -87,8 +84,12 @@ class SearchInput(KindModel):
         description="YYYY-MM-DD. With start and end: only rooms free for that whole time. "
         "Alone: every room with its free times that day.",
     )
-    start: Slot | None = Field(None, description="HH:MM, on the half hour; needs day.")
-    end: Slot | None = Field(None, description="HH:MM, on the half hour, after start; needs day.")
+    start: datetime.time | None = Field(
+        None, description="HH:MM on the 24-hour clock, on the half hour; needs day."
+    )
+    end: datetime.time | None = Field(
+        None, description="HH:MM on the 24-hour clock, on the half hour, after start; needs day."
+    )
     cursor: str | None = Field(
         None, description="next_cursor of the previous page; omit for the first."
     )
@@ -103,18 +104,18 @@ class GetRoomInput(KindModel):
 class BookInput(KindModel):
     room_id: RoomId = Field(description="The room_id search_rooms returned.")
     day: Day = Field(description="YYYY-MM-DD, a weekday from today on.")
-    start: Slot = Field(description="HH:MM, on the half hour, 08:00 to 18:30.")
-    end: Slot = Field(description="HH:MM, on the half hour, after start, at the latest 19:00.")
-    title: str = Field(min_length=1, max_length=80, description="What the meeting is.")
-    organiser_email: str = Field(
-        pattern=EMAIL, max_length=120, description="The email of the person who books."
+    start: datetime.time = Field(
+        description="HH:MM on the 24-hour clock, on the half hour, 08:00 to 18:30."
     )
+    end: datetime.time = Field(
+        description="HH:MM on the 24-hour clock, on the half hour, after start, at the latest 19:00."
+    )
+    title: str = Field(min_length=1, max_length=80, description="What the meeting is.")
+    organiser_email: str = Field(description="The email of the person who books.")
 
 
 class ListInput(KindModel):
-    organiser_email: str = Field(
-        pattern=EMAIL, max_length=120, description="Whose bookings: the organiser's email."
-    )
+    organiser_email: str = Field(description="Whose bookings: the organiser's email.")
     date_from: DayFrom | None = Field(None, description="First day, YYYY-MM-DD; today if omitted.")
     date_to: DayTo | None = Field(None, description="Last day, YYYY-MM-DD, inclusive.")
     include_cancelled: bool = Field(False, description="Also list cancelled bookings.")
@@ -247,6 +248,46 @@ def range_issue(start: str, end: str, tool: str) -> ToolError:
     )
 
 
+def slot(value: datetime.time, field: str, tool: str, see: Repair | None = None) -> str:
+    """A time read by the time kind as the half hour it names ("09:30"); a refusal when it is not
+    one a booking can start (or, for `end`, finish) on: rooms are booked in whole half hours
+    within the opening hours, in the building's own time. The refusal names the call to make and
+    no other time: which one the user meant is theirs to say."""
+    spelled = "24:00" if value == datetime.time.max else value.isoformat(timespec="minutes")
+    allowed = data.ENDS if field == "end" else data.STARTS
+    why, code = "", "invalid_value"
+    if value.tzinfo is not None:
+        why = "has a zone; rooms are booked in the building's own time, written without one"
+    elif value.second or value.microsecond or value.minute not in (0, 30):
+        why = "is not on the half hour; bookings start and end at :00 or :30"
+    elif spelled not in allowed:
+        why = f"is outside the opening hours, {data.OPENS} to {data.CLOSES}"
+        code = "out_of_range"
+    if not why:
+        return spelled
+    shows = (
+        f"; {see.tool} (the call in `repair`) shows the room's free times that day" if see else ""
+    )
+    raise ToolError(
+        "invalid_arguments",
+        f"{field} {spelled} {why}.",
+        hint=f"Rooms are booked in half hours between {data.OPENS} and {data.CLOSES}: ask the "
+        f"user which {field} they meant, then call {tool} again with it as {field} (HH:MM)"
+        f"{shows}.",
+        issues=[
+            Issue(
+                field,
+                code,
+                f"{field} {why}.",
+                received=spelled,
+                expected="HH:MM on the half hour",
+                has_received=True,
+            )
+        ],
+        repair=see,
+    )
+
+
 def unknown_room(room_id: str) -> ToolError:
     return ToolError(
         "not_found",
@@ -260,95 +301,50 @@ def unknown_room(room_id: str) -> ToolError:
 def the_range(args: SearchInput) -> tuple[str, str] | None:
     """The time a search asks about: start to end; start alone is its half hour, end alone the
     half hour before it."""
-    if args.start is None and args.end is None:
-        return None
-    if args.start is not None and args.end is not None:
-        return args.start, args.end
-    if args.start is not None:
-        at = data.SLOTS.index(args.start)
-        return args.start, data.SLOTS[min(at + 1, len(data.SLOTS) - 1)]
-    assert args.end is not None
-    at = data.SLOTS.index(args.end)
-    return data.SLOTS[max(at - 1, 0)], args.end
+    start = args.start and slot(args.start, "start", "search_rooms")
+    end = args.end and slot(args.end, "end", "search_rooms")
+    if start and end:
+        return start, end
+    if start:
+        return start, data.SLOTS[data.SLOTS.index(start) + 1]
+    if end:
+        return data.SLOTS[data.SLOTS.index(end) - 1], end
+    return None
 
 
-# What a booker gives up first when nothing matches: the building before the equipment, the
-# equipment before the time, the time before the seats (a room too small is no room), and the
-# room they named last.
-FILTERS = ("building", "equipment", "time", "min_seats", "query")
+# search_rooms' filters, for the minimal relaxation of an empty page (`Call.relax`). The seats are
+# a requirement, never left out: a room with fewer seats than the meeting has people is no room
+# for it, whatever else matches. The name (query), the day and the time are what the user asked
+# about, not filters.
+FILTERS = (
+    Filter("building"),
+    Filter("min_seats", "lower", requirement=True),
+    Filter("equipment"),
+)
 
 
-def matching(args: SearchInput, busy: Busy | None, drop: str | None = None) -> list[Room]:
-    """The rooms a search's filters keep, without the one named in `drop`."""
-    span = None if drop == "time" else the_range(args)
+def matching(args: SearchInput, busy: Busy | None, kept: Mapping[str, Any]) -> list[Room]:
+    """The rooms a search finds with the filters in `kept` (and its query, day and time)."""
+    span = the_range(args)
     return data.in_order(
         room
         for room in ROOMS
         if data.fits(
             room,
-            building=None if drop == "building" else args.building,
-            min_seats=None if drop == "min_seats" else args.min_seats,
-            equipment=() if drop == "equipment" else (args.equipment or ()),
-            query=None if drop == "query" else args.query,
+            building=kept.get("building"),
+            min_seats=kept.get("min_seats"),
+            equipment=kept.get("equipment") or (),
+            query=args.query,
         )
         and (span is None or busy is None or data.is_free(busy.get(room.room_id, ()), *span))
     )
 
 
-def given(args: SearchInput) -> list[str]:
-    """The filters this search sets, in the order they are given up."""
-    return [
-        f
-        for f in FILTERS
-        if (the_range(args) is not None if f == "time" else getattr(args, f) not in (None, []))
-    ]
-
-
-def explain_empty(args: SearchInput, busy: Busy | None, call: Call) -> None:
-    """An empty page under filters: say what each filter left out alone would find, and lead on
-    with the search without the first one (in the order bookers give them up) that finds rooms,
-    every other constraint kept."""
-    shown = given(args)
-    if not shown:
-        return
-    counts = {f: matching(args, busy, drop=f) for f in shown}
-    found = {f: rooms for f, rooms in counts.items() if rooms}
-    spoken = {
-        "building": f"building={args.building}",
-        "min_seats": f"min_seats={args.min_seats}",
-        "equipment": f"equipment={','.join(args.equipment or [])}",
-        "query": f"query={args.query!r}",
-        "time": "the time range",
-    }
-    alone = "; ".join(f"without {spoken[f]}: {len(counts[f])}" for f in shown)
-    if not found:
-        # no single filter to give up: which one goes is the user's call, not the server's
-        call.warn(
-            "no_hits_filtered",
-            f"No room matches these filters, nor with any one of them left out ({alone}). Ask "
-            "the user which to change.",
-            "start" if shown[0] == "time" else shown[0],
-        )
-        return
-    best = next(f for f in shown if f in found)
-    names = ", ".join(f"{r.name} ({r.room_id}, {r.seats} seats)" for r in found[best][:5])
-    arguments = args.model_dump(mode="json", exclude_none=True, exclude={"cursor", "limit"})
-    if best == "time":
-        arguments.pop("start", None)
-        arguments.pop("end", None)
-    else:
-        arguments.pop(best, None)
-    relaxed = f"Without {spoken[best]}, {len(found[best])} rooms match: {names}."
-    # the warning names the one filter it is about; the message says what each would give
-    path = "start" if best == "time" else best
-    call.warn("no_hits_filtered", f"No room matches every filter together. {relaxed}", path)
-    call.follow(
-        "search_rooms",
-        arguments,
-        message=f"No room matches every filter together ({alone}). {relaxed}",
-        hint=f"Tell the user, or call search_rooms again without {spoken[best]} (the call in "
-        "next_call), which keeps every other filter.",
-    )
+def facet(rooms: list[Room], name: str) -> Counter[Any]:
+    """Each value of one filter among `rooms`, with how many rooms have it."""
+    if name == "equipment":
+        return Counter(item for room in rooms for item in room.equipment)
+    return Counter(getattr(room, {"min_seats": "seats"}.get(name, name)) for room in rooms)
 
 
 # -- the contract --------------------------------------------------------------------------------
@@ -414,12 +410,19 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
         if args.day is not None:
             async with bookings.using(None) as tx:
                 busy = await bookings.busy(tx, args.day)
-        rooms = matching(args, busy)
+        sent = {f.name: getattr(args, f.name) for f in FILTERS if getattr(args, f.name)}
+        rooms = matching(args, busy, sent)
         start = pager.offset(call, args)
         shown = rooms[start : start + args.limit]
         page = pager.page(call, args, start, len(shown), len(rooms) > start + args.limit)
-        if not rooms:
-            explain_empty(args, busy, call)
+        if not rooms and start == 0:
+            await call.relax(
+                args,
+                FILTERS,
+                count=lambda kept: len(matching(args, busy, kept)),
+                facet=lambda name, kept: facet(matching(args, busy, kept), name).items(),
+                noun="room",
+            )
         return Rooms(
             results=[
                 room_row(r, None if busy is None else data.free_times(busy.get(r.room_id, ())))
@@ -501,35 +504,36 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
             )
         if not data.is_open(args.day):
             raise closed_day(args.day, "create_booking")
-        if args.end <= args.start:
-            raise range_issue(args.start, args.end, "create_booking")
-        email = args.organiser_email.strip().lower()
+        day = args.day.isoformat()
+        see = Repair("get_room", {"room_id": room.room_id, "day": day}, "see_free_times")
+        start = slot(args.start, "start", "create_booking", see)
+        end = slot(args.end, "end", "create_booking", see)
+        if end <= start:
+            raise range_issue(start, end, "create_booking")
         async with bookings.using(call.transaction) as tx:
             busy = (await bookings.busy(tx, args.day, room.room_id)).get(room.room_id, [])
-            clash = [(s, e) for s, e in busy if data.overlaps(args.start, args.end, s, e)]
+            clash = [(s, e) for s, e in busy if data.overlaps(start, end, s, e)]
             if clash:
                 taken = ", ".join(f"{s}-{e}" for s, e in sorted(clash))
-                day = args.day.isoformat()
                 raise ToolError(
                     "state_conflict",
-                    f"{room.name} ({room.room_id}) is not free {args.start}-{args.end} on {day}: "
+                    f"{room.name} ({room.room_id}) is not free {start}-{end} on {day}: "
                     f"it is booked {taken}.",
                     hint=f"Use get_room with room_id {room.room_id} and day {day} to see its free "
                     "times, then book a free time; or search_rooms with the day, start and end "
                     "for another room.",
-                    repair=Repair(
-                        "get_room", {"room_id": room.room_id, "day": day}, "see_free_times"
-                    ),
+                    repair=see,
                 )
             booking = await bookings.add(
                 tx,
                 room_id=room.room_id,
                 day=args.day,
-                start=args.start,
-                end=args.end,
+                start=start,
+                end=end,
                 title=args.title,
-                organiser_email=email,
+                organiser_email=args.organiser_email,
             )
+            tx.made("booking", booking.booking_id)  # a cancel of it is said on a replay
         return Booked(booking=booking_row(booking))
 
     @contract.tool(
@@ -550,7 +554,7 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
         async with bookings.using(None) as tx:
             rows, more = await bookings.of_organiser(
                 tx,
-                args.organiser_email.strip().lower(),
+                args.organiser_email,
                 first,
                 args.date_to,
                 args.include_cancelled,
@@ -606,6 +610,7 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
                 )
             if not args.dry_run:
                 await bookings.cancel(tx, booking.booking_id)
+                await tx.undo("booking", booking.booking_id)  # create_booking's replay says so
                 row = row.model_copy(update={"status": "cancelled"})
         verb = "Would cancel" if args.dry_run else "Cancelled"
         return Cancelled(booking=row, cancelled=not args.dry_run, summary=f"{verb} {what}.")

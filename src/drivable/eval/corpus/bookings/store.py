@@ -23,7 +23,7 @@ SCHEMA = (
     "room_id TEXT NOT NULL, day TEXT NOT NULL, start_at TEXT NOT NULL, end_at TEXT NOT NULL, "
     "title TEXT NOT NULL, organiser_email TEXT NOT NULL, status TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS bookings_by_day ON bookings (day, room_id)",
-    "CREATE INDEX IF NOT EXISTS bookings_by_organiser ON bookings (organiser_email, day)",
+    "CREATE INDEX IF NOT EXISTS bookings_by_mailbox ON bookings (lower(organiser_email), day)",
 )
 COLUMNS = "booking_id, room_id, day, start_at, end_at, title, organiser_email, status"
 Busy = dict[str, list[tuple[str, str]]]  # room_id -> its confirmed (start, end) on one day
@@ -119,7 +119,9 @@ class Bookings:
     ) -> tuple[list[Booking], bool]:
         """One page of an organiser's bookings from `first` (to `last`), earliest first; and
         whether more follow."""
-        sql = f"SELECT {COLUMNS} FROM bookings WHERE organiser_email = ? AND day >= ?"
+        # A mailbox is one whatever the case of its address (the organisation's mail server reads
+        # it so); the email kind keeps the local part as written, so the match ignores case.
+        sql = f"SELECT {COLUMNS} FROM bookings WHERE lower(organiser_email) = lower(?) AND day >= ?"
         params: tuple[Any, ...] = (email, first.isoformat())
         if last is not None:
             sql += " AND day <= ?"

@@ -1,24 +1,67 @@
-"""What the documents tools share: rows as shown, refusals with their repairs, the empty search.
+"""What the documents tools share: rows as shown, refusals with their repairs, and what an empty
+search counts and names.
 
-An empty page under filters leads on by the smallest relaxation: of the searches that leave out
-exactly one constraint the caller sent (a filter, or one word of the query), the one that finds
-the fewest documents but some; its next_call keeps every other constraint as sent, and its message
-names the values the documents it would find have.
+An empty page under filters leads on by the runtime's minimal relaxation (`Call.relax` over
+FILTERS): the words of the query are what was asked, never left out; this module gives it the
+domain's counting and each filter's values among the documents found.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import Any
 
-from drivable.contract import Call, Repair, ToolError
+from drivable.contract import Repair, ToolError
+from drivable.contract.relax import Filter
 from drivable.effects import Transaction
-from drivable.eval.corpus.documents.data import size_label
+from drivable.eval.corpus.documents.data import size_label, within
 from drivable.eval.corpus.documents.models import DocumentRow
 from drivable.eval.corpus.documents.store import Filters, Row, Store, query_words
 
 SEARCH = "search_documents"
-_SHOWN_VALUES = 5
+# search_documents' filters. None is a requirement (decision 0021): each says which document the
+# user means (where it is filed, whose, what type, when changed, how big), and a document that
+# misses one may still be the one, misremembered; none is a capacity a row must hold to be of use.
+FILTERS = (
+    Filter("folder"),
+    Filter("owner"),
+    Filter("type"),
+    Filter("modified_from", "lower"),
+    Filter("modified_to", "upper"),
+    Filter("min_size", "lower"),
+    Filter("max_size", "upper"),
+)
+_COLUMNS = {
+    "modified_from": "modified_on",
+    "modified_to": "modified_on",
+    "min_size": "size_bytes",
+    "max_size": "size_bytes",
+}
+
+
+def filters_of(query: str | None, values: Mapping[str, Any]) -> Filters:
+    """A search's filters from the values read (canonical JSON: days as YYYY-MM-DD, sizes as
+    bytes)."""
+    return Filters(
+        words=query_words(query),
+        folder=values.get("folder"),
+        owner=values.get("owner"),
+        type=values.get("type"),
+        modified_from=values.get("modified_from"),
+        modified_to=values.get("modified_to"),
+        min_size=values.get("min_size"),
+        max_size=values.get("max_size"),
+    )
+
+
+async def facet(store: Store, tx: Transaction, among: Filters, name: str) -> list[tuple[Any, int]]:
+    """The values of one filter among the documents `among` finds, each with the documents a
+    search by it would find: a folder is every folder one is filed in, counting the folders below
+    it (the folder filter takes them in); a day or size bound is each day or size there is."""
+    found = await store.values(tx, among, _COLUMNS.get(name, name))
+    if name != "folder":
+        return found
+    return [(f, sum(n for g, n in found if within(g, f))) for f, _ in found]
 
 
 def row_of(row: Row) -> DocumentRow:
@@ -54,96 +97,10 @@ def folder_gone(path: str) -> ToolError:
     )
 
 
+def share_id(document_id: str, email: str) -> str:
+    """A share as the record a keyed share_document names (`tx.made`): its document and address."""
+    return f"{document_id}/{email}"
+
+
 def reread(document_id: str) -> Repair:
     return Repair("get_document", {"document_id": document_id}, "reread_the_document_then_replan")
-
-
-def _words_after(asked: dict[str, Any], dropped: str) -> str | None:
-    left = [w for i, w in enumerate(str(asked.get("query", "")).split()) if f"word {i}" != dropped]
-    return " ".join(left) or None
-
-
-def relaxed(asked: dict[str, Any], dropped: str) -> dict[str, Any]:
-    """The search as asked, without one constraint: a filter's name, or "word N" of the query."""
-    if not dropped.startswith("word "):
-        return {k: v for k, v in asked.items() if k != dropped}
-    out = {k: v for k, v in asked.items() if k != "query"}
-    query = _words_after(asked, dropped)
-    return {**out, "query": query} if query else out
-
-
-def _constraints(asked: dict[str, Any], filters: Filters) -> dict[str, Filters]:
-    """Each constraint the caller sent, and the filters without it; none when only one was sent
-    (leaving it out would list everything, which is not a narrower question)."""
-    out = {name: filters.without(name) for name in filters.active()}
-    sent = str(asked.get("query", "")).split()
-    for i in range(len(sent)):
-        kept = " ".join(w for j, w in enumerate(sent) if j != i)
-        out[f"word {i}"] = replace(filters, words=query_words(kept))
-    return out if len(out) > 1 else {}
-
-
-def _label(asked: dict[str, Any], constraint: str) -> str:
-    if constraint.startswith("word "):
-        return f"the word {asked['query'].split()[int(constraint[5:])]!r}"
-    value = asked[constraint]
-    if constraint in ("min_size", "max_size"):
-        value = size_label(int(value))
-    return f"{constraint}={value}"
-
-
-async def _values(store: Store, tx: Transaction, filters: Filters, constraint: str) -> str:
-    """What the documents found without `constraint` have where it would have narrowed."""
-    if constraint.startswith("word "):
-        column = "name"
-    else:
-        column = {"modified_from": "modified_on", "modified_to": "modified_on"}.get(
-            constraint, "size_bytes" if constraint.endswith("_size") else constraint
-        )
-    spread = await store.spread(tx, filters, column)
-    if column == "modified_on":
-        return f"modified {spread[0][0]} to {spread[1][0]}"
-    if column == "size_bytes":
-        return f"sizes {size_label(int(spread[0][0]))} to {size_label(int(spread[1][0]))}"
-    shown = ", ".join(f"{value} ({n})" for value, n in spread[:_SHOWN_VALUES])
-    more = len(spread) - _SHOWN_VALUES
-    label = "names" if column == "name" else f"{column}s"
-    return f"{label} {shown}" + (f" and {more} more" if more > 0 else "")
-
-
-async def explain_empty_search(
-    store: Store, tx: Transaction, call: Call, filters: Filters, asked: dict[str, Any]
-) -> None:
-    """An empty first page says what happened and leads on by the smallest relaxation (above):
-    `message` and `hint` in words, `next_call` literally, the no_hits_filtered warning for a
-    program. With no relaxation that finds anything, its warning says so and it leads nowhere."""
-    options = _constraints(asked, filters)
-    found = {name: await store.count(tx, without) for name, without in options.items()}
-    some = {name: n for name, n in found.items() if n > 0}
-    if not some:
-        # Nothing narrower than what was asked finds anything: no call to lead on to that keeps
-        # the user's question, so the page says so and leads nowhere.
-        call.warn(
-            "no_hits_filtered",
-            "No document matches, and none would with any one filter or word left out: tell "
-            "the user nothing matches."
-            if options
-            else "No document matches.",
-            next(iter(filters.active()), "query"),
-        )
-        return
-    drop = min(some, key=lambda name: some[name])  # the first of the fewest, in the order sent
-    label = _label(asked, drop)
-    values = await _values(store, tx, options[drop], drop)
-    message = (
-        f"No document matches the words and every filter together. Without {label}, "
-        f"{some[drop]} would match: {values}."
-    )
-    call.follow(
-        SEARCH,
-        relaxed(asked, drop),
-        message=message,
-        hint=f"If another value will do for the user, call {SEARCH} again without {label} (the "
-        "call in next_call); if not, tell the user no document matches.",
-    )
-    call.warn("no_hits_filtered", message, "query" if drop.startswith("word ") else drop)

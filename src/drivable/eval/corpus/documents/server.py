@@ -17,14 +17,17 @@ import json
 from drivable.contract import DELETE, READ_ONLY, UPDATE, Call, Contract, Effects, Summary, ToolError
 from drivable.contract.envelope import Issue, Repair
 from drivable.contract.paging import Pager
-from drivable.effects import Updated, VersionConflict
+from drivable.effects import Transaction, Updated, VersionConflict
 from drivable.eval.corpus.documents.data import TYPES, join, parts, size_label
 from drivable.eval.corpus.documents.domain import (
-    explain_empty_search,
+    FILTERS,
+    facet,
+    filters_of,
     folder_gone,
     not_found,
     reread,
     row_of,
+    share_id,
 )
 from drivable.eval.corpus.documents.models import (
     CURSOR_LIFETIME_S,
@@ -48,7 +51,7 @@ from drivable.eval.corpus.documents.models import (
     ShareOutput,
     ShareRow,
 )
-from drivable.eval.corpus.documents.store import Filters, Store, query_words
+from drivable.eval.corpus.documents.store import Store, query_words
 from drivable.kinds.text_folding import words
 
 # "move" and "share" are what users of a document store say, and the runtime's verb list has
@@ -108,23 +111,17 @@ def make_contract(store: Store) -> Contract:
     )
     async def search_documents(args: SearchInput, call: Call) -> SearchOutput:
         start = pager.offset(call, args)
-        filters = Filters(
-            words=query_words(args.query),
-            folder=args.folder,
-            owner=args.owner,
-            type=args.type,
-            modified_from=args.modified_from.isoformat() if args.modified_from else None,
-            modified_to=args.modified_to.isoformat() if args.modified_to else None,
-            min_size=args.min_size,
-            max_size=args.max_size,
-        )
+        filters = filters_of(args.query, args.model_dump(mode="json"))
         async with store.using(None) as tx:
             rows, total = await store.search(tx, filters, start, args.limit)
-            if not rows and start == 0 and (filters.active() or filters.words):
-                asked = args.model_dump(
-                    mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            if not rows and start == 0:
+                await call.relax(
+                    args,
+                    FILTERS,
+                    count=lambda kept: store.count(tx, filters_of(args.query, kept)),
+                    facet=lambda name, kept: facet(store, tx, filters_of(args.query, kept), name),
+                    noun="document",
                 )
-                await explain_empty_search(store, tx, call, filters, asked)
         page = pager.page(call, args, start, len(rows), start + len(rows) < total)
         return SearchOutput(
             results=[row_of(r) for r in rows],
@@ -337,16 +334,17 @@ def make_contract(store: Store) -> Contract:
         ),
     )
     async def share_document(args: ShareInput, call: Call) -> ShareOutput:
-        email = args.email.strip().lower()
         async with store.using(call.transaction) as tx:
             found = await store.document(tx, args.document_id)
             if found is None:
                 raise not_found(args.document_id)
             row = found[0]
-            before = dict(await store.shares(tx, row.document_id))
-            if email == row.owner:
+            held = await store.holder(tx, row.document_id, args.email)
+            # the address as the store has it when its mailbox holds the document already
+            email = held[1] if held else args.email
+            if held and held[0] == "owner":
                 status, summary = "owner", f"{email} owns {row.name}; nothing to share."
-            elif before.get(email) == args.role:
+            elif held and held[0] == args.role:
                 status = "already_shared"
                 summary = f"{row.name} was already shared with {email} as {args.role}."
             else:
@@ -355,8 +353,11 @@ def make_contract(store: Store) -> Contract:
                     key={"document_id": row.document_id, "email": email},
                     values={"role": args.role},
                 )
-                status = "role_changed" if email in before else "shared"
+                status = "role_changed" if held else "shared"
                 summary = f"Shared {row.name} with {email} as {args.role}."
+            if status != "owner":
+                # the share the result reports: a delete of its document is said on a replay
+                tx.made("share", share_id(row.document_id, email))
             after = await store.shares(tx, row.document_id)
         return ShareOutput(
             status=status,
@@ -391,7 +392,7 @@ def make_contract(store: Store) -> Contract:
                     path=where,
                     summary=f"Would delete {where} ({size_label(row.size_bytes)}).",
                 )
-            await store.delete_document(tx, row.document_id)
+            await _undo_shares(tx, await store.delete_document(tx, row.document_id))
         return DeleteOutput(
             status="deleted", document_id=row.document_id, path=where, summary=f"Deleted {where}."
         )
@@ -425,7 +426,7 @@ def make_contract(store: Store) -> Contract:
                 f"{'' if folders == 0 else 's'} ({size_label(size)})"
             )
             if not args.dry_run:
-                await store.delete_folder(tx, args.folder)
+                await _undo_shares(tx, await store.delete_folder(tx, args.folder))
         return DeleteFolderOutput(
             status="would_delete" if args.dry_run else "deleted",
             folder=args.folder,
@@ -436,6 +437,12 @@ def make_contract(store: Store) -> Contract:
         )
 
     return contract
+
+
+async def _undo_shares(tx: Transaction, shares: list[tuple[str, str]]) -> None:
+    """A replay of a share of a deleted document says it was deleted since."""
+    for document_id, email in shares:
+        await tx.undo("share", share_id(document_id, email))
 
 
 def _has(text: str, wanted: tuple[str, ...]) -> bool:

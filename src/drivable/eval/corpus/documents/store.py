@@ -17,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import anyio
@@ -104,10 +104,6 @@ class Filters:
             for f in fields(self)
             if f.name != "words" and getattr(self, f.name) is not None
         }
-
-    def without(self, name: str) -> Filters:
-        unset: dict[str, Any] = {name: None}
-        return replace(self, **unset)
 
     def where(self) -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -212,20 +208,11 @@ class Store:
         got = (await tx.execute(f"SELECT COUNT(*) FROM docs_documents{where}", params)).first()
         return int(got[0]) if got else 0
 
-    async def spread(self, tx: Transaction, filters: Filters, column: str) -> list[tuple[Any, int]]:
-        """How the matches spread over one column: (value, count), most first; for dates and
-        sizes the smallest and the largest value."""
+    async def values(self, tx: Transaction, filters: Filters, column: str) -> list[tuple[Any, int]]:
+        """Each value of `column` among the documents `filters` match, with how many have it."""
         where, params = filters.where()
-        if column in ("modified_on", "size_bytes"):
-            got = await tx.execute(
-                f"SELECT MIN({column}), MAX({column}) FROM docs_documents{where}", params
-            )
-            low, high = got.rows[0]
-            return [(low, 0), (high, 0)] if low is not None else []
         got = await tx.execute(
-            f"SELECT {column}, COUNT(*) FROM docs_documents{where} GROUP BY {column} "
-            f"ORDER BY COUNT(*) DESC, {column}",
-            params,
+            f"SELECT {column}, COUNT(*) FROM docs_documents{where} GROUP BY {column}", params
         )
         return [(r[0], int(r[1])) for r in got.rows]
 
@@ -244,6 +231,19 @@ class Store:
             (document_id,),
         )
         return [(str(r[0]), str(r[1])) for r in got.rows]
+
+    async def holder(self, tx: Transaction, document_id: str, email: str) -> tuple[str, str] | None:
+        """What `email` holds of a document, its mailbox matched without case (the organisation's
+        rule, as the mail server's): ("owner", the owner's address) or (its role, the share's
+        address as stored); None when it holds nothing."""
+        got = await tx.execute(
+            "SELECT 'owner', owner FROM docs_documents WHERE document_id = ? AND "
+            "lower(owner) = lower(?) UNION ALL SELECT role, email FROM docs_shares "
+            "WHERE document_id = ? AND lower(email) = lower(?)",
+            (document_id, email, document_id, email),
+        )
+        first = got.first()
+        return (str(first[0]), str(first[1])) if first else None
 
     async def person(self, tx: Transaction, email: str) -> str | None:
         got = (await tx.execute("SELECT name FROM docs_people WHERE email = ?", (email,))).first()
@@ -305,22 +305,30 @@ class Store:
 
     # -- changing ------------------------------------------------------------------------------
 
-    async def delete_document(self, tx: Transaction, document_id: str) -> None:
+    async def delete_document(self, tx: Transaction, document_id: str) -> list[tuple[str, str]]:
+        """Delete a document and its shares; the shares it removed, (document_id, email)."""
+        gone = await tx.execute(
+            "SELECT document_id, email FROM docs_shares WHERE document_id = ?", (document_id,)
+        )
         await tx.execute("DELETE FROM docs_shares WHERE document_id = ?", (document_id,))
         await tx.execute("DELETE FROM docs_documents WHERE document_id = ?", (document_id,))
+        return [(str(d), str(e)) for d, e in gone.rows]
 
-    async def delete_folder(self, tx: Transaction, path: str) -> None:
+    async def delete_folder(self, tx: Transaction, path: str) -> list[tuple[str, str]]:
+        """Delete a folder, the folders below it and their documents and shares; the shares it
+        removed, (document_id, email)."""
         like = f"{_escaped(path)}/%"
         inside = "folder = ? OR folder LIKE ? ESCAPE '\\'"
-        await tx.execute(
-            f"DELETE FROM docs_shares WHERE document_id IN (SELECT document_id FROM "
-            f"docs_documents WHERE {inside})",
-            (path, like),
+        held = f"document_id IN (SELECT document_id FROM docs_documents WHERE {inside})"
+        gone = await tx.execute(
+            f"SELECT document_id, email FROM docs_shares WHERE {held}", (path, like)
         )
+        await tx.execute(f"DELETE FROM docs_shares WHERE {held}", (path, like))
         await tx.execute(f"DELETE FROM docs_documents WHERE {inside}", (path, like))
         await tx.execute(
             "DELETE FROM docs_folders WHERE path = ? OR path LIKE ? ESCAPE '\\'", (path, like)
         )
+        return [(str(d), str(e)) for d, e in gone.rows]
 
     async def close(self) -> None:
         await self.effects.close()

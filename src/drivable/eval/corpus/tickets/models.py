@@ -1,8 +1,9 @@
 """What each tracker tool reads and returns.
 
 Inputs are closed `KindModel`s: projects, statuses, priorities and people read through their
-vocabularies (vocab.py), labels as a list of the tracker's labels ("bug, ui" is two), dates
-through the date kind with the tracker's clock ("yesterday" is a day before TODAY).
+vocabularies (vocab.py; an address however it is written, a name, "unassigned"), labels as a
+list of the tracker's labels ("bug, ui" is two), dates through the date kind with the tracker's
+clock ("yesterday" is a day before TODAY).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ ticket change, its receipt and a spent token commit together.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drivable.contract import (
@@ -26,9 +27,9 @@ from drivable.contract import (
     ToolError,
 )
 from drivable.contract.paging import Pager
+from drivable.contract.relax import Filter
 from drivable.effects import Transaction, Updated, VersionConflict
 from drivable.eval.corpus.tickets.data import API_USER, NAMES, PROJECTS, TODAY, now_stamp
-from drivable.eval.corpus.tickets.empty import explain_empty
 from drivable.eval.corpus.tickets.models import (
     NAME,
     VERSION,
@@ -56,6 +57,36 @@ from drivable.eval.corpus.tickets.store import (
 from drivable.eval.corpus.tickets.vocab import UNASSIGNED
 
 _PROJECT_NAMES = {p.key: p.name for p in PROJECTS}
+# search_tickets' filters, for the minimal relaxation of an empty page (`Call.relax`); the words
+# of the query are what was asked, not a filter.
+FILTERS = (
+    Filter("project"),
+    Filter("status"),
+    Filter("priority"),
+    Filter("assignee"),
+    Filter("labels"),
+    Filter("created_from", "lower"),
+    Filter("created_to", "upper"),
+    Filter("updated_from", "lower"),
+    Filter("updated_to", "upper"),
+)
+_DAY_COLUMNS = {"created": "created_at", "updated": "updated_at"}
+
+
+def _filters(query: str | None, values: Mapping[str, Any]) -> Filters:
+    """A search's filters from the values read (canonical JSON: days as YYYY-MM-DD)."""
+    return Filters(
+        query=query,
+        project=values.get("project"),
+        status=values.get("status"),
+        priority=values.get("priority"),
+        assignee=values.get("assignee"),
+        labels=tuple(values.get("labels") or ()),
+        created_from=values.get("created_from"),
+        created_to=values.get("created_to"),
+        updated_from=values.get("updated_from"),
+        updated_to=values.get("updated_to"),
+    )
 
 
 def _person(value: str | None) -> str | None:
@@ -78,6 +109,16 @@ def _row(record: TicketRecord, comments: int) -> TicketRow:
         version=record.version,
         comments=comments,
     )
+
+
+async def _facet(
+    tracker: Tracker, tx: Transaction, within: Filters, name: str
+) -> list[tuple[str, int]]:
+    """The values of one filter among the tickets `within` finds: a day bound's days."""
+    column = _DAY_COLUMNS.get(name.split("_")[0])
+    if column is not None:
+        return await tracker.days(tx, within, column)
+    return await tracker.values(tx, within, name)
 
 
 async def _detail(tracker: Tracker, tx: Transaction, record: TicketRecord) -> TicketDetail:
@@ -173,27 +214,19 @@ def make_contract(tracker: Tracker) -> Contract:
         ticket_id and version the other tools take. Values may be written as people say them
         ('P1', 'in progress', 'Jana', 'bug, ui', '1.10.2026', 'yesterday'); today is
         2026-11-16. An empty page under filters names the filter that emptied it."""
-        filters = Filters(
-            query=args.query,
-            project=args.project,
-            status=args.status,
-            priority=args.priority,
-            assignee=args.assignee,
-            labels=tuple(args.labels or ()),
-            created_from=args.created_from.isoformat() if args.created_from else None,
-            created_to=args.created_to.isoformat() if args.created_to else None,
-            updated_from=args.updated_from.isoformat() if args.updated_from else None,
-            updated_to=args.updated_to.isoformat() if args.updated_to else None,
-        )
+        filters = _filters(args.query, args.model_dump(mode="json"))
         start = pager.offset(call, args)
         async with tracker.using(None) as tx:
             records, total = await tracker.find(tx, filters, start, args.limit)
             counts = await tracker.comment_counts(tx, [r.ticket_id for r in records])
-            if not records and start == 0 and filters.active():
-                asked = args.model_dump(
-                    mode="json", exclude_none=True, exclude_defaults=True, exclude={"cursor"}
+            if not records and start == 0:
+                await call.relax(
+                    args,
+                    FILTERS,
+                    count=lambda kept: tracker.count(tx, _filters(args.query, kept)),
+                    facet=lambda name, kept: _facet(tracker, tx, _filters(args.query, kept), name),
+                    noun="ticket",
                 )
-                await explain_empty(tracker, tx, call, filters, asked)
         page = pager.page(call, args, start, len(records), start + len(records) < total)
         return SearchOutput(
             results=[_row(r, counts.get(r.ticket_id, 0)) for r in records],
@@ -254,6 +287,7 @@ def make_contract(tracker: Tracker) -> Contract:
                     searchable(ticket_id, args.title, args.description or ""),
                 ),
             )
+            tx.made("ticket", ticket_id)  # a delete of it is said on a replay of this call
             record = await tracker.ticket(tx, ticket_id)
             assert record is not None
             return TicketOutput(ticket=await _detail(tracker, tx, record))
@@ -375,6 +409,7 @@ def make_contract(tracker: Tracker) -> Contract:
                 "UPDATE tracker_tickets SET updated_at = ? WHERE ticket_id = ?",
                 (stamp, record.ticket_id),
             )
+            tx.made("comment", comment_id)
             return CommentOutput(
                 ticket_id=record.ticket_id,
                 comment=CommentRow(
@@ -405,7 +440,8 @@ def make_contract(tracker: Tracker) -> Contract:
                     ticket_id=gone[0],
                     summary=f"Ticket {gone[0]} was already deleted on {gone[1][:10]}.",
                 )
-            comments = len(await tracker.comments(tx, record.ticket_id))
+            written = await tracker.comments(tx, record.ticket_id)
+            comments = len(written)
             said = "1 comment" if comments == 1 else f"{comments} comments"
             what = f"{record.ticket_id} '{record.title}' ({record.status}, {said})"
             if args.dry_run:
@@ -421,6 +457,10 @@ def make_contract(tracker: Tracker) -> Contract:
             await tx.execute(
                 "DELETE FROM tracker_comments WHERE ticket_id = ?", (record.ticket_id,)
             )
+            # a replay of the create, or of a comment, says the ticket was deleted since
+            await tx.undo("ticket", record.ticket_id)
+            for comment_id, *_ in written:
+                await tx.undo("comment", comment_id)
             return DeleteOutput(
                 status="deleted", ticket_id=record.ticket_id, summary=f"Deleted {what}."
             )

@@ -111,15 +111,6 @@ class Filters:
     updated_from: str | None = None
     updated_to: str | None = None
 
-    def active(self) -> list[str]:
-        return [f.name for f in fields(self) if getattr(self, f.name) not in (None, ())]
-
-    def without(self, *names: str) -> Filters:
-        kept = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in names:
-            kept[name] = () if name == "labels" else None
-        return Filters(**kept)
-
     def where(self) -> tuple[str, list[Any]]:
         clauses = ["deleted_at IS NULL"]
         params: list[Any] = []
@@ -277,17 +268,15 @@ class Tracker:
         )
         return [(str(v), int(n)) for v, n in rows.rows]
 
-    async def span(self, tx: Transaction, filters: Filters, column: str) -> tuple[str, str] | None:
-        """The first and last day of `column` among the rows `filters` match."""
+    async def days(self, tx: Transaction, filters: Filters, column: str) -> list[tuple[str, int]]:
+        """Each day of `column` (created_at, updated_at) among the rows `filters` match."""
         where, params = filters.where()
-        row = (
-            await tx.execute(
-                f"SELECT MIN(substr({column}, 1, 10)), MAX(substr({column}, 1, 10)) "
-                f"FROM tracker_tickets WHERE {where}",
-                params,
-            )
-        ).first()
-        return (str(row[0]), str(row[1])) if row and row[0] else None
+        rows = await tx.execute(
+            f"SELECT substr({column}, 1, 10) AS d, COUNT(*) FROM tracker_tickets WHERE {where} "
+            "GROUP BY d",
+            params,
+        )
+        return [(str(d), int(n)) for d, n in rows.rows]
 
     async def comments(self, tx: Transaction, ticket_id: str) -> list[tuple[str, str, str, str]]:
         rows = await tx.execute(
