@@ -17,6 +17,7 @@ it back.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -244,3 +245,23 @@ def from_rpc_data(data: Any) -> dict[str, Any] | None:
         return None
     rest = {k: v for k, v in data.items() if k not in ("machine_code", "human_message")}
     return {"code": data["machine_code"], "message": data.get("human_message", ""), **rest}
+
+
+# A failure reported as a success: what FastMCP and the SDK's MCPServer send for a `-> str` tool
+# that returns "Error: ..." (`{"result": "Error: ..."}` beside the same text), or a traceback.
+_ERROR_TEXT = re.compile(
+    r"^\s*(?:error|exception)\b\s*[:\-]|^\s*traceback \(most recent call last\)", re.I
+)
+
+
+def reads_as_error(texts: Sequence[str], structured: Any = None) -> bool:
+    """Whether a result not flagged `isError` reports a failure anyway: every text it carries,
+    or the one string of a structured `{"result": ...}`, opens with "Error:" / "Exception:" (or
+    "- ") or a Python traceback. A model reads it as the failure it is; so do the eval's scorer and
+    the auditor. "Errors: 0" or "error rate 2 %" do not open that way."""
+    if isinstance(structured, Mapping) and set(structured) == {"result"}:
+        value = structured["result"]
+        if isinstance(value, str) and _ERROR_TEXT.match(value):
+            return True
+    said = [t for t in texts if t.strip()]
+    return bool(said) and all(_ERROR_TEXT.match(t) for t in said)

@@ -20,6 +20,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
+from drivable.contract.envelope import reads_as_error
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
 from drivable.eval.tasks import TaskHost, TasksExtension, TaskStarted, offered
 from drivable.eval.trace import TraceWriter, record
@@ -101,9 +102,11 @@ def speaks_envelope(tools: Sequence[dict[str, Any]], contract: Contract | None) 
 def observation_of(call: ToolCall, result: Any) -> Observation:
     texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
     structured = envelope_of(result) if result.is_error else result.structured_content
+    # an "Error: ..." returned as a success is the failure a model reads (decision 0026)
+    failed = bool(result.is_error) or reads_as_error(texts, structured)
     return Observation(
         call=call,
-        is_error=bool(result.is_error),
+        is_error=failed,
         structured=structured if isinstance(structured, dict) else None,
         text="\n".join(texts),
     )
