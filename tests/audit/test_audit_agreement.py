@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from drivable.audit.probes.plan import same_shape_other
 from drivable.audit.runner import audit_surface
 from tests.audit.conftest import SERVERS, Run, audit_json
 from tests.audit.servers.blindspots import PLANTED
@@ -47,6 +48,20 @@ def test_the_findings_that_fire_ask_for_nothing_the_runtime_strips(blindspots_ru
         if f["rule"] == "3.strict-types" and f["subject"] == "tool:read_events"
     )
     assert "YYYY-MM-DD" in date["remediation"]
+
+
+def test_an_error_read_from_a_wrapped_result_names_the_probe_and_the_text(
+    blindspots_run: Run,
+) -> None:
+    by_subject = {
+        f["subject"]: f for f in blindspots_run.report["findings"] if f["rule"] == "6.tool-errors"
+    }
+    get_note = by_subject["tool:get_note"]
+    assert get_note["severity"] == "major"
+    assert get_note["evidence"]["probe"] == "unknown-id"
+    assert get_note["evidence"]["sent"]["note_id"] != "n1"  # well formed, known to nobody
+    assert get_note["evidence"]["answer"]["structuredContent"]["result"].startswith("Error:")
+    assert by_subject["tool:count_words"]["severity"] == "major"
 
 
 REFERENCE_TARGETS: dict[str, list[str]] = {
@@ -143,3 +158,26 @@ def test_no_schema_keyword_is_asked_for_and_other_drafts_are_named(
     assert [s for s, _ in _dialect(older)] == ["nit"]
     for _, fix in _dialect(mixed) + _dialect(older):
         assert not ASKS_WHAT_THE_RUNTIME_STRIPS.search(fix)
+
+
+@given(
+    st.one_of(
+        st.from_regex(r"[a-z]{1,4}_?[0-9]{1,8}", fullmatch=True),
+        st.from_regex(r"[A-Za-z]{1,12}", fullmatch=True),
+        st.uuids().map(str),
+        st.integers(min_value=0, max_value=10**12),
+    )
+)
+def test_an_unknown_id_has_the_shape_of_a_known_one(value: Any) -> None:
+    other = same_shape_other(value)
+    assert other is not None and other != value
+    if isinstance(value, str):
+        assert len(other) == len(value)
+        for a, b in zip(value, other, strict=True):
+            assert (a.isdigit(), a.isalpha(), a.isupper()) == (
+                b.isdigit(),
+                b.isalpha(),
+                b.isupper(),
+            )
+            if not a.isalnum():
+                assert a == b

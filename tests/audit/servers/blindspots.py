@@ -16,6 +16,11 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 PLANTED: list[tuple[str, str]] = [
+    # a plain return wrapped as {"result": "Error: ..."}, isError false, for a well-formed id
+    # nobody has (a malformed one is refused properly)
+    ("6.tool-errors", "tool:get_note"),
+    # the same for a bad value: "error: unsupported language" as a success
+    ("6.tool-errors", "tool:count_words"),
     ("3.strict-types", "tool:read_events"),  # a date that never says how it is written
     ("3.dialect", "tool:tag_note"),  # draft-07 tuple `items`, no `$schema`: read as 2020-12
     ("3.dialect", "tool:list_notes"),  # declares draft-07
