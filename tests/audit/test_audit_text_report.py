@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from drivable.audit.model import SEVERITIES, Finding, Report
@@ -38,6 +38,14 @@ def findings(draw: st.DrawFn) -> list[Finding]:
 
 @settings(max_examples=200, deadline=None)
 @given(findings(), st.integers(40, 160))
+@example(
+    [
+        Finding(
+            "6.tool-errors", "major", "tool:a", "Sent :star: and [bold]x[/bold].", {}, ":SA: [x]"
+        )
+    ],
+    40,
+)
 def test_every_line_fits_every_summary_reads_and_every_tool_is_named(
     found: list[Finding], width: int
 ) -> None:
@@ -47,7 +55,7 @@ def test_every_line_fits_every_summary_reads_and_every_tool_is_named(
     assert max(len(line) for line in lines) <= width
     assert not [line for line in lines if line.strip() in ("…", "...")]
     flat = " ".join(line.strip() for line in lines)
-    for g in group(found):  # a group shows its first finding's summary and fix
+    for g in group(report.sorted_findings()):  # a group shows its first summary and fix
         assert " ".join(g.first.summary.split()) in flat
         assert " ".join(g.first.remediation.split()) in flat
     for f in found:

@@ -37,14 +37,21 @@ def _print_group(console: Console, i: int, g: Group, width: int) -> None:
             break_on_hyphens=False,
         ) or [first.rstrip()]
         for line in lines:
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+            console.print(line, soft_wrap=True)
 
 
 def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
     width = max(MIN_WIDTH, width)
     buf = io.StringIO()
+    # No markup or emoji codes: a summary quoting `[x]` or `:star:` is printed as written.
     console = Console(
-        file=buf, force_terminal=color, no_color=not color, width=width, highlight=False
+        file=buf,
+        force_terminal=color,
+        no_color=not color,
+        width=width,
+        highlight=False,
+        markup=False,
+        emoji=False,
     )
     t = report.target
     where = " ".join(t.get("command", [])) or t.get("url") or t.get("path") or t.get("transport")
