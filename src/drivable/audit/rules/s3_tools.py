@@ -115,7 +115,7 @@ DOCS = {
         '(it asked which day "01/02/2026" meant); counts are `integer`; every property has a type. '
         'The placeholder probe sends `"string"` to an enum and expects a rejection naming it (major '
         "when accepted). A listed `format` is never asked for: shown one, models convert the "
-        "user's date themselves (docs/decisions/0023-the-runtime-wins-over-the-checklist.md).",
+        "user's date themselves (docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
         "A free-text string that means one of five values invites six spellings. An enum turns a "
         "guess into a choice.",
         "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
@@ -136,7 +136,7 @@ DOCS = {
         "an older draft, or leaves it out while using keywords that mean something else (or "
         "nothing) in 2020-12 (array `items`, `additionalItems`, `dependencies`, "
         "`$recursiveRef`, a boolean `exclusiveMinimum`), is reported "
-        "(docs/decisions/0023-the-runtime-wins-over-the-checklist.md).",
+        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
         "Hosts must support 2020-12 and need support nothing else: a schema written for draft-07 "
         "is checked by 2020-12 rules, where tuple `items` and `dependencies` no longer constrain "
         "anything.",

@@ -76,7 +76,7 @@ DOCS = {
         "A server whose catalog changes advertises `listChanged` for it: the probes list tools, "
         "resources and prompts again, and a different set of items under a capability without "
         "`listChanged: true` is reported. A static catalog need not advertise it "
-        "(docs/decisions/0023-the-runtime-wins-over-the-checklist.md).",
+        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
         "A client that knows the list can change listens instead of re-listing; one told nothing "
         "keeps the first list and calls tools that are gone.",
         "`capabilities.tools = {}` and a second tools/list with a tool the first did not have.",
