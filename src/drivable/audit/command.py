@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -182,7 +183,9 @@ def audit(
         )
     if snapshot is not None:
         write_snapshot(report, snapshot)
-    text = render(report, chosen, color=output is None and sys.stdout.isatty())
+    # COLUMNS first, then the terminal; piped output keeps 120 columns
+    columns = shutil.get_terminal_size((120, 24)).columns
+    text = render(report, chosen, color=output is None and sys.stdout.isatty(), width=columns)
     if output is not None:
         output.write_text(text, encoding="utf-8")
     else:

@@ -3,7 +3,7 @@
 ```toml
 [tool.drivable.audit]
 select = ["3", "6", "dv.substrate-leak"]   # rule ids or prefixes (a section, `dv`); default all
-ignore = ["3.dialect", "9.list-changed"]
+ignore = ["3.naming"]
 fail-on = "major"
 baseline = "audit-baseline.json"
 ```

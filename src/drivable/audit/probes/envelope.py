@@ -23,6 +23,9 @@ ERROR_TEXT = re.compile(
     re.I,
 )
 
+# The calls a careful model makes: they are meant to succeed. Every other probe is meant to fail.
+MAY_SUCCEED = frozenset({"baseline", "all-optionals", "repeat-baseline", "first-repair"})
+
 
 def _inner(parsed: dict[str, Any]) -> dict[str, Any]:
     err = parsed.get("error")
@@ -64,6 +67,11 @@ def error_text_of_success(call: ProbeCall) -> str | None:
         sc = call.result["structuredContent"]
         if isinstance(sc, dict) and set(sc) <= {"error", "message", "code"} and "error" in sc:
             return json.dumps(sc)[:200]
+        # A plain return wrapped as `{"result": ...}` (FastMCP, the SDK's MCPServer) is judged as
+        # its text, on calls meant to fail: an answer to a good call may start with "Cannot".
+        wrapped = sc.get("result") if isinstance(sc, dict) and len(sc) == 1 else None
+        if isinstance(wrapped, str) and call.probe not in MAY_SUCCEED and ERROR_TEXT.match(wrapped):
+            return wrapped[:200]
         return None
     blocks = text_blocks(call)
     if not blocks:

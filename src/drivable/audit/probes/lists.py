@@ -34,10 +34,13 @@ async def probe_lists(client: Client, surface: dict[str, Any], timeout: float) -
     key_of = {"tools": "name", "resources": "uri", "prompts": "name"}
     for kind in ("tools", "resources", "prompts"):
         first = [str(x.get(key_of[kind])) for x in surface.get(kind, [])]
-        if len(first) < 2 or len(surface.get("list_results", {}).get(f"{kind}/list", [])) > 1:
+        if not first or len(surface.get("list_results", {}).get(f"{kind}/list", [])) > 1:
             continue
         for attempt in range(2):
             again = await names(kind)
+            if again is not None and set(again) != set(first):
+                out.extend(_changed(kind, first, again, surface))
+                break
             if again is not None and again != first:
                 out.append(
                     finding(
@@ -69,6 +72,30 @@ async def probe_lists(client: Client, surface: dict[str, Any], timeout: float) -
         except Exception:
             pass
     return out
+
+
+def _changed(
+    kind: str, first: list[str], again: list[str], surface: dict[str, Any]
+) -> list[Finding]:
+    """The catalog changed between two listings: fine when the capability says it may."""
+    caps = surface.get("capabilities") or {}
+    cap = caps.get(kind) if isinstance(caps, dict) else None
+    if isinstance(cap, dict) and cap.get("listChanged") is True:
+        return []
+    gained = sorted(set(again) - set(first))
+    lost = sorted(set(first) - set(again))
+    return [
+        finding(
+            "9.list-changed",
+            "nit",
+            "server",
+            f"{kind}/list changed between two listings (gained {len(gained)}, lost {len(lost)}), "
+            f"but `{kind}.listChanged` is not advertised.",
+            {"gained": gained[:15], "lost": lost[:15], f"capabilities.{kind}": cap},
+            f"Advertise `{kind}: {{listChanged: true}}` and send "
+            f"`notifications/{kind}/list_changed` when the list changes.",
+        )
+    ]
 
 
 async def probe_resources(client: Client, surface: dict[str, Any], timeout: float) -> list[Finding]:

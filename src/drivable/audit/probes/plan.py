@@ -113,6 +113,39 @@ def placeholder(node: dict[str, Any]) -> Any:
     return "string"
 
 
+def _rotate(c: str) -> str:
+    """Another character of the same class: digit, hex letter, or other letter of one case."""
+    if c.isdigit():
+        return str((int(c) + 5) % 10)
+    for low in ("a", "A"):
+        if low <= c <= chr(ord(low) + 5):
+            return chr((ord(c) - ord(low) + 3) % 6 + ord(low))
+        if low <= c <= chr(ord(low) + 25):
+            return chr((ord(c) - ord(low) + 13) % 26 + ord(low))
+    return c
+
+
+def same_shape_other(value: Any) -> Any:
+    """An id of the same shape as `value` that is not `value` (its last 4 digits moved, or its
+    last 4 letters when it has no digit: a prefix such as `usr_` stays), or None when there is
+    none to derive one from."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value + 1_000_003
+    if not isinstance(value, str):
+        return None
+    movable = str.isdigit if any(c.isdigit() for c in value) else str.isalpha
+    chars = list(value)
+    moved = 0
+    for i in range(len(chars) - 1, -1, -1):
+        if moved == 4:
+            break
+        if chars[i].isascii() and movable(chars[i]):
+            chars[i] = _rotate(chars[i])
+            moved += 1
+    other = "".join(chars)
+    return other if other != value else None
+
+
 @dataclass
 class ProbePlan:
     probe: str
@@ -197,6 +230,10 @@ def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbeP
         if h.is_id_property(name, node) and "malformed-id" not in done:
             done.add("malformed-id")
             plans.append(ProbePlan("malformed-id", {**base, name: "%%not-an-id%%"}, name))
+            unknown = same_shape_other(base.get(name, know.id_for(name)))
+            if unknown is not None:
+                # well formed, so a server that checks the shape first still has to look it up
+                plans.append(ProbePlan("unknown-id", {**base, name: unknown}, name))
         if h.is_cursor_property(name, node) and "invented-cursor" not in done:
             done.add("invented-cursor")
             plans.append(

@@ -1,6 +1,8 @@
 """SARIF 2.1.0 that GitHub code scanning accepts, for every kind of target.
 
-Code scanning drops results without a physical location, so every result points into a file: the
+Code scanning drops results without a physical location, so every result points into a file: for a
+Python server (a drivable contract, FastMCP, the SDK) whose source is in the checkout, a tool's
+result points at its `def` (`drivable.audit.report.source`); every other result at the
 `--from-file` dump, or the surface snapshot the audit writes beside the report (one line per tool
 name, so a result lands on its tool). `security-severity` sits on the rules, automation ids name the
 server and not a path on this machine, and fingerprints hash what identifies a finding (rule,
@@ -17,6 +19,7 @@ from typing import Any
 
 from drivable import __version__ as _version
 from drivable.audit.model import Report
+from drivable.audit.report.source import tool_definitions
 from drivable.audit.rules import REGISTRY
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -79,6 +82,23 @@ def _lines(artifact: str | None) -> dict[str, int]:
     return found
 
 
+def _in_checkout(path: Path) -> str | None:
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def _declarations(report: Report) -> dict[str, tuple[str, int]]:
+    """subject -> (file in the checkout, line of the tool's `def`)."""
+    out: dict[str, tuple[str, int]] = {}
+    for name, (path, line) in tool_definitions(list(report.target.get("command") or [])).items():
+        where = _in_checkout(path)
+        if where is not None:
+            out[f"tool:{name}"] = (where, line)
+    return out
+
+
 def _location(subject: str, artifact: str, lines: dict[str, int]) -> dict[str, Any]:
     return {
         "physicalLocation": {
@@ -110,15 +130,18 @@ def render_sarif(report: Report) -> dict[str, Any]:
     index = {rid: i for i, rid in enumerate(rule_ids)}
     artifact = _relative(report.artifact) if report.artifact else "mcp-server.surface.json"
     lines = _lines(report.artifact)
+    declared = _declarations(report)
     results = []
     for f in findings:
+        source, line = declared.get(f.subject, (artifact, 0))
+        where = _location(f.subject, source, {f.subject: line} if line else lines)
         results.append(
             {
                 "ruleId": f.rule,
                 "ruleIndex": index[f.rule],
                 "level": LEVEL[f.severity],
                 "message": {"text": f"{f.summary} Fix: {f.remediation}"},
-                "locations": [_location(f.subject, artifact, lines)],
+                "locations": [where],
                 "partialFingerprints": {
                     "drivableFinding/v2": fingerprint(f.rule, f.subject, f.summary)
                 },
@@ -143,7 +166,10 @@ def render_sarif(report: Report) -> dict[str, Any]:
                     }
                 },
                 "automationDetails": {"id": f"drivable-audit/{_server_label(report)}/"},
-                "artifacts": [{"location": {"uri": artifact}}],
+                "artifacts": [
+                    {"location": {"uri": uri}}
+                    for uri in sorted({artifact, *(p for p, _ in declared.values())})
+                ],
                 "results": results,
                 "properties": {
                     "target": report.target,

@@ -3,21 +3,55 @@
 from __future__ import annotations
 
 import io
+import textwrap
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from drivable.audit.model import SECTION_TITLES, Report
-from drivable.audit.report.groups import group, subjects_line
+from drivable.audit.report.groups import Group, group
 
+MIN_WIDTH = 40
 STYLE = {"critical": "bold red", "major": "red", "minor": "yellow", "nit": "dim"}
 
 
+def _print_group(console: Console, i: int, g: Group, width: int) -> None:
+    """One group as a block of wrapped lines: a table's narrow cells at 80 columns held "…" only.
+    Every subject is named; a long name stays whole on its own line unless it is wider than the
+    page."""
+    f = g.first
+    head = Text(f"G{i} ")
+    head.append(f.severity, style=STYLE[f.severity])
+    head.append(f" {f.rule}")
+    many = len(g.subjects) > 1
+    head.append(f", {len(g.subjects)} subjects:" if many else f", {f.subject}")
+    console.print(head)
+    parts = [("    ", ", ".join(g.subjects))] if many else []
+    for first, body in (*parts, ("  ", f.summary), ("  fix: ", f.remediation)):
+        lines = textwrap.wrap(
+            body,
+            width=width,
+            initial_indent=first,
+            subsequent_indent="    ",
+            break_on_hyphens=False,
+        ) or [first.rstrip()]
+        for line in lines:
+            console.print(line, soft_wrap=True)
+
+
 def render_text(report: Report, *, color: bool = False, width: int = 120) -> str:
+    width = max(MIN_WIDTH, width)
     buf = io.StringIO()
+    # No markup or emoji codes: a summary quoting `[x]` or `:star:` is printed as written.
     console = Console(
-        file=buf, force_terminal=color, no_color=not color, width=width, highlight=False
+        file=buf,
+        force_terminal=color,
+        no_color=not color,
+        width=width,
+        highlight=False,
+        markup=False,
+        emoji=False,
     )
     t = report.target
     where = " ".join(t.get("command", [])) or t.get("url") or t.get("path") or t.get("transport")
@@ -42,25 +76,10 @@ def render_text(report: Report, *, color: bool = False, width: int = 120) -> str
         )
     findings = report.sorted_findings()
     groups = group(findings)
-    table = Table(
-        title=f"Findings ({len(findings)} in {len(groups)} groups)", show_lines=False, expand=True
-    )
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("severity", no_wrap=True)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("subjects", overflow="fold")
-    table.add_column("summary / remediation (of the first)", ratio=3)
-    for i, g in enumerate(groups, 1):
-        f = g.first
-        table.add_row(
-            f"G{i}",
-            Text(f.severity, style=STYLE[f.severity]),
-            f.rule,
-            f"{len(g.subjects)}: {subjects_line(g, 6)}" if len(g.subjects) > 1 else f.subject,
-            f"{f.summary}\n[fix] {f.remediation}",
-        )
     if findings:
-        console.print(table)
+        console.print(Text(f"Findings ({len(findings)} in {len(groups)} groups)", style="bold"))
+        for i, g in enumerate(groups, 1):
+            _print_group(console, i, g, width)
     else:
         console.print("No findings.")
     cov = Table(title="Coverage", expand=True)

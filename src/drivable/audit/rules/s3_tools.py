@@ -109,15 +109,18 @@ DOCS = {
     "3.strict-types": RuleDoc(
         "minor",
         "static+probe",
-        "A string whose description lists its values is an `enum`; dates carry a `format` or say "
-        "`YYYY-MM-DD` in their description, unless the ambiguous-date probe shows the server "
-        'reads them itself (it asked which day "01/02/2026" meant); counts are `integer`; every '
-        'property has a type. The placeholder probe sends `"string"` to an enum and expects a '
-        "rejection naming it (major when accepted).",
+        "A string whose description lists its values is an `enum`; a date says how it is written "
+        "(`YYYY-MM-DD` in its description, or a `format`/`pattern` in the listed schema or the one "
+        "discovery publishes), unless the ambiguous-date probe shows the server reads dates itself "
+        '(it asked which day "01/02/2026" meant); counts are `integer`; every property has a type. '
+        'The placeholder probe sends `"string"` to an enum and expects a rejection naming it (major '
+        "when accepted). A listed `format` is never asked for: shown one, models convert the "
+        "user's date themselves (docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
         "A free-text string that means one of five values invites six spellings. An enum turns a "
         "guess into a choice.",
         "`sort: {type: string, description: \"one of 'asc' or 'desc'\"}`",
-        '`sort: {type: string, enum: ["asc", "desc"]}`; `date_from: {type: string, format: date}`.',
+        '`sort: {type: string, enum: ["asc", "desc"]}`; `date_from` described as "First day, '
+        'YYYY-MM-DD; any spelling is read, an ambiguous one is asked about".',
         levels=(
             (
                 "major",
@@ -128,11 +131,25 @@ DOCS = {
     "3.dialect": RuleDoc(
         "nit",
         "static",
-        "Input schemas declare their JSON Schema dialect with `$schema`.",
-        "Validators and hosts differ on draft semantics (`$defs`, `prefixItems`); a declared "
-        "dialect removes the doubt.",
-        "An inputSchema with no `$schema`.",
-        'Add `"$schema": "https://json-schema.org/draft/2020-12/schema"`.',
+        "An input schema is read as JSON Schema 2020-12, MCP's default dialect, unless it "
+        "declares another with `$schema`. A schema without `$schema` is fine; one that declares "
+        "an older draft, or leaves it out while using keywords that mean something else (or "
+        "nothing) in 2020-12 (array `items`, `additionalItems`, `dependencies`, "
+        "`$recursiveRef`, a boolean `exclusiveMinimum`), is reported "
+        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
+        "Hosts must support 2020-12 and need support nothing else: a schema written for draft-07 "
+        "is checked by 2020-12 rules, where tuple `items` and `dependencies` no longer constrain "
+        "anything.",
+        '`"items": [{"type": "string"}, {"type": "integer"}]` with no `$schema`.',
+        "Write 2020-12 keywords (`prefixItems`, `dependentRequired`, `$defs`); leave `$schema` out "
+        "or declare 2020-12.",
+        levels=(
+            (
+                "minor",
+                "the schema declares no `$schema` but uses keywords whose meaning differs in "
+                "2020-12, so it is checked otherwise than written",
+            ),
+        ),
     ),
     "3.portable-schema": RuleDoc(
         "minor",
@@ -250,7 +267,17 @@ def _description_checks(tool: dict[str, Any]) -> Iterator[Finding]:
         )
 
 
-def _schema_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+def _date_form_said(node: dict[str, Any]) -> bool:
+    return bool(
+        node.get("format")
+        or node.get("pattern")
+        or DATE_FORM_SAID.search(str(node.get("description") or ""))
+    )
+
+
+def _schema_checks(tool: dict[str, Any], whole: dict[str, Any]) -> Iterator[Finding]:
+    """`whole`: the input schema discovery publishes, where a runtime that lists less (drivable
+    leaves `format` and `pattern` out of tools/list) keeps all of it; else the listed one."""
     name = str(tool.get("name"))
     schema = h.input_schema(tool)
     subject = tool_subject(tool)
@@ -272,15 +299,7 @@ def _schema_checks(tool: dict[str, Any]) -> Iterator[Finding]:
             + ", ".join(f"`{p}`" for p in open_nodes[:5])
             + ' (pydantic: `model_config = ConfigDict(extra="forbid")`).',
         )
-    if schema and "$schema" not in schema:
-        yield finding(
-            "3.dialect",
-            "nit",
-            subject,
-            "inputSchema declares no `$schema` dialect.",
-            {"inputSchema_keys": sorted(schema)},
-            'Add `"$schema": "https://json-schema.org/draft/2020-12/schema"`.',
-        )
+    yield from _dialect_checks(tool, schema)
     props = sch.properties(schema)
     required = set(schema.get("required") or [])
     for pname, raw in props.items():
@@ -308,18 +327,17 @@ def _schema_checks(tool: dict[str, Any]) -> Iterator[Finding]:
         if (
             types == {"string"}
             and h.is_date_property(pname, node)
-            and not node.get("format")
-            and not node.get("pattern")
-            and not DATE_FORM_SAID.search(str(node.get("description") or ""))
+            and not _date_form_said(node)
+            and not _date_form_said(sch.resolve(whole, sch.properties(whole).get(pname, {})))
         ):
             yield finding(
                 "3.strict-types",
                 "minor",
                 subject,
-                f"Date-like `{pname}` is a plain string with no `format` or `pattern`.",
+                f"Date-like `{pname}` is a plain string that does not say how it is written.",
                 {"property": pname, "schema": raw},
-                f'Declare `"format": "date"` (or `date-time`) on `{pname}` and say `YYYY-MM-DD` in '
-                "its description.",
+                f"Say in `{pname}`'s description how a date is written (`YYYY-MM-DD`), or that "
+                "any spelling is read and an ambiguous one is asked about.",
             )
         if types == {"number"} and h.NUMERIC_COUNT_NAME.match(pname):
             yield finding(
@@ -395,6 +413,63 @@ def _exclusive_checks(
         )
 
 
+DIALECT_2020_12 = re.compile(r"^https?://json-schema\.org/draft/2020-12/schema#?$")
+
+
+def _other_draft_keywords(schema: dict[str, Any]) -> list[str]:
+    """Where the schema uses a keyword that 2020-12 reads otherwise, or ignores."""
+    found: list[str] = []
+    for at in sch.walk(schema):
+        node, pointer = at.schema, at.pointer
+        if isinstance(node.get("items"), list):
+            found.append(f"{pointer}: array `items`")
+        for key in ("additionalItems", "dependencies", "$recursiveRef", "$recursiveAnchor"):
+            if key in node:
+                found.append(f"{pointer}: `{key}`")
+        for key in ("exclusiveMinimum", "exclusiveMaximum"):
+            if isinstance(node.get(key), bool):
+                found.append(f"{pointer}: boolean `{key}`")
+    return found
+
+
+def _dialect_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
+    declared = schema.get("$schema")
+    if isinstance(declared, str) and not DIALECT_2020_12.match(declared):
+        yield finding(
+            "3.dialect",
+            "nit",
+            tool_subject(tool),
+            f"inputSchema declares `{declared}`, not MCP's default dialect (2020-12).",
+            {"$schema": declared},
+            "Write the schema in JSON Schema 2020-12 and leave `$schema` out (or declare "
+            "2020-12): hosts must support that dialect and need support no other.",
+        )
+        return
+    if declared is not None:
+        return
+    keywords = _other_draft_keywords(schema)
+    if keywords:
+        yield finding(
+            "3.dialect",
+            "minor",
+            tool_subject(tool),
+            "inputSchema has no `$schema`, so it is read as 2020-12, but uses keywords that "
+            "mean something else there: " + ", ".join(keywords[:3]) + ".",
+            {"keywords": keywords[:10]},
+            "Rewrite them in 2020-12 (`prefixItems` for array `items`, `items` for "
+            "`additionalItems`, `dependentRequired`/`dependentSchemas` for `dependencies`, "
+            "`$dynamicRef` for `$recursiveRef`, a number for `exclusiveMinimum`).",
+        )
+
+
+def _discovered_schema(ctx: StaticContext, name: str) -> dict[str, Any] | None:
+    meta = (ctx.surface.get("discover") or {}).get("_meta")
+    tools = meta.get("dev.drivable/tools") if isinstance(meta, dict) else None
+    entry = tools.get(name) if isinstance(tools, dict) else None
+    schema = entry.get("inputSchema") if isinstance(entry, dict) else None
+    return schema if isinstance(schema, dict) else None
+
+
 def _portability_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
     problems: list[str] = []
     for at in sch.walk(schema):
@@ -449,7 +524,7 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
                 "Start the name (after any prefix) with a verb: get, list, search, create, ...",
             )
         yield from _description_checks(tool)
-        yield from _schema_checks(tool)
+        yield from _schema_checks(tool, _discovered_schema(ctx, name) or h.input_schema(tool))
         if not isinstance(tool.get("outputSchema"), dict):
             yield finding(
                 "3.output-schema",

@@ -10,11 +10,16 @@ DOCS = {
         "probe",
         "A call with bad arguments comes back as a tool result with `isError: true`, not as a "
         "JSON-RPC error; and a failed call is never answered as a success (error text with "
-        "`isError: false`).",
+        "`isError: false`). The probes that should fail (a missing field, placeholders, a "
+        "malformed id, a well-formed id nobody has, an invented cursor) are judged by their text "
+        '("Error: ...", a traceback line) or by a plain return wrapped as `structuredContent: '
+        '{"result": "Error: ..."}`, as FastMCP and the SDK\'s MCPServer send a `-> str` tool\'s.',
         "Many hosts show JSON-RPC errors to the user, not the model; the model never learns what "
-        "to fix.",
-        '`{"error": {"code": -32602, "message": "Invalid params"}}` for a missing field.',
-        "Catch validation failures in the handler and return `isError: true` with the envelope.",
+        "to fix. An error told as a success is taken as the answer: the model reports it as data.",
+        '`{"error": {"code": -32602, "message": "Invalid params"}}` for a missing field; '
+        '`return f"Error: no note {note_id}"` from a tool annotated `-> str`.',
+        "Catch validation failures in the handler and return `isError: true` with the envelope; "
+        "raise (FastMCP: `ToolError`) instead of returning error text.",
     ),
     "6.symbolic-codes": RuleDoc(
         "major",

@@ -72,11 +72,15 @@ DOCS = {
     ),
     "9.list-changed": RuleDoc(
         "nit",
-        "static",
-        "The server advertises `tools.listChanged` (and emits list-changed notifications).",
-        "A client that knows the list can change listens instead of re-listing.",
-        "`capabilities.tools = {}`.",
-        "Advertise `listChanged: true` and notify on changes.",
+        "probe",
+        "A server whose catalog changes advertises `listChanged` for it: the probes list tools, "
+        "resources and prompts again, and a different set of items under a capability without "
+        "`listChanged: true` is reported. A static catalog need not advertise it "
+        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
+        "A client that knows the list can change listens instead of re-listing; one told nothing "
+        "keeps the first list and calls tools that are gone.",
+        "`capabilities.tools = {}` and a second tools/list with a tool the first did not have.",
+        "Advertise `listChanged: true` for every list that can change, and notify on changes.",
     ),
     "9.deterministic-order": RuleDoc(
         "major",
@@ -233,16 +237,6 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
             "No surface fingerprint in discovery, serverInfo or the summary.",
             {"discover_keys": sorted((ctx.surface.get("discover") or {}).keys())},
             "Publish a fingerprint `<name>@<version>+<hash>` in discovery `_meta`.",
-        )
-    tools_cap = ctx.capabilities.get("tools")
-    if isinstance(tools_cap, dict) and not tools_cap.get("listChanged"):
-        yield finding(
-            "9.list-changed",
-            "nit",
-            "server",
-            "`tools.listChanged` is not advertised.",
-            {"capabilities.tools": tools_cap},
-            "Advertise `listChanged: true` if the catalog can change, and notify listeners.",
         )
     if ctx.surface.get("era") == "2026-07-28":
         for method, pages in ctx.surface.get("list_results", {}).items():
