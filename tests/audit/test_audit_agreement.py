@@ -1,4 +1,4 @@
-"""Where the checklist and the runtime disagree, the runtime wins (docs/decisions/0023): no rule
+"""Where the checklist and the runtime disagree, the runtime wins (docs/decisions/0027): no rule
 asks a drivable author for what the runtime strips or refuses on purpose, and each rule still
 fires on a server that has the defect (tests/audit/servers/blindspots.py)."""
 

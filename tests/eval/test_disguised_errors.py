@@ -44,3 +44,10 @@ def test_the_solver_observes_an_error_text_success_as_an_error() -> None:
     said = "Error: folder not found: /nope"
     assert observation_of(call, _result(said, {"result": said})).is_error
     assert not observation_of(call, _result('{"ok": true}', {"ok": True})).is_error
+
+
+@given(opening=OPENINGS, rest=WORDS)
+def test_every_failure_the_eval_reads_the_auditor_reads_too(opening: str, rest: str) -> None:
+    from drivable.audit.probes.envelope import ERROR_TEXT
+
+    assert ERROR_TEXT.match(opening + rest) and ERROR_TEXT.match(TRACEBACK + rest)
