@@ -115,7 +115,7 @@ async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
         )
     if not rows and (relaxed is None or (not relaxed.unfiltered and not relaxed.dropped)):
         # the words match no note at all. The call to copy, literally: a model follows a call it
-        # can copy (docs/eval.md).
+        # can copy (docs/decisions/0010-real-model-rounds-1-to-13.md).
         call.warn(
             "no_hits",
             f"No note has every word of {args.query!r}. Every note title has the word 'note'. "
@@ -181,7 +181,7 @@ async def get_note(args: GetInput, call: Call) -> GetOutput:
         # The repair is a search for one note that exists (every title has the word "note"),
         # said literally in the message too. Shown only a structured repair, a model resent its
         # own search for the missing id, then the same id; given a search of ten, it followed it
-        # and then paged list_notes instead of reading one (docs/eval.md).
+        # and then paged list_notes instead of reading one (docs/decisions/0010-real-model-rounds-1-to-13.md).
         raise ToolError(
             "not_found",
             f"No note has the id {args.note_id}; do not ask for it again. "

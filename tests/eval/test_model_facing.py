@@ -1,6 +1,6 @@
 """What the real-model traces asked of the surfaces, checked on the servers themselves.
 
-Each test names the trace finding it answers (docs/eval.md, "Real model, side by side").
+Each test names the trace finding it answers (docs/decisions/0010-real-model-rounds-1-to-13.md).
 """
 
 from __future__ import annotations

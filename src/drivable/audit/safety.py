@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from drivable.audit import heuristics as h
 from drivable.schema import properties, types_of
+from drivable.verbs import MUTATING_VERBS, READ_VERBS
 
 Needs = Literal["writes", "network"]
 
@@ -103,17 +104,17 @@ def name_effect(name: str) -> tuple[str | None, str | None]:
     parts = h.words(name)
     if not parts:
         return None, None
-    if parts[0] in h.READ_VERBS and parts[0] not in h.MUTATING_VERBS:
+    if parts[0] in READ_VERBS and parts[0] not in MUTATING_VERBS:
         clause = []
         for i, w in enumerate(parts):
             if w in CONJUNCTIONS:
                 clause = parts[i + 1 :]
                 break
-        mut = next((w for w in clause if w in h.MUTATING_VERBS), None)
+        mut = next((w for w in clause if w in MUTATING_VERBS), None)
         return mut, parts[0]
-    strong = next((w for w in parts if w in h.MUTATING_VERBS and w not in WEAK_VERBS), None)
-    weak = next((w for w in parts if w in h.MUTATING_VERBS), None)
-    read = next((w for w in parts if w in h.READ_VERBS), None)
+    strong = next((w for w in parts if w in MUTATING_VERBS and w not in WEAK_VERBS), None)
+    weak = next((w for w in parts if w in MUTATING_VERBS), None)
+    read = next((w for w in parts if w in READ_VERBS), None)
     return strong or weak, read
 
 

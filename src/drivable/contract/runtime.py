@@ -66,6 +66,7 @@ from drivable.contract.tool import (
 )
 from drivable.effects import ConfirmTokens, EffectStore
 from drivable.kinds import validate
+from drivable.verbs import LEADING
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,8 +95,14 @@ class Contract:
         warning_codes: Sequence[WarningCode] = (),
         max_inline_bytes: int = MAX_INLINE_BYTES,
         strict: bool | None = None,
+        verbs: Sequence[str] = (),
     ) -> None:
         self.name = name
+        # the verbs a tool name may lead with: drivable's and the domain's own ("book", "triage")
+        for verb in verbs:
+            if not verb.isascii() or not verb.isalpha() or not verb.islower():
+                raise ValueError(f"verb {verb!r}: one lowercase word, as it leads a tool name")
+        self.verbs = LEADING | frozenset(verbs)
         self._strict = strict
         self.version = version
         self.title = title or name
@@ -220,6 +227,7 @@ class Contract:
                 localns=declaring_scope,
                 allow_name=allow_name,  # verb_noun exemption, with the reason the name is fixed
                 task=task,
+                verbs=self.verbs,
             )
             if task is not None:
                 from drivable.tasks.errors import TASK_CODES

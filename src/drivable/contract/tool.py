@@ -29,20 +29,11 @@ from drivable.contract.content import Text
 from drivable.contract.echo import NEXT_CALL_SCHEMA
 from drivable.contract.envelope import ISSUE_SCHEMA
 from drivable.kinds import Kind, KindModel
+from drivable.verbs import LEADING
 
 ID_KINDS = frozenset({"uuid", "identifier"})
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-# Verbs whose meaning is fixed across every drivable server ([3.verbs]).
-VERBS = frozenset(
-    {
-        "get", "list", "search", "find", "create", "update", "delete", "remove", "add", "set",
-        "send", "read", "describe", "explain", "refund", "void", "cancel", "archive", "restore",
-        "import", "export", "run", "check", "validate", "preview", "upsert", "count", "resolve",
-        "lookup", "fetch", "submit", "approve", "reject", "close", "open", "assign", "summarize",
-        "echo", "convert", "compare", "render", "schedule", "sync",
-    }
-)  # fmt: skip
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 # What any MCP tool name must be (SEP-986), whatever a naming exemption allows.
 _WIRE_NAME = re.compile(r"^[A-Za-z0-9_./-]{1,64}$")
@@ -140,8 +131,10 @@ class ToolSpec:
         return "read" if self.effects.read_only else "write"
 
 
-def check_name(name: str, allow_name: str | None = None) -> None:
-    """verb_noun, unless the author states why this exact name is required (`allow_name`).
+def check_name(name: str, allow_name: str | None = None, verbs: frozenset[str] = LEADING) -> None:
+    """verb_noun ([3.verbs]: the verb one of `drivable.verbs.LEADING` or the author's own
+    `Contract(verbs=...)`), unless the author states why this exact name is required
+    (`allow_name`).
 
     The exemption is for names fixed from outside (a test suite, a client that calls a tool by
     name, a migration alias); the name must still be a valid MCP tool name.
@@ -163,10 +156,12 @@ def check_name(name: str, allow_name: str | None = None) -> None:
             "'billing_refund_invoice')"
         )
     parts = name.split("_")
-    if not (parts[0] in VERBS or (len(parts) > 2 and parts[1] in VERBS)):
+    if not (parts[0] in verbs or (len(parts) > 2 and parts[1] in verbs)):
         raise ContractError(
-            f"tool name {name!r} does not start with a verb (or prefix_verb): use one of "
-            f"{', '.join(sorted(VERBS))}"
+            f"tool name {name!r} does not start with a verb (or prefix_verb) drivable knows "
+            f"({len(verbs)} of them, `drivable.verbs.LEADING`). If {parts[0]!r} is a verb of "
+            f"your domain, declare it: Contract(..., verbs=[{parts[0]!r}]); if the name is "
+            "fixed from outside, pass allow_name='<who requires it>' to the tool."
         )
 
 
@@ -529,8 +524,9 @@ def build_spec(
     localns: Mapping[str, Any] | None = None,
     allow_name: str | None = None,
     task: Any = None,
+    verbs: frozenset[str] = LEADING,
 ) -> ToolSpec:
-    check_name(name, allow_name)
+    check_name(name, allow_name, verbs)
     text = check_description(name, description)
     if not isinstance(effects, Effects):
         raise ContractError(

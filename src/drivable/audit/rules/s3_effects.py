@@ -11,6 +11,7 @@ from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.model import Finding
 from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+from drivable.verbs import MUTATING_VERBS, READ_VERBS
 
 IDEMPOTENCY_PARAM = re.compile(r"idempoten|request_id|client_token|dedup", re.I)
 CONFIRM_PARAM = re.compile(r"(dry_?run|confirm|preview|force|yes|confirmation_token)", re.I)
@@ -146,7 +147,7 @@ def _annotation_checks(tool: dict[str, Any]) -> Iterator[Finding]:
     subject = tool_subject(tool)
     verb = h.verb_of(name)
     hints = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-    mutating_name = verb in h.MUTATING_VERBS
+    mutating_name = verb in MUTATING_VERBS
     if not any(k in ann for k in hints):
         desc = str(tool.get("description") or "")
         prose = re.search(r"\b(delete|remov|permanent|irreversibl|send|charg|pay)", desc, re.I)
@@ -254,8 +255,8 @@ def _effect_checks(tool: dict[str, Any]) -> Iterator[Finding]:
         node = sch.resolve(schema, raw)
         values = node.get("enum")
         if MODE_PARAM.match(pname) and isinstance(values, list):
-            kinds = {h.verb_of(str(v)) in h.MUTATING_VERBS for v in values}
-            reads = {h.verb_of(str(v)) in h.READ_VERBS for v in values}
+            kinds = {h.verb_of(str(v)) in MUTATING_VERBS for v in values}
+            reads = {h.verb_of(str(v)) in READ_VERBS for v in values}
             if True in kinds and True in reads and ann.get("readOnlyHint") is not False:
                 yield finding(
                     "3.ap-mode-annotations",

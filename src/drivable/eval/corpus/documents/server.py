@@ -54,10 +54,6 @@ from drivable.eval.corpus.documents.models import (
 from drivable.eval.corpus.documents.store import Store, query_words
 from drivable.kinds.text_folding import words
 
-# "move" and "share" are what users of a document store say, and the runtime's verb list has
-# neither; the nearest listed verbs (update, set) name other actions.
-_NATURAL_VERB = "Users ask to move and to share documents; these are the words they use."
-
 
 def make_contract(store: Store) -> Contract:
     """The documents contract on a prepared store (`await store.prepare()` first)."""
@@ -240,7 +236,6 @@ def make_contract(store: Store) -> Contract:
             '"<its version>", "folder": "/Reports/2025"}.'
         ),
         effects=UPDATE,
-        allow_name=_NATURAL_VERB,
         errors=["not_found", "conflict", "state_conflict"],
         more=(
             "A document keeps its extension when the new name has none. A name another "
@@ -326,7 +321,6 @@ def make_contract(store: Store) -> Contract:
             'email>", "role": "editor", "idempotency_key": "<a key you generate>"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=True),
-        allow_name=_NATURAL_VERB,
         errors=["not_found"],
         more=(
             "Sharing again with the same role changes nothing; with the other role it changes "
