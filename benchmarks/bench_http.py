@@ -175,7 +175,7 @@ async def read_answer(reader: asyncio.StreamReader) -> bytes:
 
 
 async def drive(
-    port: int, era: str, clients: int, seconds: float, kind: str = ""
+    port: int, era: str, clients: int, seconds: float, kind: str
 ) -> tuple[int, list[float]]:
     """Calls answered and their latencies (ms) from `clients` connections for `seconds`."""
     payload = request_bytes(port, era)
@@ -233,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         results: dict[tuple[str, int, str], tuple[int, list[float]]] = {}
         for era in ("2026-07-28", "2025-11-25"):
             for clients in CLIENTS:
-                for _kind, (_, port) in started.items():  # warm each server at this load
-                    asyncio.run(drive(port, era, clients, WARMUP_S))
+                for kind, (_, port) in started.items():  # warm each server at this load
+                    asyncio.run(drive(port, era, clients, WARMUP_S, f"{kind}, warming up"))
                 print(f"  ... {era}, {clients} clients", file=sys.stderr, flush=True)
                 for _ in range(ROUNDS):
                     for kind, (_, port) in started.items():
