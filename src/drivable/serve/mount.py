@@ -25,7 +25,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
-from drivable.contract import NAMESPACE, Contract, Outcome, Principal, boundary
+from drivable.contract import NAMESPACE, Contract, Outcome, Principal, ToolSpec, boundary
 from drivable.contract.call import WIRE_ENCODER
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_blocks, wire_messages
@@ -261,6 +261,19 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
     ):
         handlers["on_completion"] = complete
     contract.check()
+    listed: dict[str, tuple[ToolSpec, Mapping[str, Any]]] = {}
+
+    def input_schema(name: str) -> Mapping[str, Any] | None:
+        # The listed inputSchema, for the SDK's Mcp-Param header check of a 2026-07-28 tools/call;
+        # without it the SDK runs the whole tools/list handler on every call (decision 0005).
+        spec = contract.tools.get(name)
+        if spec is None:
+            return None
+        known = listed.get(name)
+        if known is None or known[0] is not spec:  # a tool redeclared since: its schema anew
+            known = listed[name] = (spec, contract.tool_wire(spec)["inputSchema"])
+        return known[1]
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MCPDeprecationWarning)  # logging, for the 2025 eras
         server: Server[Any] = MountedServer(
@@ -269,6 +282,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             title=contract.title,
             instructions=contract.summary.instructions(),
             cache_hints=hints,  # type: ignore[arg-type]
+            get_tool_input_schema=input_schema,
             **handlers,
         )
 
