@@ -5,6 +5,7 @@ leads on by the runtime's minimal relaxation."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
@@ -644,3 +645,19 @@ async def test_a_stale_move_is_refused_with_the_reread_and_a_resent_move_is_answ
         assert taken["repair"]["arguments"] == {"folder": "/Engineering/Specs"}
         done = await call_ok(client, "move_document", renamed)
         assert done["document"]["name"] == "Search requirements v0.docx"
+
+
+async def test_processes_preparing_one_postgresql_store_at_once_load_it_once() -> None:
+    """Several workers start on one PostgreSQL store: one loads the data under an advisory lock,
+    the others wait and read it, and all share one secret (without the lock, 3 of 4 failed with
+    a unique violation and two secrets were kept)."""
+    from tests.effects.effects_pg import ensure_postgres, throwaway_schema
+
+    with throwaway_schema(ensure_postgres()) as url:
+        stores = [Store(url) for _ in range(4)]
+        try:
+            await asyncio.gather(*(s.prepare() for s in stores))
+            assert len({s.secret for s in stores}) == 1
+        finally:
+            for s in stores:
+                await s.effects.close()

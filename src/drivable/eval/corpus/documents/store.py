@@ -52,6 +52,7 @@ ORDER: dict[str, str] = {  # list_folder's sort orders
     "smallest": "size_bytes, lower(name), document_id",
 }
 _SCRATCH: list[str] = []
+_SEED_LOCK = 0x646F6373  # "docs": the advisory lock under which one process loads the data
 
 
 def default_url() -> str:
@@ -149,6 +150,8 @@ class Store:
 
     async def prepare(self, library: Library | None = None) -> None:
         async with self.effects.transaction() as tx:
+            if tx.dialect == "postgresql":  # one process loads the data, the others wait for it
+                await tx.execute("SELECT pg_advisory_xact_lock(?)", (_SEED_LOCK,))
             for statement in SCHEMA:
                 await tx.execute(statement)
             got = (await tx.execute("SELECT value FROM docs_meta WHERE key = 'secret'")).first()
