@@ -660,4 +660,4 @@ async def test_processes_preparing_one_postgresql_store_at_once_load_it_once() -
             assert len({s.secret for s in stores}) == 1
         finally:
             for s in stores:
-                await s.effects.close()
+                await s.store.close()

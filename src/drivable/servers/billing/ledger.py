@@ -13,17 +13,13 @@ created and the generated data loaded on first use, once, whichever process gets
 from __future__ import annotations
 
 import os
-import secrets
-import threading
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
-
-from drivable.effects import SqlEffectStore, Transaction, open_store
+from drivable.effects import Transaction, open_store
+from drivable.effects.seeded import SeededData
 from drivable.servers.billing.data import DATA_VERSION, Dataset, folded, generate
 
 STORE_ENV = "DRIVABLE_BILLING_STORE"
@@ -141,64 +137,25 @@ class Filters:
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
-class Ledger:
+class Ledger(SeededData):
     """The billing data in one store; `prepare()` before serving (creates and loads once)."""
+
+    schema = SCHEMA
+    meta_table = "billing_meta"
+    seed_lock = _SEED_LOCK
+    data_version = DATA_VERSION
 
     def __init__(
         self, url: str | None = None, *, customers: int = 120, invoices: int = 1200
     ) -> None:
         self.url = url or default_url()
-        self.store: SqlEffectStore = open_store(self.url)
+        super().__init__(open_store(self.url))
         self._size = (customers, invoices)
-        self.secret: bytes = b""
 
     # -- setting up ------------------------------------------------------------------------
 
-    async def prepare(self) -> None:
-        """Create the tables and load the generated data unless another process already did."""
-        async with self.store.transaction() as tx:
-            if tx.dialect == "postgresql":
-                await tx.execute("SELECT pg_advisory_xact_lock(?)", (_SEED_LOCK,))
-            for statement in SCHEMA:
-                await tx.execute(statement)
-            got = (await tx.execute("SELECT value FROM billing_meta WHERE key = 'secret'")).first()
-            if got is None:
-                await _load(tx, generate(*self._size))
-                secret = secrets.token_hex(32)
-                await tx.execute(
-                    "INSERT INTO billing_meta (key, value) VALUES ('secret', ?), "
-                    "('data_version', ?)",
-                    (secret, DATA_VERSION),
-                )
-            else:
-                secret = str(got[0])
-        # Shared by every process on this store: confirm tokens and cursors verify anywhere.
-        self.secret = os.environ.get("DRIVABLE_SECRET", "").encode() or bytes.fromhex(secret)
-
-    def prepare_blocking(self) -> None:
-        """`prepare()` from synchronous code, with or without a running event loop."""
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                anyio.run(self.prepare)
-            except BaseException as exc:  # handed to the caller's thread
-                failure.append(exc)
-
-        worker = threading.Thread(target=run, name="billing-prepare")
-        worker.start()
-        worker.join()
-        if failure:
-            raise failure[0]
-
-    @asynccontextmanager
-    async def using(self, transaction: Transaction | None) -> AsyncIterator[Transaction]:
-        """The call's effect transaction when it has one, else a transaction of our own."""
-        if transaction is not None:
-            yield transaction
-            return
-        async with self.store.transaction() as tx:
-            yield tx
+    async def load(self, tx: Transaction) -> None:
+        await _load(tx, generate(*self._size))
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ def make_contract(store: Store) -> Contract:
             ],
         ),
     )
-    contract.use_effects(store.effects, store.secret)
+    contract.use_effects(store.store, store.secret)
     pager = Pager(secret=store.secret, lifetime_s=CURSOR_LIFETIME_S)
 
     @contract.tool(

@@ -11,18 +11,13 @@ from __future__ import annotations
 
 import atexit
 import os
-import secrets
 import shutil
 import tempfile
-import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
 from typing import Any
 
-import anyio
-
-from drivable.effects import SqlEffectStore, Transaction, open_store
+from drivable.effects import Transaction, open_store
+from drivable.effects.seeded import SeededData
 from drivable.eval.corpus.documents.data import Library, generate, parent, searchable
 from drivable.kinds.text_folding import words
 
@@ -140,56 +135,20 @@ def _escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-class Store:
+class Store(SeededData):
     """The documents in one effect store; `prepare()` before serving (creates and loads once)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    schema = SCHEMA
+    meta_table = "docs_meta"
+    seed_lock = _SEED_LOCK
+
+    def __init__(self, url: str | None = None, library: Library | None = None) -> None:
         self.url = url or default_url()
-        self.effects: SqlEffectStore = open_store(self.url)
-        self.secret = b""
+        super().__init__(open_store(self.url))
+        self._library = library
 
-    async def prepare(self, library: Library | None = None) -> None:
-        async with self.effects.transaction() as tx:
-            if tx.dialect == "postgresql":  # one process loads the data, the others wait for it
-                await tx.execute("SELECT pg_advisory_xact_lock(?)", (_SEED_LOCK,))
-            for statement in SCHEMA:
-                await tx.execute(statement)
-            got = (await tx.execute("SELECT value FROM docs_meta WHERE key = 'secret'")).first()
-            if got is None:
-                await _load(tx, library or generate())
-                secret = secrets.token_hex(32)
-                await tx.execute(
-                    "INSERT INTO docs_meta (key, value) VALUES ('secret', ?)", (secret,)
-                )
-            else:
-                secret = str(got[0])
-        # Shared by every process on this store: confirm tokens and cursors verify anywhere.
-        self.secret = os.environ.get("DRIVABLE_SECRET", "").encode() or bytes.fromhex(secret)
-
-    def prepare_blocking(self) -> None:
-        """`prepare()` from synchronous code, with or without a running event loop."""
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                anyio.run(self.prepare)
-            except BaseException as exc:  # handed to the caller's thread
-                failure.append(exc)
-
-        worker = threading.Thread(target=run, name="documents-prepare")
-        worker.start()
-        worker.join()
-        if failure:
-            raise failure[0]
-
-    @asynccontextmanager
-    async def using(self, transaction: Transaction | None) -> AsyncIterator[Transaction]:
-        """The call's effect transaction when it has one, else a transaction of our own."""
-        if transaction is not None:
-            yield transaction
-            return
-        async with self.effects.transaction() as tx:
-            yield tx
+    async def load(self, tx: Transaction) -> None:
+        await _load(tx, self._library or generate())
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -334,7 +293,7 @@ class Store:
         return [(str(d), str(e)) for d, e in gone.rows]
 
     async def close(self) -> None:
-        await self.effects.close()
+        await self.store.close()
 
 
 async def _load(tx: Transaction, library: Library) -> None:

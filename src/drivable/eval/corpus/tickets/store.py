@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import atexit
 import os
-import secrets
 import tempfile
-import threading
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import anyio
-
-from drivable.effects import SqlEffectStore, Transaction, open_store
+from drivable.effects import Transaction, open_store
+from drivable.effects.seeded import SeededData
 from drivable.eval.corpus.tickets.data import DATA_VERSION, Dataset, generate
 from drivable.kinds.text_folding import words
 
@@ -153,60 +149,21 @@ VALUE_COLUMNS: Mapping[str, str] = {
 }
 
 
-class Tracker:
+class Tracker(SeededData):
     """The tracker's data in one effect store; `prepare()` before serving."""
+
+    schema = SCHEMA
+    meta_table = "tracker_meta"
+    seed_lock = _SEED_LOCK
+    data_version = DATA_VERSION
 
     def __init__(self, url: str | None = None, data: Dataset | None = None) -> None:
         self.url = url or default_url()
-        self.store: SqlEffectStore = open_store(self.url)
+        super().__init__(open_store(self.url))
         self._data = data
-        self.secret: bytes = b""
 
-    async def prepare(self) -> None:
-        """Create the tables and load the generated data unless another process already did."""
-        async with self.store.transaction() as tx:
-            if tx.dialect == "postgresql":
-                await tx.execute("SELECT pg_advisory_xact_lock(?)", (_SEED_LOCK,))
-            for statement in SCHEMA:
-                await tx.execute(statement)
-            got = (await tx.execute("SELECT value FROM tracker_meta WHERE key = 'secret'")).first()
-            if got is None:
-                await _load(tx, self._data or generate())
-                secret = secrets.token_hex(32)
-                await tx.execute(
-                    "INSERT INTO tracker_meta (key, value) VALUES ('secret', ?), "
-                    "('data_version', ?)",
-                    (secret, DATA_VERSION),
-                )
-            else:
-                secret = str(got[0])
-        # shared by every process on this store: confirm tokens and cursors verify anywhere
-        self.secret = os.environ.get("DRIVABLE_SECRET", "").encode() or bytes.fromhex(secret)
-
-    def prepare_blocking(self) -> None:
-        """`prepare()` from synchronous code (a `serve()` function), inside a loop or not."""
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                anyio.run(self.prepare)
-            except BaseException as exc:  # handed to the caller's thread
-                failure.append(exc)
-
-        worker = threading.Thread(target=run, name="tickets-prepare")
-        worker.start()
-        worker.join()
-        if failure:
-            raise failure[0]
-
-    @asynccontextmanager
-    async def using(self, transaction: Transaction | None) -> AsyncIterator[Transaction]:
-        """The call's effect transaction when it has one, else one of our own."""
-        if transaction is not None:
-            yield transaction
-            return
-        async with self.store.transaction() as tx:
-            yield tx
+    async def load(self, tx: Transaction) -> None:
+        await _load(tx, self._data or generate())
 
     async def ticket(self, tx: Transaction, ticket_id: str) -> TicketRecord | None:
         row = (
