@@ -74,7 +74,7 @@ class Search(Page):
     saved_after: datetime.date | None = Field(None, description="Only bookmarks saved on or after.")
 
 
-@contract.tool(effects=READ_ONLY, examples=[{"query": "python", "saved_after": "2026-01-01"}])
+@contract.tool(effects=READ_ONLY, examples=[{"query": "<the user's words>", "saved_after": "<YYYY-MM-DD>"}])
 async def search_bookmarks(args: Search, call: Call) -> Bookmarks:
     """Find bookmarks by words in the title or URL, optionally saved on or after a date. Use it to
     find a bookmark's id; no match is an empty page, not an error."""
@@ -87,7 +87,7 @@ async def search_bookmarks(args: Search, call: Call) -> Bookmarks:
     )
 
 
-@contract.tool(effects=READ_ONLY, examples=[{"limit": 20}])
+@contract.tool(effects=READ_ONLY, examples=[{"limit": "<page size>"}])
 async def list_bookmarks(args: Page, call: Call) -> Bookmarks:
     """List every bookmark, newest first, a page at a time. Use it to browse without words; with
     no bookmarks the page is empty."""
@@ -102,7 +102,7 @@ class New(KindModel):
 @contract.tool(
     effects=CREATE,
     examples=[
-        {"url": "https://docs.python.org", "title": "Python docs", "idempotency_key": "a1b2c3d4e5"}
+        {"url": "<the page's URL>", "title": "<title>", "idempotency_key": "<a key you make up>"}
     ],
 )
 def create_bookmark(args: New) -> Bookmark:
@@ -133,7 +133,7 @@ class Deleted(Output):
     deleted: bool
 
 
-@contract.tool(effects=DELETE, errors=["not_found"], examples=[{"bookmark_id": "bm_5f3a9c01"}])
+@contract.tool(effects=DELETE, errors=["not_found"], examples=[{"bookmark_id": "<bookmark_id of a result>"}])
 def delete_bookmark(args: Delete) -> Deleted:
     """Delete one bookmark by id: the dry run shows it, the confirmed call deletes it. Use it only
     when the user asks to remove a bookmark; an unknown id is not_found."""

@@ -86,7 +86,7 @@ class SearchOutput(BaseModel):
     description=(
         "Find notes by words and an optional date range. Use it before get_note. A date may "
         "be sent as the user wrote it; one that reads two ways (01/02/2026) is asked about, and "
-        'a bare year covers the whole year. Example: {"query": "budget"}.'
+        'a bare year covers the whole year. Example: {"query": "<the user\'s words>"}.'
     ),
     effects=READ_ONLY,
 )
@@ -207,7 +207,7 @@ class BoomOutput(BaseModel):
     title="Fail on purpose",
     description=(
         "Fails with an unexpected exception that mentions a database path, to prove nothing of it "
-        'reaches the client. Example: {"flag": true}.'
+        'reaches the client. Example: {"flag": "<true or false>"}.'
     ),
     effects=Effects(read_only=True, destructive=False, idempotent=True, open_world=False),
 )
@@ -243,7 +243,7 @@ class ListOutput(PageInfo):
     description=(
         "List every note, oldest first, a page at a time. Pass next_cursor back as cursor for the "
         "next page; detail=full adds each note's day without changing the rows. "
-        'Example: {"limit": 5}.'
+        'Example: {"limit": "<page size>"}.'
     ),
     effects=READ_ONLY,
     errors=["invalid_cursor", "cursor_expired"],
@@ -286,7 +286,7 @@ CREATED: list[dict[str, str]] = []
     description=(
         "Add notes. Each draft is checked on its own: valid drafts are created, the others come "
         "back under `rejected` with their issues. "
-        'Example: {"drafts": [{"title": "Budget", "day": "2026-10-01"}], '
+        'Example: {"drafts": [{"title": "<title>", "day": "<YYYY-MM-DD>"}], '
         '"idempotency_key": "<a key you generate>"}.'
     ),
     effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),

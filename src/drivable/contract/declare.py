@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from drivable.contract.durable import (
 )
 from drivable.contract.tool import ContractError, Effects, Handler
 from drivable.kinds import KindModel, validate
+from drivable.kinds.absence import placeholder_of
 
 
 @dataclass(frozen=True)
@@ -170,18 +172,30 @@ def check_examples(
     for index, example in enumerate(examples):
         if not isinstance(example, Mapping):
             raise ContractError(f"tool {name!r}: example {index} is not an object of arguments")
+        unknown = sorted(set(example) - set(model.model_fields))
+        if unknown:
+            raise ContractError(
+                f"tool {name!r}: example {index} sends {', '.join(unknown)}, which the input does "
+                "not declare; fix the example so that a model copying it makes a valid call"
+            )
+        # A placeholder is filled by the model (check_copyable): the concrete rest must validate.
+        concrete = {key: value for key, value in example.items() if not _placeholders_only(value)}
+        validated: Any
         try:
-            validated = validate(model, example, intent=intent)
+            validated = validate(model, concrete, intent=intent)
         except ValidationError as error:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}"
                 for e in error.errors()
+                if e["type"] != "missing"
             )
-            raise ContractError(
-                f"tool {name!r}: example {index} does not validate ({problems}); fix the example "
-                "so that a model copying it makes a valid call"
-            ) from None
-        if validated.notes:
+            if problems:
+                raise ContractError(
+                    f"tool {name!r}: example {index} does not validate ({problems}); fix the "
+                    "example so that a model copying it makes a valid call"
+                ) from None
+            validated = None
+        if validated is not None and validated.notes:
             raise ContractError(
                 f"tool {name!r}: example {index} is read leniently ({' '.join(validated.notes)}); "
                 "write it in the canonical form a model should copy"
@@ -192,3 +206,54 @@ def check_examples(
 
 def example_sentence(examples: Sequence[Mapping[str, Any]]) -> str:
     return f"Example: {json.dumps(dict(examples[0]), ensure_ascii=False)}."
+
+
+# Properties whose example value is the same for every first call of the tool: the effect control
+# a model should copy (a destructive tool's first call is its dry run).
+_SAME_FOR_EVERY_CALL = frozenset({"dry_run"})
+_EXAMPLE_IN_TEXT = re.compile(r"\bExample: (\{.*?\})(?=\.(?:\s|$))", re.DOTALL)
+
+
+def examples_in(text: str) -> list[dict[str, Any]]:
+    """The example calls a description writes out (`Example: {...}.`), as data."""
+    found: list[dict[str, Any]] = []
+    for match in _EXAMPLE_IN_TEXT.finditer(text):
+        try:
+            value = json.loads(match.group(1))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
+def check_copyable(name: str, example: Mapping[str, Any]) -> None:
+    """A model copies an example call as it is (decision 0028): every value the user supplies is
+    written as a placeholder, so a copied example adds no constraint and writes no value the user
+    never gave. Only what every first call sends (`dry_run`) may be concrete."""
+    for path, value in _leaves(example):
+        if path.split(".", 1)[0] in _SAME_FOR_EVERY_CALL:
+            continue
+        if placeholder_of(value) is None:
+            raise ContractError(
+                f"tool {name!r}: the example sends {path}={json.dumps(value, ensure_ascii=False)}, "
+                "a value a model copies as if the user had given it; write a placeholder that "
+                f'names what goes there instead (for example "<{path.rsplit(".", 1)[-1]}>", '
+                '"<YYYY-MM-DD>", "<id of a search result>")'
+            )
+
+
+def _placeholders_only(value: Any) -> bool:
+    return all(placeholder_of(leaf) is not None for _, leaf in _leaves(value))
+
+
+def _leaves(value: Any, path: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        return [
+            leaf
+            for key, item in value.items()
+            for leaf in _leaves(item, f"{path}.{key}" if path else str(key))
+        ]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item, path)]
+    return [(path, value)]

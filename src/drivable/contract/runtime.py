@@ -211,6 +211,8 @@ class Contract:
                 checked = declare.check_examples(tool_name, model, examples, intent)
                 if "example" not in text.lower():
                     text = f"{text} {declare.example_sentence(checked)}"
+            for example in [*checked, *declare.examples_in(text)]:
+                declare.check_copyable(tool_name, example)
             spec = build_spec(
                 adapted,
                 name=tool_name,

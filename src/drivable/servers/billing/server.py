@@ -121,8 +121,8 @@ def make_contract(ledger: Ledger) -> Contract:
             "Find invoices by customer, state, currency and issue date, newest first, a page at "
             "a time: a page with more after it carries next_call, the same search for the next "
             "page. Use it to get the invoice_id and version the other invoice tools take. An "
-            'empty page under filters names the next call to make. Example: {"state": "open", '
-            '"limit": 10}.'
+            'empty page under filters names the next call to make. Example: {"state": "<state>", '
+            '"limit": "<page size>"}.'
         ),
         more=(
             "Every filter is optional; date_from/date_to are YYYY-MM-DD (a bare year covers the "
@@ -226,7 +226,7 @@ def make_contract(ledger: Ledger) -> Contract:
             "in minor units). Use it when the user bills a customer; list_customers gives the "
             "customer_id. Invalid lines come back under `rejected`, the valid ones are invoiced. "
             'Example: {"customer_id": "<from list_customers>", "lines": [{"description": '
-            '"<what is billed>", "quantity": 1, "unit_cents": "<price>"}], "idempotency_key": '
+            '"<what is billed>", "quantity": "<how many>", "unit_cents": "<price>"}], "idempotency_key": '
             '"<a key you generate>"}.'
         ),
         more=(
@@ -372,7 +372,7 @@ def make_contract(ledger: Ledger) -> Contract:
             "back. amount_cents is in minor units (1250 = 12.50), at most the invoice's "
             "refundable_cents (get_invoice shows it); more is refund_exceeds_balance: re-plan, do "
             "not retry the same amount. "
-            'Example: {"invoice_id": "<from find_invoices>", "amount_cents": 1250, '
+            'Example: {"invoice_id": "<from find_invoices>", "amount_cents": "<amount in cents>", '
             '"idempotency_key": "<a key you generate>", "dry_run": true}.'
         ),
         more=(
@@ -450,7 +450,7 @@ def make_contract(ledger: Ledger) -> Contract:
             "Void an invoice issued by mistake: it stays on record as void and owes nothing; this "
             "cannot be undone. Use it only when nothing is paid or everything is refunded, else "
             'state_conflict (refund first). Example: {"invoice_id": "<from find_invoices>", '
-            '"reason": "issued twice", "dry_run": true}.'
+            '"reason": "<why>", "dry_run": true}.'
         ),
         more=(
             "A void invoice can no longer be changed or refunded. Voiding a void invoice answers "

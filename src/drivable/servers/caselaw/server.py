@@ -308,7 +308,7 @@ def make_contract(handle: Handle | None = None) -> Contract:
         description=(
             "List the courts that can be searched, with the court value search_decisions takes. "
             "Use it when unsure how to name a court; country narrows the list (European courts "
-            'are always included). Example: {"country": "CZ"}.'
+            'are always included). Example: {"country": "<two-letter country code>"}.'
         ),
         more=(
             "Rows carry English names, abbreviations and decision counts; detail=full adds "

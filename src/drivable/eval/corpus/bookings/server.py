@@ -388,7 +388,7 @@ def make_contract(bookings: Bookings, secret: bytes) -> Contract:
             "at a time. Give a day with start and end to get only the rooms free for that whole "
             "time; a day alone lists each room's free times. Use it first, for the room_id the "
             "other tools take. An empty page under filters names the search to make next. "
-            'Example: {"min_seats": 6, "equipment": ["video"], "day": "<YYYY-MM-DD>", '
+            'Example: {"min_seats": "<number of people>", "equipment": ["<equipment>"], "day": "<YYYY-MM-DD>", '
             '"start": "<HH:MM>", "end": "<HH:MM>"}.'
         ),
     )

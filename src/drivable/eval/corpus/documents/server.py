@@ -97,7 +97,7 @@ def make_contract(store: Store) -> Contract:
         ),
         effects=READ_ONLY,
         errors=["invalid_cursor", "cursor_expired"],
-        examples=[{"query": "sales report", "type": "pdf"}],
+        examples=[{"query": "<the user's words>", "type": "<file type>"}],
         more=(
             "Every filter is optional and they combine. folder includes the folders below it. "
             "Sizes are binary (1 MB = 1024 KB); min_size and max_size are inclusive, and so are "
@@ -134,7 +134,7 @@ def make_contract(store: Store) -> Contract:
         ),
         effects=READ_ONLY,
         errors=["not_found", "invalid_cursor", "cursor_expired"],
-        examples=[{"folder": "/Reports/2026", "sort": "newest"}],
+        examples=[{"folder": "<folder path>", "sort": "<order>"}],
         more="Pass next_cursor back as cursor for the next page of documents.",
     )
     async def list_folder(args: ListInput, call: Call) -> ListOutput:
@@ -233,7 +233,7 @@ def make_contract(store: Store) -> Contract:
             "move, file or rename a document; expected_version is the version a search returned "
             "(a stale one is refused with the re-read). "
             'Example: {"document_id": "<document_id of a search result>", "expected_version": '
-            '"<its version>", "folder": "/Reports/2025"}.'
+            '"<its version>", "folder": "<folder path>"}.'
         ),
         effects=UPDATE,
         errors=["not_found", "conflict", "state_conflict"],
@@ -318,7 +318,7 @@ def make_contract(store: Store) -> Contract:
             "Share a document by email as viewer (reads it) or editor (can change it); the "
             "person gets an invitation. Use it when the user gives someone access. "
             'Example: {"document_id": "<document_id of a search result>", "email": "<their '
-            'email>", "role": "editor", "idempotency_key": "<a key you generate>"}.'
+            'email>", "role": "<viewer or editor>", "idempotency_key": "<a key you generate>"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=True),
         errors=["not_found"],
@@ -398,7 +398,7 @@ def make_contract(store: Store) -> Contract:
         ),
         effects=DELETE,
         errors=["not_found", "state_conflict"],
-        examples=[{"folder": "/Reports/2025", "dry_run": True}],
+        examples=[{"folder": "<folder path>", "dry_run": True}],
         more="The top folder cannot be deleted. Deleted documents cannot be restored.",
     )
     async def delete_folder(args: DeleteFolderInput, call: Call) -> DeleteFolderOutput:

@@ -206,7 +206,7 @@ def make_contract(tracker: Tracker) -> Contract:
     @contract.tool(
         effects=READ_ONLY,
         errors=["invalid_cursor", "cursor_expired"],
-        examples=[{"project": "MOB", "status": "open", "priority": "high"}],
+        examples=[{"project": "<project key>", "status": "<status>", "priority": "<priority>"}],
     )
     async def search_tickets(args: SearchInput, call: Call) -> SearchOutput:
         """Find tickets by words, project, status, priority, assignee, labels and created or
@@ -251,11 +251,11 @@ def make_contract(tracker: Tracker) -> Contract:
         effects=CREATE,
         examples=[
             {
-                "project": "WEB",
-                "title": "Checkout fails for PayPal payments",
-                "priority": "high",
-                "labels": ["bug"],
-                "idempotency_key": "new-web-paypal-1",
+                "project": "<project key>",
+                "title": "<what is wrong>",
+                "priority": "<priority>",
+                "labels": ["<label>"],
+                "idempotency_key": "<a key you make up>",
             }
         ],
     )
@@ -391,7 +391,7 @@ def make_contract(tracker: Tracker) -> Contract:
     async def add_comment(args: CommentInput, call: Call) -> CommentOutput:
         """Add a comment to a ticket: a note, a question, a decision. Use it when the user asks
         to write something on a ticket. The same idempotency_key with the same text adds it
-        once. Example: {"ticket_id": "<the ticket's id>", "body": "Reproduced on staging.",
+        once. Example: {"ticket_id": "<the ticket's id>", "body": "<the comment>",
         "idempotency_key": "<a key you make up>"}."""
         async with tracker.using(call.transaction) as tx:
             record = await tracker.ticket(tx, args.ticket_id)
