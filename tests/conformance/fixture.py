@@ -262,7 +262,7 @@ def _confirm_form(message: str) -> Elicit:
     name="test_sampling",
     title="Sampling",
     description="Asks the client's model to complete the given prompt and returns its reply. "
-    'Use it when a client tests sampling; a client without it is refused with -32021. Example: {"prompt": "Say hello"}.',
+    'Use it when a client tests sampling; a client without it is refused with -32021. Example: {"prompt": "<prompt>"}.',
     effects=READ_ONLY,
     allow_name=SUITE,
 )
@@ -275,7 +275,7 @@ async def sampling(args: PromptArgument, call: Call) -> Said:
     name="test_elicitation",
     title="Elicitation",
     description="Asks the user for a username and an email with the given message. "
-    'Use it when a client tests form elicitation; a client without it is refused with -32021. Example: {"message": "Please provide your information"}.',
+    'Use it when a client tests form elicitation; a client without it is refused with -32021. Example: {"message": "<message>"}.',
     effects=READ_ONLY,
     allow_name=SUITE,
 )

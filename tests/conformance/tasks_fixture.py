@@ -83,7 +83,7 @@ def register(contract: Contract) -> None:
         title="Greet",
         description="Returns the greeting 'Hello, {name}!' as plain text, at once (never a task). "
         "Use it when a client tests a plain call beside task tools. "
-        'Example: {"name": "World"}.',
+        'Example: {"name": "<name>"}.',
     )
     async def greet(args: GreetArguments, call: Call) -> Text:
         return Text(f"Hello, {args.name}!")
@@ -93,7 +93,7 @@ def register(contract: Contract) -> None:
         title="Slow compute",
         description="Works for `seconds` seconds (0 to 120), reporting each tenth of a second, then "
         "echoes `label`. Use it when a client tests a task with progress; seconds over 120 are "
-        'refused. Example: {"seconds": 2, "label": "demo"}.',
+        'refused. Example: {"seconds": "<seconds>", "label": "<label>"}.',
         task=SLOW,
     )
     async def slow_compute(args: SlowArguments, call: Call) -> Computed:
@@ -150,7 +150,7 @@ def register(contract: Contract) -> None:
         title="Confirm delete",
         description="Asks the client to confirm deleting `filename` (a pretend file: nothing is "
         "deleted), then reports the answer; runs only as a task. Use it when a client tests input "
-        'inside a task; called without a task it is refused. Example: {"filename": "a.txt"}.',
+        'inside a task; called without a task it is refused. Example: {"filename": "<filename>"}.',
         task=REQUIRED,
     )
     async def confirm_delete(args: DeleteArguments, call: Call) -> Deleted:

@@ -65,7 +65,7 @@ class Found(PageInfo):
 
 @contract.tool(effects=READ_ONLY, errors=["invalid_cursor", "cursor_expired"])
 async def find_rooms(args: FindInput, call: Call) -> Found:
-    """Find meeting rooms by size, day, slot and words. Example: {"min_seats": 4}."""
+    """Find meeting rooms by size, day, slot and words. Example: {"min_seats": "<min seats>"}."""
     start = PAGER.offset(call, args)
     rows = [
         r
@@ -94,7 +94,7 @@ class One(Output):
 
 @contract.tool(effects=READ_ONLY, errors=["not_found"])
 async def get_room(args: GetInput) -> One:
-    """Read one room by the id find_rooms returned. Example: {"room_id": "room_3"}."""
+    """Read one room by the id find_rooms returned. Example: {"room_id": "<room id>"}."""
     room = ROOMS.get(args.room_id)
     if room is None:
         raise ToolError(
@@ -122,5 +122,5 @@ class Held(Output):
 )
 async def schedule_room(args: HoldInput) -> Held:
     """Schedule a room for a number of people (scheduling it again changes nothing).
-    Example: {"room_id": "room_3", "seats": 4}."""
+    Example: {"room_id": "<room id>", "seats": "<seats>"}."""
     return Held(room_id=args.room_id, seats=args.seats)

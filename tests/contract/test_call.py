@@ -272,7 +272,7 @@ async def test_insufficient_scope_names_the_required_scopes() -> None:
         title="Search secrets",
         effects=READ_ONLY,
         scopes=["secrets:read"],
-        description='Search secret things by words. Needs secrets:read. Example: {"query": "x"}.',
+        description='Search secret things by words. Needs secrets:read. Example: {"query": "<query>"}.',
     )
     async def search(args: In, call: Call) -> Out:
         return Out(ok=True)

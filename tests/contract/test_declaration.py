@@ -29,7 +29,7 @@ class Out(BaseModel):
     ok: bool
 
 
-DESCRIPTION = 'Searches things by words; use it first. Example: {"query": "x"}.'
+DESCRIPTION = 'Searches things by words; use it first. Example: {"query": "<query>"}.'
 
 
 async def _handler(args: In, call: Call) -> Out:

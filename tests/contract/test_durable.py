@@ -215,12 +215,12 @@ def test_registration_refuses_mutations_without_keys_or_two_steps() -> None:
             name="add_thing",
             title="Add",
             effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
-            description='Adds a thing to the list of things. Example: {"title": "x"}.',
+            description='Adds a thing to the list of things. Example: {"title": "<title>"}.',
         )(add)
     with pytest.raises(ContractError, match="dry_run"):
         c.tool(
             name="delete_thing",
             title="Delete",
             effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
-            description='Deletes a thing from the list for good. Example: {"title": "x"}.',
+            description='Deletes a thing from the list for good. Example: {"title": "<title>"}.',
         )(add)

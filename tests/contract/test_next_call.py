@@ -192,7 +192,7 @@ def test_a_result_that_leads_on_says_why_in_a_refusals_words(
     @contract.tool(
         name="find_things",
         title="Find things",
-        description='Finds things by words; use it first. Example: {"query": "x"}.',
+        description='Finds things by words; use it first. Example: {"query": "<query>"}.',
         effects=READ_ONLY,
     )
     async def find_things(args: In, call: Call) -> Out:

@@ -270,7 +270,7 @@ contract = Contract("t", version="1", summary=Summary(text="Test.", does=["test"
 @contract.tool(
     name="find_rows",
     title="Find rows",
-    description='Finds rows by a word and filters; use it first. Example: {"query": "alpha"}.',
+    description='Finds rows by a word and filters; use it first. Example: {"query": "<query>"}.',
     effects=READ_ONLY,
 )
 async def find_rows(args: In, call: Call) -> Out:
@@ -288,7 +288,7 @@ async def find_rows(args: In, call: Call) -> Out:
     title="Find rows that must have c",
     description=(
         "Finds rows by a word and filters, where c is a requirement the rows must meet; use it "
-        'when c is needed. Example: {"query": "alpha", "c": "u"}.'
+        'when c is needed. Example: {"query": "<query>", "c": "<c>"}.'
     ),
     effects=READ_ONLY,
 )

@@ -67,7 +67,7 @@ PROGRESS_LOG: list[str] = []
     title="Count slowly",
     description=(
         "Counts to `steps`, pausing `delay_ms` after each step and reporting progress on each. "
-        'Used to test progress notifications and cancellation. Example: {"steps": 3}.'
+        'Used to test progress notifications and cancellation. Example: {"steps": "<steps>"}.'
     ),
     effects=READ_ONLY,
 )
@@ -97,7 +97,7 @@ class EventsOutput(BaseModel):
     title="List count events",
     description=(
         "The steps count_slowly reached in this server process, and 'cancelled' where a call saw "
-        'its cancellation. Used by the cancellation tests. Example: {"clear": true}.'
+        'its cancellation. Used by the cancellation tests. Example: {"clear": "<clear>"}.'
     ),
     # Clearing an empty log changes nothing: idempotent.
     effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
@@ -125,7 +125,7 @@ class ArchiveOutput(BaseModel):
     title="Archive a note",
     description=(
         "Archive one note by the id search_notes returned; needs the scope notes:write. "
-        'Idempotent: archiving an archived note succeeds. Example: {"note_id": "note_3"}.'
+        'Idempotent: archiving an archived note succeeds. Example: {"note_id": "<note id>"}.'
     ),
     effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
     scopes=["notes:write"],

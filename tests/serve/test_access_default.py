@@ -26,9 +26,9 @@ from tests.serve.conftest import HERE, ROOT, HttpServer, start_http, stop_http
 from tests.serve.hostile_support import READER, WRITER, billing_http, envelope_of_result
 
 BOUND = 90.0
-GET_DESCRIPTION = 'Returns whether a thing exists, by its name. Example: {"name": "lamp"}.'
+GET_DESCRIPTION = 'Returns whether a thing exists, by its name. Example: {"name": "<name>"}.'
 SET_DESCRIPTION = (
-    'Marks a thing as set, by its name; setting it twice is fine. Example: {"name": "lamp"}.'
+    'Marks a thing as set, by its name; setting it twice is fine. Example: {"name": "<name>"}.'
 )
 
 

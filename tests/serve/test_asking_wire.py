@@ -217,7 +217,7 @@ async def test_a_keyed_write_that_asks_first_runs_once_after_the_answer(tmp_path
         name="create_note",
         title="Create a note",
         description="Saves a note after the user confirms it. "
-        'Example: {"text": "hi", "idempotency_key": "note-0001-abcdef"}.',
+        'Example: {"text": "<text>", "idempotency_key": "<idempotency key>"}.',
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
     )
     async def create_note(args: Note, call: Call) -> Saved:

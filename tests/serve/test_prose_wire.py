@@ -45,7 +45,7 @@ def _contract(*, strict: bool = False) -> Contract:
     @contract.tool(
         name="echo_words",
         description="Returns the words back as plain text, `times` times. Use it to read words "
-        'back. Example: {"text": "hi"}.',
+        'back. Example: {"text": "<text>"}.',
         effects=READ_ONLY,
         errors=["state_conflict"],
     )
@@ -62,7 +62,7 @@ def _contract(*, strict: bool = False) -> Contract:
     @contract.tool(
         name="echo_wrong",
         description="Declares prose but returns data, which is the server's bug. Use it to test "
-        'that. Example: {"text": "hi"}.',
+        'that. Example: {"text": "<text>"}.',
         effects=READ_ONLY,
     )
     async def echo_wrong(args: Words, call: Call) -> Text:
@@ -146,7 +146,7 @@ def test_a_tool_with_a_receipt_or_a_confirm_token_cannot_answer_prose(effects: E
         @contract.tool(
             name="send_words",
             description="Sends the words somewhere and says so in prose. Use it to test "
-            'the refusal. Example: {"text": "hi"}.',
+            'the refusal. Example: {"text": "<text>"}.',
             effects=effects,
         )
         async def send_words(args: Words, call: Call) -> Text:

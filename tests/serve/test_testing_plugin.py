@@ -111,7 +111,7 @@ def settings_contract(drift: bool) -> Contract:
         title="Set settings",
         description=(
             "Replace the settings with the payload describe_settings returned, changed where "
-            'needed. Example: {"timezone": "UTC", "page_size": 20, "week_starts": "monday"}.'
+            'needed. Example: {"timezone": "<timezone>", "page_size": "<page size>", "week_starts": "<week starts>"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=True, open_world=False),
     )

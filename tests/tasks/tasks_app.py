@@ -75,7 +75,7 @@ def make_contract() -> Contract:
         name="count_slowly",
         title="Count slowly",
         description="Counts tenths of a second for `seconds` seconds. A worker that dies while it "
-        'runs fails the task (it is not run again). Example: {"seconds": 2}.',
+        'runs fails the task (it is not run again). Example: {"seconds": "<seconds>"}.',
         effects=READ_ONLY,
         task=LongRunning(duration="seconds", timeout_s=60, keep_s=600, on_worker_lost="fail"),
     )
@@ -86,7 +86,7 @@ def make_contract() -> Contract:
         name="count_briefly",
         title="Count briefly",
         description="Counts like count_slowly but keeps its result one second only. "
-        'Example: {"seconds": 0}.',
+        'Example: {"seconds": "<seconds>"}.',
         effects=READ_ONLY,
         task=LongRunning(duration="seconds", timeout_s=10, keep_s=1),
     )
@@ -97,7 +97,7 @@ def make_contract() -> Contract:
         name="count_overtime",
         title="Count overtime",
         description="Counts like count_slowly but is stopped after half a second. "
-        'Example: {"seconds": 5}.',
+        'Example: {"seconds": "<seconds>"}.',
         effects=READ_ONLY,
         task=LongRunning(duration="seconds", timeout_s=0.5, keep_s=600),
     )
@@ -108,7 +108,7 @@ def make_contract() -> Contract:
         name="add_entry",
         title="Add entry",
         description="Adds an entry to the journal after `seconds` seconds, once per "
-        'idempotency_key. Example: {"text": "hello", "idempotency_key": "k-1"}.',
+        'idempotency_key. Example: {"text": "<text>", "idempotency_key": "<idempotency key>"}.',
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
         task=LongRunning(duration="seconds", timeout_s=60, keep_s=600, on_worker_lost="restart"),
     )
@@ -124,7 +124,7 @@ def make_contract() -> Contract:
         name="add_memo",
         title="Add memo",
         description="Adds an entry like add_entry but keeps the task's result one second only. "
-        'Example: {"text": "hello", "idempotency_key": "k-1"}.',
+        'Example: {"text": "<text>", "idempotency_key": "<idempotency key>"}.',
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
         task=LongRunning(duration="seconds", timeout_s=60, keep_s=1),
     )
@@ -140,7 +140,7 @@ def make_contract() -> Contract:
         name="count_after_asking",
         title="Count after asking",
         description="Asks the client whether to carry on (through the task), then counts for "
-        '`seconds` seconds if told to. Example: {"seconds": 1}.',
+        '`seconds` seconds if told to. Example: {"seconds": "<seconds>"}.',
         effects=READ_ONLY,
         task=LongRunning(duration="seconds", timeout_s=60, keep_s=600, support="required"),
     )

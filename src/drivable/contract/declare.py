@@ -180,6 +180,7 @@ def check_examples(
             )
         # A placeholder is filled by the model (check_copyable): the concrete rest must validate.
         concrete = {key: value for key, value in example.items() if not _placeholders_only(value)}
+        filled_later = set(example) - set(concrete)
         validated: Any
         try:
             validated = validate(model, concrete, intent=intent)
@@ -187,7 +188,7 @@ def check_examples(
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}"
                 for e in error.errors()
-                if e["type"] != "missing"
+                if not (e["type"] == "missing" and e["loc"][:1] and e["loc"][0] in filled_later)
             )
             if problems:
                 raise ContractError(
@@ -228,13 +229,13 @@ def examples_in(text: str) -> list[dict[str, Any]]:
 
 
 def check_copyable(name: str, example: Mapping[str, Any]) -> None:
-    """A model copies an example call as it is (decision 0028): every value the user supplies is
+    """A model copies an example call as it is (decision 0030): every value the user supplies is
     written as a placeholder, so a copied example adds no constraint and writes no value the user
     never gave. Only what every first call sends (`dry_run`) may be concrete."""
     for path, value in _leaves(example):
         if path.split(".", 1)[0] in _SAME_FOR_EVERY_CALL:
             continue
-        if placeholder_of(value) is None:
+        if not _template(value):
             raise ContractError(
                 f"tool {name!r}: the example sends {path}={json.dumps(value, ensure_ascii=False)}, "
                 "a value a model copies as if the user had given it; write a placeholder that "
@@ -243,8 +244,22 @@ def check_copyable(name: str, example: Mapping[str, Any]) -> None:
             )
 
 
+def has_placeholder(value: Any) -> bool:
+    return any(_template(leaf) for _, leaf in _leaves(value))
+
+
 def _placeholders_only(value: Any) -> bool:
-    return all(placeholder_of(leaf) is not None for _, leaf in _leaves(value))
+    return all(_template(leaf) for _, leaf in _leaves(value))
+
+
+def _template(value: Any) -> bool:
+    """`<YYYY-MM-DD>`, `<id of a search result>`: a placeholder that names what goes there (an
+    empty string or "none" is a placeholder too, but names nothing a model could fill)."""
+    opens = value.strip()[:1] if isinstance(value, str) else ""
+    return opens in _TEMPLATE_OPENERS and placeholder_of(value) is not None
+
+
+_TEMPLATE_OPENERS = frozenset("<{[$")
 
 
 def _leaves(value: Any, path: str = "") -> list[tuple[str, Any]]:

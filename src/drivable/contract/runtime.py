@@ -236,8 +236,9 @@ class Contract:
 
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             spec.more = (more or "").strip()
-            if checked:
-                spec.input_schema["examples"] = checked
+            # JSON Schema's examples are instances: an example with placeholders stays in the text.
+            if instances := [e for e in checked if not declare.has_placeholder(e)]:
+                spec.input_schema["examples"] = instances
             boundary.advertise_bounds(spec.input_schema)
             self.tools[tool_name] = spec
             self._fingerprint = None
