@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import hmac
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
@@ -31,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from drivable.contract import ERROR_CODES, Contract, Envelope, Principal, boundary
 from drivable.contract.finish import finish, request_id
 from drivable.serve.mount import PRINCIPAL_KEY
+from drivable.signing import equal
 
 log = logging.getLogger("drivable.serve.auth")
 
@@ -94,7 +94,7 @@ class StaticTokenVerifier:
         digest = _digest(token)
         found: StaticToken | None = None
         for known, entry in self._entries:  # no early exit: every entry is compared
-            if hmac.compare_digest(known, digest):
+            if equal(known, digest):
                 found = entry
         if found is None:
             return None

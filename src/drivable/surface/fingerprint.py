@@ -45,6 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from drivable.canonical import canonical_json
+
 ALGORITHM = 1
 COVERS: tuple[str, ...] = (
     "tools",
@@ -134,8 +136,7 @@ def compute(surface: Mapping[str, Any]) -> Fingerprint:
     if surface.get("format") is None:
         surface = canonical(surface)
     doc = covered_document(surface)
-    data = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    digest = hashlib.sha256(canonical_json(doc)).hexdigest()[:16]
     server = surface.get("server") or {}
     value = f"{name_part(server.get('name'))}@{version_part(server.get('version'))}+{digest}"
     return Fingerprint(value=value, covers=list(COVERS))
