@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from drivable import settings
 from drivable.canonical import binding_digest, canonical_json
 from drivable.signing import ROUND_STATE, Signer
 
@@ -35,8 +36,7 @@ class RoundSeal:
     """Signs and verifies request states with one secret (give every worker the same one)."""
 
     def __init__(self, secret: bytes | None = None, *, ttl_s: float = ROUND_TTL_S) -> None:
-        env = os.environ.get("DRIVABLE_SECRET", "").encode()
-        self._signer = Signer(secret or env or os.urandom(32))
+        self._signer = Signer(secret or settings.SECRET.get() or os.urandom(32))
         self.ttl_s = ttl_s
 
     def seal(

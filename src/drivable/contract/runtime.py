@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,6 +24,7 @@ from typing import Any, Literal, TypeVar, overload
 from opentelemetry import trace
 from pydantic import ValidationError
 
+from drivable import settings
 from drivable.contract import boundary, telemetry
 from drivable.contract import strict as strict_mode
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
@@ -634,7 +634,7 @@ def _tracing() -> bool:
 
 
 _UNKNOWN = object()
-_PROVIDER_IN_ENVIRONMENT = "OTEL_PYTHON_TRACER_PROVIDER" in os.environ
+_PROVIDER_IN_ENVIRONMENT = settings.OTEL_TRACER_PROVIDER.is_set()
 
 
 def _record(span: trace.Span, name: str, outcome: Outcome) -> None:

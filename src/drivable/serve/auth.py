@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from drivable import settings
 from drivable.contract import ERROR_CODES, Contract, Envelope, Principal, boundary
 from drivable.contract.finish import finish, request_id
 from drivable.serve.mount import PRINCIPAL_KEY
@@ -226,7 +227,7 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-TOKENS_ENV = "DRIVABLE_TOKENS"
+TOKENS_ENV = settings.TOKENS.name
 
 
 def env_verifier() -> StaticTokenVerifier:
@@ -235,9 +236,7 @@ def env_verifier() -> StaticTokenVerifier:
     DRIVABLE_TOKENS holds JSON `{"<token>": {"principal": "alice", "scopes": ["billing:read"]}}`;
     every worker process reads the same table. An empty or absent table verifies no token.
     """
-    import os
-
-    raw = os.environ.get(TOKENS_ENV, "").strip()
+    raw = settings.TOKENS.get()
     table = json.loads(raw) if raw else {}
     if not isinstance(table, dict):
         raise ValueError(f"{TOKENS_ENV} must be a JSON object of token: {{principal, scopes}}")
