@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivable.canonical import canonical_json
+from drivable.surface.shape import canonical_form, plain
 
 ALGORITHM = 1
 COVERS: tuple[str, ...] = (
@@ -143,10 +144,13 @@ def compute(surface: Mapping[str, Any]) -> Fingerprint:
 
 
 def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
-    """The canonical snapshot dict `compute` takes (`drivable.surface.snapshot.canonical`)."""
-    from drivable.surface.snapshot import canonical as _canonical
-
-    return _canonical(collected)
+    """The canonical snapshot dict (fingerprint included) of a collected or offline surface
+    (`drivable.surface.snapshot.canonical`)."""
+    snapshot = canonical_form(collected)
+    computed = compute(snapshot)
+    snapshot["fingerprint"] = {"value": computed.value, "covers": computed.covers}
+    shown: dict[str, Any] = plain(snapshot)
+    return shown
 
 
 def of_collected(collected: Mapping[str, Any]) -> Fingerprint:
