@@ -41,6 +41,7 @@ from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope
 from drivable.contract.finish import finish
 from drivable.contract.finish import request_id as new_request_id
+from drivable.contract.long_running import TASK_CODES
 from drivable.contract.pipeline import run
 from drivable.contract.resources import (
     PromptArgumentSpec,
@@ -230,8 +231,6 @@ class Contract:
                 verbs=self.verbs,
             )
             if task is not None:
-                from drivable.tasks.errors import TASK_CODES
-
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             spec.more = (more or "").strip()
             if checked:

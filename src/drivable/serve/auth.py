@@ -8,7 +8,7 @@ small deployments). `BearerAuth` is the ASGI layer in front of the MCP endpoint:
 - a credential that does not verify (unknown, expired, not a bearer token): HTTP 401, envelope
   `invalid_credentials`;
 - a verified credential: the `Principal` rides in the ASGI scope under `drivable.principal`, where
-  `drivable.serve.mount.principal_of` finds it, and the runtime refuses a tool whose scopes the
+  `drivable.serve.results.principal_of` finds it, and the runtime refuses a tool whose scopes the
   principal lacks with the tool-level envelope `insufficient_scope` naming the missing scopes.
 
 Both 401 bodies are the pinned envelope (JSON) with a `WWW-Authenticate` header (RFC 6750). Nothing
@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from drivable import settings
 from drivable.contract import ERROR_CODES, Contract, Envelope, Principal, boundary
 from drivable.contract.finish import finish, request_id
-from drivable.serve.mount import PRINCIPAL_KEY
+from drivable.serve.results import PRINCIPAL_KEY
 from drivable.signing import equal
 
 log = logging.getLogger("drivable.serve.auth")

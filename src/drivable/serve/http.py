@@ -31,7 +31,8 @@ from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_e
 from drivable.serve.connections import BoundedProtocol, ConnectionBounds, bounded
 from drivable.serve.events import RETRY_MS, MemoryEventStore
 from drivable.serve.guards import StreamBounds, StructuredRefusals, TransportChecks
-from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
+from drivable.serve.mount import build_server, compute_fingerprint
+from drivable.serve.results import PRINCIPAL_KEY
 
 DEFAULT_PATH = "/mcp"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
