@@ -11,7 +11,6 @@ of an unexpected failure instead.
 from __future__ import annotations
 
 import difflib
-import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -191,12 +190,13 @@ def _invoke(command: Command, args: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:
-        # A SettingsError can only come from drivable.settings once imported: a command that
-        # reads no settings (`drivable read`) does not pay for importing it.
-        settings = sys.modules.get("drivable.settings")
-        if settings is not None and isinstance(error, settings.SettingsError):
+        # Imported on a failure only: a command that reads no settings (`drivable read`) does not
+        # pay for importing them.
+        from drivable import settings
+
+        if isinstance(error, settings.SettingsError):
             return fail(str(error), command=command.name)
-        if os.environ.get("DRIVABLE_DEBUG") == "1":
+        if settings.DEBUG.get():
             raise
         return fail(describe(error), command=command.name)
     return status if isinstance(status, int) and not isinstance(status, bool) else 0

@@ -1,8 +1,10 @@
 """Settings in one place: `[tool.drivable]` in pyproject.toml, environment variables, CLI flags.
 
 Each setting is data (`SETTINGS`: key, environment variable, doc), documented in docs/settings.md
-(a test keeps the two in step). Precedence, lowest first: the default, `[tool.drivable]` of the
-nearest pyproject.toml that has one (searched from the current directory upward), the environment
+(a test keeps the two in step). Every other environment variable is declared here too, typed
+(`VARIABLES`, on the same page), and this is the one module that touches `os.environ` (a test holds
+every other module to it). Precedence, lowest first: the default, `[tool.drivable]` of the nearest
+pyproject.toml that has one (searched from the current directory upward), the environment
 variable, the command-line flag. The store and the token secret apply to every contract a process
 serves, the reference servers' and the user's alike.
 
@@ -16,10 +18,10 @@ from __future__ import annotations
 import os
 import secrets as _secrets
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from drivable.effects import EffectStore
@@ -125,6 +127,137 @@ SECRET_ENV: Final = "DRIVABLE_SECRET"
 LEGACY_STORE_ENV: Final = "DRIVABLE_EFFECTS_DB"  # a bare SQLite path; DRIVABLE_STORE wins
 _BY_KEY = {s.key: s for s in SETTINGS}
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Variable(Generic[T]):
+    """An environment variable read beside the settings, with its type (docs/settings.md says who
+    reads it and what it means; a test keeps the page and `VARIABLES` in step)."""
+
+    name: str
+    parse: Callable[[str], T]
+
+    def get(self) -> T | None:
+        """The value, or None when the variable is unset or empty."""
+        raw = os.environ.get(self.name)
+        if not raw:
+            return None
+        try:
+            return self.parse(raw)
+        except ValueError:
+            raise SettingsError(f"{self.name} cannot be {raw!r} (docs/settings.md)") from None
+
+    def require(self) -> T:
+        value = self.get()
+        if value is None:
+            raise SettingsError(f"{self.name} is not set (docs/settings.md)")
+        return value
+
+    def is_set(self) -> bool:
+        """Present in the environment, even empty."""
+        return self.name in os.environ
+
+    def hand_down(self, value: str, *, overwrite: bool = True) -> None:
+        """Set the variable in this process, so that the processes it starts read `value`."""
+        if overwrite or self.name not in os.environ:
+            os.environ[self.name] = value
+
+
+def _flag(raw: str) -> bool:
+    return raw == "1"
+
+
+def _at_least_one(raw: str) -> int:
+    return max(1, int(raw))
+
+
+SECRET: Final = Variable(SECRET_ENV, str.encode)
+XDG_CACHE_HOME: Final = Variable("XDG_CACHE_HOME", str)
+DEBUG: Final = Variable("DRIVABLE_DEBUG", _flag)
+BILLING_STORE: Final = Variable("DRIVABLE_BILLING_STORE", str)
+CASELAW_DB: Final = Variable("DRIVABLE_CASELAW_DB", str)
+BOOKINGS_STORE: Final = Variable("DRIVABLE_BOOKINGS_STORE", str)
+DOCUMENTS_STORE: Final = Variable("DRIVABLE_DOCUMENTS_STORE", str)
+TICKETS_STORE: Final = Variable("DRIVABLE_TICKETS_STORE", str)
+RELIABILITY_STORE: Final = Variable("DRIVABLE_RELIABILITY_STORE", str)
+OPENAI_MODEL: Final = Variable("DRIVABLE_OPENAI_MODEL", str)
+ANTHROPIC_MODEL: Final = Variable("DRIVABLE_ANTHROPIC_MODEL", str)
+LOCAL_THREADS: Final = Variable("DRIVABLE_LOCAL_THREADS", _at_least_one)
+TOKENS: Final = Variable("DRIVABLE_TOKENS", str.strip)
+PG_DSN: Final = Variable("DRIVABLE_PG_DSN", str)
+PG: Final = Variable("DRIVABLE_PG", str)
+OTEL_TRACER_PROVIDER: Final = Variable("OTEL_PYTHON_TRACER_PROVIDER", str)
+PYTHONPATH: Final = Variable("PYTHONPATH", str)
+# What `serve --http --workers N` hands its worker processes (internal: not for users to set).
+HTTP_CONTRACT: Final = Variable("DRIVABLE_HTTP_CONTRACT", str)
+HTTP_HOST: Final = Variable("DRIVABLE_HTTP_HOST", str)
+HTTP_VERIFIER: Final = Variable("DRIVABLE_HTTP_VERIFIER", str)
+HTTP_INSECURE: Final = Variable("DRIVABLE_HTTP_INSECURE", _flag)
+HTTP_MAX_BODY: Final = Variable("DRIVABLE_HTTP_MAX_BODY", int)
+# Every variable above, and those read elsewhere but documented on the page: the command line's
+# --bearer-token (typer reads it), a hosted agent's default key variable, the test suite's.
+VARIABLES: Final[tuple[Variable[Any], ...]] = (
+    SECRET,
+    Variable(LEGACY_STORE_ENV, str),
+    XDG_CACHE_HOME,
+    DEBUG,
+    BILLING_STORE,
+    CASELAW_DB,
+    BOOKINGS_STORE,
+    DOCUMENTS_STORE,
+    TICKETS_STORE,
+    RELIABILITY_STORE,
+    OPENAI_MODEL,
+    ANTHROPIC_MODEL,
+    LOCAL_THREADS,
+    TOKENS,
+    PG_DSN,
+    PG,
+    OTEL_TRACER_PROVIDER,
+    PYTHONPATH,
+    HTTP_CONTRACT,
+    HTTP_HOST,
+    HTTP_VERIFIER,
+    HTTP_INSECURE,
+    HTTP_MAX_BODY,
+    Variable("DRIVABLE_BEARER_TOKEN", str),
+    Variable("OPENAI_API_KEY", str),
+    Variable("ANTHROPIC_API_KEY", str),
+    Variable("DRIVABLE_SLOW", _flag),
+)
+
+
+def from_environment(key: str) -> str | None:
+    """The raw environment value of setting `key` (None when unset or empty), for a server's own
+    default that looks at the variable before its own (`DRIVABLE_STORE`, then billing's)."""
+    return os.environ.get(_BY_KEY[key].env) or None
+
+
+def hand_down(key: str, value: object) -> None:
+    """Set setting `key`'s variable in this process, so that the workers it starts read `value`."""
+    os.environ[_BY_KEY[key].env] = str(value)
+
+
+def named(name: str) -> str | None:
+    """A variable whose name the user chose (a hosted agent's key, `--pass-env NAME`), or None."""
+    return os.environ.get(name)
+
+
+def passed_through(names: Iterable[str]) -> dict[str, str]:
+    """The named variables that are set (even empty), to hand to a child process."""
+    return {name: os.environ[name] for name in names if name in os.environ}
+
+
+def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a child process starts with: this process's, `extra` on top."""
+    return {**os.environ, **(extra or {})}
+
+
+def user_cache() -> Path:
+    """`$XDG_CACHE_HOME`, else `~/.cache`: where the per-user caches live."""
+    return Path(XDG_CACHE_HOME.get() or Path.home() / ".cache")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -150,8 +283,7 @@ class Settings:
     def cache_path(self) -> Path:
         if self.cache_dir:
             return Path(self.cache_dir).expanduser()
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base) / "drivable"
+        return user_cache() / "drivable"
 
     def store_url(self, server: str) -> str:
         """The store URL for `server`: the configured one, else a SQLite file in the cache."""

@@ -8,7 +8,6 @@ The auditor, the surface snapshot and the eval all start here.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +20,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel
+
+from drivable import settings
 
 Mode = Literal["auto", "legacy"]
 HANDSHAKE_ERA = "handshake"
@@ -62,10 +63,7 @@ class Target:
         mode: Mode = "auto",
     ) -> Target:
         """Build a target from command-line spellings: `KEY=VALUE` pairs and names to pass through."""
-        env: dict[str, str] = {}
-        for name in pass_env:
-            if name in os.environ:
-                env[name] = os.environ[name]
+        env = settings.passed_through(pass_env)
         for pair in env_pairs:
             key, sep, value = pair.partition("=")
             if not sep or not key:

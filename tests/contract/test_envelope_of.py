@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.contract import ENVELOPE_META_KEY, Outcome, envelope_of
-from drivable.serve.mount import call_result
+from drivable.serve.results import call_result
 
 texts = st.text(max_size=40)
 json_leaves = st.none() | st.booleans() | st.integers() | texts

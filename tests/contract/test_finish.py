@@ -12,7 +12,7 @@ from drivable.contract import ERROR_CODES, Envelope
 from drivable.contract.finish import DEFAULT_RETRY_AFTER_MS, finish
 from drivable.contract.resources import ResourceError
 from drivable.serve.auth import envelope_body
-from drivable.serve.mount import resource_failure
+from drivable.serve.results import resource_failure
 from tests.contract.example_server import contract
 
 RID = re.compile(r"^[0-9a-f]{16}$")

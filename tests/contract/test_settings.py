@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -129,3 +130,68 @@ def test_every_setting_and_variable_is_documented() -> None:
         read |= set(re.findall(r"\"(DRIVABLE_[A-Z_]+)\"", path.read_text(encoding="utf-8")))
     missing = sorted(name for name in read if name not in page)
     assert not missing, f"undocumented environment variables: {missing}"
+
+
+def test_every_other_variable_is_declared_and_documented_both_ways() -> None:
+    page = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    section = page[page.index("## Other environment variables") :]
+    first_cells = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    internal = section[section.index("\n\n`DRIVABLE_HTTP_") : section.index("are internal")]
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", " ".join([*first_cells, internal])))
+    declared = {v.name for v in settings.VARIABLES}
+    assert len(declared) == len(settings.VARIABLES), "a variable is declared twice"
+    assert not declared & {s.env for s in settings.SETTINGS}, "a setting's variable is a setting"
+    assert declared == documented, (
+        f"declared, not on the page: {sorted(declared - documented)}; "
+        f"on the page, not declared: {sorted(documented - declared)}"
+    )
+
+
+# What reads or writes the process environment: os.environ, os.environb, os.getenv, os.putenv...
+ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"})
+
+
+def environment_uses(tree: ast.AST) -> list[int]:
+    """The lines that touch the environment through the os module, however it was imported."""
+    aliases = {"os"}
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name in ("os", "posix")}
+        elif isinstance(node, ast.ImportFrom) and node.module in ("os", "posix"):
+            lines += [node.lineno for a in node.names if a.name in ENVIRONMENT]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in ENVIRONMENT
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+        ):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_no_module_but_settings_touches_the_environment() -> None:
+    package = ROOT / "src" / "drivable"
+    found = {
+        path.relative_to(package).as_posix(): uses
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "settings.py" or path.parent != package
+        for uses in [environment_uses(ast.parse(path.read_text(encoding="utf-8")))]
+        if uses
+    }
+    assert not found, f"read the environment through drivable.settings: {found}"
+
+
+def test_the_census_sees_every_spelling() -> None:
+    spellings = [
+        "import os\nos.environ.get('X')",
+        "import os as o\no.getenv('X')",
+        "from os import environ",
+        "from os import getenv as g",
+        "import os\nos.environ['X'] = '1'",
+        "import os\nx = {**os.environ}",
+    ]
+    for source in spellings:
+        assert environment_uses(ast.parse(source)), source
+    assert not environment_uses(ast.parse("import os\nos.getcwd()\nenviron = {}"))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,6 +24,7 @@ from typing import Any, Literal, TypeVar, overload
 from opentelemetry import trace
 from pydantic import ValidationError
 
+from drivable import settings
 from drivable.contract import boundary, telemetry
 from drivable.contract import strict as strict_mode
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
@@ -41,6 +41,7 @@ from drivable.contract.echo import NextCall
 from drivable.contract.envelope import Envelope
 from drivable.contract.finish import finish
 from drivable.contract.finish import request_id as new_request_id
+from drivable.contract.long_running import TASK_CODES
 from drivable.contract.pipeline import run
 from drivable.contract.resources import (
     PromptArgumentSpec,
@@ -232,8 +233,6 @@ class Contract:
                 verbs=self.verbs,
             )
             if task is not None:
-                from drivable.tasks.errors import TASK_CODES
-
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             spec.more = (more or "").strip()
             # JSON Schema's examples are instances: an example with placeholders stays in the text.
@@ -637,7 +636,7 @@ def _tracing() -> bool:
 
 
 _UNKNOWN = object()
-_PROVIDER_IN_ENVIRONMENT = "OTEL_PYTHON_TRACER_PROVIDER" in os.environ
+_PROVIDER_IN_ENVIRONMENT = settings.OTEL_TRACER_PROVIDER.is_set()
 
 
 def _record(span: trace.Span, name: str, outcome: Outcome) -> None:

@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 from drivable.contract.content import Text
 from drivable.contract.echo import NEXT_CALL_SCHEMA
 from drivable.contract.envelope import ISSUE_SCHEMA
+from drivable.contract.long_running import LongRunning, TaskDeclarationError
 from drivable.kinds import Kind, KindModel
 from drivable.verbs import LEADING
 
@@ -108,7 +109,7 @@ class ToolSpec:
     best_effort: tuple[str, ...] = ()
     # Why this tool's name may break verb_noun (an explicit, documented exemption), or None.
     name_exempt: str | None = None
-    # Long-running work (`drivable.tasks.LongRunning`): may answer with a task handle.
+    # Long-running work (`LongRunning`, `drivable.tasks`): may answer with a task handle.
     task: Any = None
     # What tools/list leaves out of the description; server/discover publishes it.
     more: str = ""
@@ -568,8 +569,6 @@ def build_spec(
             best_effort=bool(spec.best_effort),
         )
     if task is not None:
-        from drivable.tasks.policy import LongRunning, TaskDeclarationError
-
         if not isinstance(task, LongRunning):
             raise ContractError(f"tool {name!r}: task= takes a drivable.tasks.LongRunning")
         try:

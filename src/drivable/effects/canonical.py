@@ -2,18 +2,20 @@
 
 Two calls are "the same call" when their validated arguments, minus the control fields that steer
 the call rather than describe the effect, serialise to the same canonical JSON: keys sorted, no
-whitespace, UTF-8, and numbers normalised (``1``, ``1.0`` and ``Decimal("1.00")`` are one number;
-``-0.0`` is ``0``). Strings are kept as they are: changing them could change what the call means.
+whitespace, UTF-8 (`drivable.canonical`), and numbers normalised (``1``, ``1.0`` and
+``Decimal("1.00")`` are one number; ``-0.0`` is ``0``; a non-finite number is refused). Strings are
+kept as they are: changing them could change what the call means.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
+
+from drivable.canonical import canonical_json
 
 CONTROL_FIELDS: Final = frozenset({"idempotency_key", "dry_run", "confirm_token"})
 """Top-level arguments that never take part in the identity of a call."""
@@ -57,13 +59,6 @@ def _normalise(value: Any) -> Any:
 def normalised_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as plain JSON values with the control fields removed and numbers normalised."""
     return {k: _normalise(v) for k, v in args.items() if k not in CONTROL_FIELDS}
-
-
-def canonical_json(value: Any) -> bytes:
-    """Canonical JSON bytes of an already-normalised JSON value."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
 
 
 def canonical_arguments(args: Mapping[str, Any]) -> bytes:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from drivable.effects.canonical import canonical_json, normalised_arguments
+from drivable.canonical import canonical_json
+from drivable.effects.canonical import normalised_arguments
 from drivable.effects.outcomes import (
     InProgress,
     Mismatch,

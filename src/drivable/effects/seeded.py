@@ -10,7 +10,6 @@ data version, and writes `load()`.
 
 from __future__ import annotations
 
-import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Sequence
@@ -19,6 +18,7 @@ from typing import ClassVar
 
 import anyio
 
+from drivable import settings
 from drivable.effects.store import SqlEffectStore
 from drivable.effects.transaction import Transaction
 
@@ -61,7 +61,7 @@ class SeededData:
                     )
             else:
                 secret = str(got[0])
-        self.secret = os.environ.get("DRIVABLE_SECRET", "").encode() or bytes.fromhex(secret)
+        self.secret = settings.SECRET.get() or bytes.fromhex(secret)
 
     def prepare_blocking(self) -> None:
         """`prepare()` from synchronous code (a `serve()` function), inside a loop or not."""

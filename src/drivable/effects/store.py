@@ -42,6 +42,7 @@ from typing import Any, Final, TypeVar
 import anyio
 import anyio.to_thread
 
+from drivable.canonical import canonical_json
 from drivable.effects.backend import (
     _SCOPE,
     DEFAULT_LEASE_S,
@@ -52,7 +53,7 @@ from drivable.effects.backend import (
     Backend,
     Dialect,
 )
-from drivable.effects.canonical import canonical_json, differing_fields, normalised_arguments
+from drivable.effects.canonical import differing_fields, normalised_arguments
 from drivable.effects.claims import (
     Claim,
     NewClaim,

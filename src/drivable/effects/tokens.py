@@ -6,19 +6,15 @@ principal; the real run redeems it. A token is ``ct2.<payload>.<mac>`` (base64ur
 correct call longer than a small model's reply limit. The payload is 32 bytes: the expiry (uint32
 seconds), a 64-bit nonce, and keyed tags of the bindings (32 bits of the tool, 64 of the
 principal, 64 of the argument digest; keyed, so neither the principal nor the arguments are
-readable or computable from the token). The MAC is HMAC-SHA256 over the payload, truncated to 128
-bits (RFC 2104, section 5): any changed character is forged. The verifier is given the tool, the
-digest and the principal and compares their tags, so each refusal still says which binding
-differs. Redemption records the nonce in the effect store, so a token confirms one call, across
+readable or computable from the token). The MAC is `drivable.signing`'s (purpose `confirm-token`,
+128 bits; the tags under `confirm-tag`): any changed character is forged. The verifier is given
+the tool, the digest and the principal and compares their tags, so each refusal still says which
+binding differs. Redemption records the nonce in the effect store, so a token confirms one call, across
 processes.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
 import secrets
 import struct
 import time
@@ -29,28 +25,13 @@ from typing import Final
 from drivable.effects.outcomes import Refusal, RefusalReason, StoreUnavailable
 from drivable.effects.protocol import EffectStore
 from drivable.effects.transaction import Transaction
+from drivable.signing import CONFIRM_TAG, CONFIRM_TOKEN, Signer, equal
 
 DEFAULT_TTL_S: Final = 600.0
 _PREFIX: Final = "ct2"
-_MAC_CONTEXT: Final = b"drivable/confirm-token/v2\x00"
-_TAG_CONTEXT: Final = b"drivable/confirm-token/tag\x00"
 _MAX_TOKEN_CHARS: Final = 2048
-_MAC_BYTES: Final = 16
 # payload layout: exp (4) | nonce (8) | tool tag (4) | principal tag (8) | digest tag (8)
 _LAYOUT: Final = struct.Struct(">I8s4s8s8s")
-
-
-def _b64encode(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _b64decode(text: str) -> bytes | None:
-    try:
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        return None
-    # Only the canonical spelling is accepted: no alias decodes to the same bytes.
-    return data if _b64encode(data) == text else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +59,13 @@ class ConfirmTokens:
     ) -> None:
         if len(secret) < 16:
             raise ValueError("a confirm-token secret needs at least 16 bytes")
-        self._secret = secret
+        self._signer = Signer(secret)
         self._store = store
         self.ttl_s = ttl_s
         self._clock = clock
 
     def _tag(self, kind: bytes, value: str, size: int) -> bytes:
-        message = _TAG_CONTEXT + kind + b"\x00" + value.encode("utf-8")
-        return hmac.new(self._secret, message, hashlib.sha256).digest()[:size]
-
-    def _mac(self, payload: bytes) -> bytes:
-        return hmac.new(self._secret, _MAC_CONTEXT + payload, hashlib.sha256).digest()[:_MAC_BYTES]
+        return self._signer.mac(CONFIRM_TAG, kind + b"\x00" + value.encode("utf-8"))[:size]
 
     def issue(self, tool: str, digest: str, principal: str) -> str:
         """A fresh token for this exact call (``digest`` = ``arguments_digest(args)``)."""
@@ -99,7 +76,7 @@ class ConfirmTokens:
             self._tag(b"sub", principal, 8),
             self._tag(b"args", digest, 8),
         )
-        return f"{_PREFIX}.{_b64encode(payload)}.{_b64encode(self._mac(payload))}"
+        return f"{_PREFIX}.{self._signer.sign(payload, CONFIRM_TOKEN)}"
 
     def verify(
         self, token: str | None, tool: str, digest: str | None, principal: str
@@ -115,11 +92,11 @@ class ConfirmTokens:
         expires_at, nonce, tool_tag, sub_tag, args_tag = fields
         if expires_at <= self._clock():
             return Refusal(RefusalReason.EXPIRED)
-        if not hmac.compare_digest(tool_tag, self._tag(b"tool", tool, 4)):
+        if not equal(tool_tag, self._tag(b"tool", tool, 4)):
             return Refusal(RefusalReason.OTHER_TOOL)
-        if not hmac.compare_digest(sub_tag, self._tag(b"sub", principal, 8)):
+        if not equal(sub_tag, self._tag(b"sub", principal, 8)):
             return Refusal(RefusalReason.OTHER_PRINCIPAL)
-        if digest is not None and not hmac.compare_digest(args_tag, self._tag(b"args", digest, 8)):
+        if digest is not None and not equal(args_tag, self._tag(b"args", digest, 8)):
             return Refusal(RefusalReason.OTHER_ARGUMENTS)
         return TokenClaims(
             tool=tool,
@@ -132,14 +109,9 @@ class ConfirmTokens:
     def _decode(self, token: str) -> tuple[int, str, bytes, bytes, bytes] | None:
         if not isinstance(token, str) or len(token) > _MAX_TOKEN_CHARS or not token.isascii():
             return None
-        parts = token.split(".")
-        if len(parts) != 3 or parts[0] != _PREFIX:
-            return None
-        payload = _b64decode(parts[1])
-        mac = _b64decode(parts[2])
-        if payload is None or mac is None or len(payload) != _LAYOUT.size:
-            return None
-        if not hmac.compare_digest(mac, self._mac(payload)):
+        prefix, _, signed = token.partition(".")
+        payload = self._signer.verify(signed, CONFIRM_TOKEN) if prefix == _PREFIX else None
+        if payload is None or len(payload) != _LAYOUT.size:
             return None
         expires_at, nonce, tool_tag, sub_tag, args_tag = _LAYOUT.unpack(payload)
         return int(expires_at), nonce.hex(), tool_tag, sub_tag, args_tag

@@ -33,6 +33,7 @@ from typing import Any
 
 import anyio
 
+from drivable import settings
 from drivable.eval import report
 from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, run_trial
 from drivable.eval.trace import TraceWriter
@@ -387,7 +388,7 @@ def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> 
     parts_dir.mkdir(parents=True, exist_ok=True)
     queue = sorted(cells, key=lambda c: -COST.get((c[1], c[2]), 1) * MODEL_COST.get(c[0], 1.0))
     threads = max(1, usable_cores() // processes)
-    env = {**os.environ, "DRIVABLE_LOCAL_THREADS": str(threads)}
+    env = settings.child_environment({settings.LOCAL_THREADS.name: str(threads)})
     running: dict[subprocess.Popen[bytes], Cell] = {}
     finished: list[Path] = []
     failed: list[str] = []
@@ -715,5 +716,5 @@ def plan(args: argparse.Namespace, models: list[str]) -> list[Cell]:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONPATH", os.getcwd())
+    settings.PYTHONPATH.hand_down(os.getcwd(), overwrite=False)
     raise SystemExit(main())

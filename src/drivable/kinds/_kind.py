@@ -53,7 +53,7 @@ class Kind:
     ) -> core_schema.CoreSchema:
         from pydantic_core import core_schema
 
-        from drivable.kinds._pydantic import apply_reading
+        from drivable.kinds._apply import apply_reading
 
         spec = KINDS[self.name]
         given = {k: v for k, v in self.options.items() if k != "json_extra"}

@@ -17,43 +17,12 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, ge
 
 import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
-from pydantic_core import PydanticCustomError, PydanticUseDefault
 
+from drivable.kinds._apply import NOTES_KEY, WARNINGS_KEY
 from drivable.kinds._kind import INTENT_KEY, Kind
-from drivable.kinds._reading import Reading, Warning_, jsonable
+from drivable.kinds._reading import Warning_
 from drivable.kinds._registry import Intent, Options, bound_kind
 from drivable.kinds.time_range import TimeRange
-
-NOTES_KEY = "drivable.notes"
-WARNINGS_KEY = "drivable.warnings"
-
-
-def apply_reading(reading: Reading, field_name: str | None, context: dict[str, Any] | None) -> Any:
-    """Turn a reading into the field's value, or into a validation error carrying the question."""
-    if context is not None:
-        prefix = f"{field_name}: " if field_name else ""
-        notes = context.setdefault(NOTES_KEY, [])
-        notes.extend(prefix + n for n in reading.notes)
-        warnings = context.setdefault(WARNINGS_KEY, [])
-        warnings.extend(
-            {"code": w.code, "message": w.message, "path": field_name or ""}
-            for w in reading.warnings
-        )
-    if reading.outcome == "value":
-        return reading.value
-    if reading.outcome == "absent":
-        raise PydanticUseDefault()
-    ctx: dict[str, Any] = {
-        "received": jsonable(reading.received),
-        "expected": reading.expected,
-        "hint": reading.hint,
-    }
-    message = reading.hint or f"Expected {reading.expected}."
-    if reading.outcome == "ask":
-        ctx["readings"] = [jsonable(r) for r in reading.readings]
-    raise PydanticCustomError(
-        reading.code or "invalid_value", message.replace("{", "(").replace("}", ")"), ctx
-    )
 
 
 class KindModel(BaseModel):

@@ -1,8 +1,8 @@
 """cursor: the opaque paging token a server issues, and the one encoder and decoder of it.
 
 The class of tokens: `encode_cursor` emits "c1." + base64url(JSON body) + "." + base64url(MAC), the
-HMAC-SHA256 (truncated to 128 bits) over the prefix, the body and a scope (the tool and a hash of its query, see
-`cursor_scope`), so a cursor is good for the query that issued it and no other. The body carries an
+MAC (`drivable.signing`, purpose `cursor`) over the prefix, the body and a scope (the tool and a hash
+of its query, see `cursor_scope`), so a cursor is good for the query that issued it and no other. The body carries an
 issue time, so a lifetime can expire it.
 
 The kind reads a first-page invention as no cursor, with a note: a client filling every declared
@@ -19,23 +19,21 @@ server's own decoder (`drivable.contract.paging.Pager`).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
 import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from drivable.canonical import binding_digest, canonical_json
 from drivable.kinds import absence
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import MAX_SCALAR_CHARS, Options, kind
 from drivable.kinds.text_folding import name_words
+from drivable.signing import CURSOR, Signer, b64decode, b64encode
 
-PREFIX = "c1."
+PREFIX = CURSOR.label.decode("ascii")  # "c1.": the token's text begins with its purpose's label
 EXPECTED = "the next_cursor value a previous page returned, or no cursor for the first page"
 RESTART = "omit cursor to start again from the first page"
 NEXT_PAGE = "a next page comes only from the previous page's next_call (its next_cursor, unchanged)"
@@ -64,31 +62,15 @@ class CursorCheck:
     issued_at: int | None = None
 
 
-def _b64encode(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _b64decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-# HMAC-SHA256 truncated to 128 bits (RFC 2104 section 5 allows truncation to half the output):
-# still unforgeable, and 22 characters a model has to copy instead of 43.
-MAC_BYTES = 16
-
-
-def _mac(secret: bytes, scope: str, signed: str) -> bytes:
-    message = signed.encode("ascii") + b"\x00" + scope.encode("utf-8")
-    return hmac.new(secret, message, hashlib.sha256).digest()[:MAC_BYTES]
+def _message(scope: str, signed: str) -> bytes:
+    # With the purpose's label (PREFIX) in front: the token's text, then the scope it is good for.
+    return signed[len(PREFIX) :].encode("ascii") + b"\x00" + scope.encode("utf-8")
 
 
 def cursor_scope(tool: str, query: Mapping[str, Any]) -> str:
     """The scope a cursor is bound to: the tool and a hash of its query (the cursor itself left out)."""
     canonical = {k: v for k, v in query.items() if k not in ("cursor", "page_token")}
-    digest = hashlib.sha256(
-        json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
-    ).hexdigest()
-    return f"{tool}:{digest[:32]}"
+    return f"{tool}:{binding_digest(canonical)}"
 
 
 def encode_cursor(
@@ -102,11 +84,8 @@ def encode_cursor(
     if not secret:
         raise ValueError("a cursor needs a non-empty secret")
     moment = int(time.time() if issued_at is None else issued_at)
-    body = json.dumps(
-        {"p": dict(payload), "t": moment}, separators=(",", ":"), sort_keys=True, ensure_ascii=False
-    )
-    signed = PREFIX + _b64encode(body.encode("utf-8"))
-    token = f"{signed}.{_b64encode(_mac(secret, scope, signed))}"
+    signed = PREFIX + b64encode(canonical_json({"p": dict(payload), "t": moment}))
+    token = f"{signed}.{b64encode(Signer(secret).mac(CURSOR, _message(scope, signed)))}"
     if len(token) > MAX_SCALAR_CHARS:
         raise ValueError(f"cursor of {len(token)} characters; at most {MAX_SCALAR_CHARS}")
     return token
@@ -126,12 +105,17 @@ def check_cursor(
     signed, _, signature = token.rpartition(".")
     if len(signed) <= len(PREFIX) or not signed.startswith(PREFIX) or not signature:
         return CursorCheck("malformed")
-    expected = _b64encode(_mac(secret, scope, signed)) if secret else ""
-    if not secret or not hmac.compare_digest(signature, expected):
+    mac = b64decode(signature)
+    if (
+        not secret
+        or mac is None
+        or not Signer(secret).matches(CURSOR, _message(scope, signed), mac)
+    ):
         return CursorCheck("forged")
+    encoded = b64decode(signed[len(PREFIX) :])
     try:
-        body = json.loads(_b64decode(signed[len(PREFIX) :]))
-    except (binascii.Error, ValueError):
+        body = json.loads(encoded) if encoded is not None else None
+    except ValueError:
         return CursorCheck("malformed")
     if not isinstance(body, dict) or not isinstance(body.get("p"), dict):
         return CursorCheck("malformed")

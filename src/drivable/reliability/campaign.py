@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from drivable import settings
 from drivable.reliability import faults, probe
 from drivable.reliability.access import READER_TOKEN, access_matrix, money_access, open_by_default
 from drivable.reliability.fuzz import fuzz
@@ -224,7 +225,7 @@ def drop_stores(made: list[str]) -> None:
 def postgres_dsn() -> str:
     """The PostgreSQL the campaign creates its databases in (DRIVABLE_PG_DSN, else the one
     `scripts/ensure-postgres.sh` started), as a DSN of its `postgres` database."""
-    dsn = os.environ.get("DRIVABLE_PG_DSN", "")
+    dsn = settings.PG_DSN.get() or ""
     if not dsn:
         written = Path(__file__).resolve().parents[3] / "var" / "postgres.dsn"
         dsn = written.read_text().strip() if written.exists() else ""
@@ -278,9 +279,7 @@ def legs_of(name: str) -> list[Leg]:
     if prof.target.startswith("cmd:"):
         return [Leg("-", era, "stdio") for era in ("auto", "legacy")]
     stores = (
-        ["sqlite", "postgresql"]
-        if prof.postgres and os.environ.get("DRIVABLE_PG") != "skip"
-        else ["sqlite"]
+        ["sqlite", "postgresql"] if prof.postgres and settings.PG.get() != "skip" else ["sqlite"]
     )
     legs = [Leg(store, era, "http") for store in stores for era in ("auto", "legacy")]
     if name in PROFILES:

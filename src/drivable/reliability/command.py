@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
 import typer
+
+from drivable import settings
 
 reliability_app = typer.Typer(
     name="reliability",
@@ -156,8 +157,8 @@ def canary_command(
     with tempfile.TemporaryDirectory(prefix="drivable-canary-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'probe.sqlite'}"
         probe.prepare_store(url)
-        os.environ[probe.STORE_ENV] = url
-        os.environ["DRIVABLE_STORE"] = f"sqlite:///{Path(tmp) / 'billing.sqlite'}"
+        settings.RELIABILITY_STORE.hand_down(url)
+        settings.hand_down("store", f"sqlite:///{Path(tmp) / 'billing.sqlite'}")
         from drivable.servers.billing.server import serve as serve_billing
 
         contracts: list[tuple[str, Contract, tuple[str, dict[str, Any]]]] = [

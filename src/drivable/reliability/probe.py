@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from drivable import settings
 from drivable.contract import READ_ONLY, Call, Contract, Effects, Repair, Summary, ToolError
 from drivable.contract.durable import (
     CONFIRM_TOKEN,
@@ -32,7 +33,7 @@ from drivable.effects import open_store
 from drivable.kinds import Kind, KindModel
 from drivable.serve.auth import StaticToken, StaticTokenVerifier
 
-STORE_ENV = "DRIVABLE_RELIABILITY_STORE"
+STORE_ENV = settings.RELIABILITY_STORE.name
 SECRET = b"reliability-probe-secret-0123456789"
 WRITE_SCOPE = "entries:write"
 READ_SCOPE = "entries:read"
@@ -145,7 +146,7 @@ def make() -> Contract:
         ),
         settings_url="https://example.test/settings/probe",
     )
-    url = os.environ.get(STORE_ENV)
+    url = settings.RELIABILITY_STORE.get()
     if url:
         contract.use_effects(open_store(url), SECRET)
 

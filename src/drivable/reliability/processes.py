@@ -21,6 +21,8 @@ from pathlib import Path
 
 import httpx2
 
+from drivable import settings
+
 LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 90.0
 STOP_TIMEOUT_S = 15.0
@@ -141,8 +143,7 @@ def serve(
     port = free_port()
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"serve-{port}.log"
-    full_env = dict(os.environ)
-    full_env.update(env or {})
+    full_env = settings.child_environment(env)
     if pythonpath:
         full_env["PYTHONPATH"] = os.pathsep.join(
             [*pythonpath, *filter(None, [full_env.get("PYTHONPATH")])]

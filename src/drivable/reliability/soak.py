@@ -32,6 +32,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from drivable import settings
 from drivable.reliability.processes import process_tree, rss_bytes, serve, stop
 from drivable.target import Target, connect
 
@@ -340,12 +341,16 @@ async def soak_leg(
                 stop(served)
         elif leg.client.startswith("sdk"):
             command = (*_stdio_command(target), "--store", store)
-            stdio = Target(command=command, env={**os.environ, **env}, mode=leg.client[4:])  # type: ignore[arg-type]
+            stdio = Target(
+                command=command,
+                env=settings.child_environment(env),
+                mode=leg.client[4:],  # type: ignore[arg-type]
+            )
             await _drive_stdio_sdk(result, counter, stdio, store)
         else:
             era = leg.client[4:]
             async with await anyio.open_process(
-                [*_stdio_command(target), "--store", store], env={**os.environ, **env}
+                [*_stdio_command(target), "--store", store], env=settings.child_environment(env)
             ) as process:
                 pid = process.pid
                 await _drive(

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +31,7 @@ from typing import IO, Any, TextIO
 import anyio
 import httpx2
 
+from drivable import settings
 from drivable.reliability.checks import Finding, check_result, leaks
 from drivable.reliability.fuzz import MODERN, MODERN_META, RAW_VALUES, FuzzReport
 from drivable.target import Target, connect
@@ -255,8 +255,7 @@ class StdioWire:
     """One stdio server process spoken to in raw lines: write a line, read its answer."""
 
     def __init__(self, command: Sequence[str], env: Mapping[str, str], errlog: IO[str]) -> None:
-        full = dict(os.environ)
-        full.update(env)
+        full = settings.child_environment(env)
         self.process = subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,

@@ -8,7 +8,7 @@ small deployments). `BearerAuth` is the ASGI layer in front of the MCP endpoint:
 - a credential that does not verify (unknown, expired, not a bearer token): HTTP 401, envelope
   `invalid_credentials`;
 - a verified credential: the `Principal` rides in the ASGI scope under `drivable.principal`, where
-  `drivable.serve.mount.principal_of` finds it, and the runtime refuses a tool whose scopes the
+  `drivable.serve.results.principal_of` finds it, and the runtime refuses a tool whose scopes the
   principal lacks with the tool-level envelope `insufficient_scope` naming the missing scopes.
 
 Both 401 bodies are the pinned envelope (JSON) with a `WWW-Authenticate` header (RFC 6750). Nothing
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import hmac
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
@@ -28,9 +27,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from drivable import settings
 from drivable.contract import ERROR_CODES, Contract, Envelope, Principal, boundary
 from drivable.contract.finish import finish, request_id
-from drivable.serve.mount import PRINCIPAL_KEY
+from drivable.serve.results import PRINCIPAL_KEY
+from drivable.signing import equal
 
 log = logging.getLogger("drivable.serve.auth")
 
@@ -94,7 +95,7 @@ class StaticTokenVerifier:
         digest = _digest(token)
         found: StaticToken | None = None
         for known, entry in self._entries:  # no early exit: every entry is compared
-            if hmac.compare_digest(known, digest):
+            if equal(known, digest):
                 found = entry
         if found is None:
             return None
@@ -226,7 +227,7 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-TOKENS_ENV = "DRIVABLE_TOKENS"
+TOKENS_ENV = settings.TOKENS.name
 
 
 def env_verifier() -> StaticTokenVerifier:
@@ -235,9 +236,7 @@ def env_verifier() -> StaticTokenVerifier:
     DRIVABLE_TOKENS holds JSON `{"<token>": {"principal": "alice", "scopes": ["billing:read"]}}`;
     every worker process reads the same table. An empty or absent table verifies no token.
     """
-    import os
-
-    raw = os.environ.get(TOKENS_ENV, "").strip()
+    raw = settings.TOKENS.get()
     table = json.loads(raw) if raw else {}
     if not isinstance(table, dict):
         raise ValueError(f"{TOKENS_ENV} must be a JSON object of token: {{principal, scopes}}")

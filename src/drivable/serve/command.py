@@ -110,15 +110,15 @@ def serve_command(
                 "--verifier, --workers, --sessions and --insecure apply to --http only"
             )
         if chosen.store:
-            os.environ["DRIVABLE_STORE"] = chosen.store
+            settings.hand_down("store", chosen.store)
         from drivable.serve.stdio import run_stdio
 
         run_stdio(load_contract(target))
         return
     # What every worker process reads back through `drivable.settings`.
     if chosen.store:
-        os.environ["DRIVABLE_STORE"] = chosen.store
-    os.environ["DRIVABLE_WORKERS"] = str(chosen.workers)
+        settings.hand_down("store", chosen.store)
+    settings.hand_down("workers", chosen.workers)
     contract = load_contract(target)  # here, in the parent: a bad target fails once, in one line
     from drivable.serve.http import InsecureServingError, check_access, run_http
 

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from drivable.contract import Principal
 from drivable.serve import refusals
 from drivable.serve.auth import send_envelope
-from drivable.serve.mount import PRINCIPAL_KEY
+from drivable.serve.results import PRINCIPAL_KEY
 
 
 class TransportChecks:

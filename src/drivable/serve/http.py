@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import importlib
 import logging
-import os
 from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from drivable import settings
 from drivable.contract import Contract, Principal
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
 from drivable.serve.connections import BoundedProtocol, ConnectionBounds, bounded
 from drivable.serve.events import RETRY_MS, MemoryEventStore
 from drivable.serve.guards import StreamBounds, StructuredRefusals, TransportChecks
-from drivable.serve.mount import PRINCIPAL_KEY, build_server, compute_fingerprint
+from drivable.serve.mount import build_server, compute_fingerprint
+from drivable.serve.results import PRINCIPAL_KEY
 
 DEFAULT_PATH = "/mcp"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -42,12 +43,6 @@ ENVELOPE_ROOM_BYTES = 64 * 1024
 DRAIN_BYTES = 4 * 1024 * 1024
 
 log = logging.getLogger("drivable.serve.http")
-
-_TARGET_ENV = "DRIVABLE_HTTP_CONTRACT"
-_VERIFIER_ENV = "DRIVABLE_HTTP_VERIFIER"
-_HOST_ENV = "DRIVABLE_HTTP_HOST"
-_LIMIT_ENV = "DRIVABLE_HTTP_MAX_BODY"
-_INSECURE_ENV = "DRIVABLE_HTTP_INSECURE"
 
 
 def body_limit(contract: Contract) -> int:
@@ -310,15 +305,13 @@ def load_verifier(path: str) -> TokenVerifier:
 
 def app_from_env() -> ASGIApp:
     """The app factory each uvicorn worker process calls (the contract named by the environment)."""
-    contract = load_contract(os.environ[_TARGET_ENV])
-    verifier_path = os.environ.get(_VERIFIER_ENV)
-    limit = os.environ.get(_LIMIT_ENV)
+    verifier_path = settings.HTTP_VERIFIER.get()
     return build_app(
-        contract,
-        host=os.environ.get(_HOST_ENV, "127.0.0.1"),
+        load_contract(settings.HTTP_CONTRACT.require()),
+        host=settings.HTTP_HOST.get() or "127.0.0.1",
         verifier=load_verifier(verifier_path) if verifier_path else None,
-        max_body_bytes=int(limit) if limit else None,
-        insecure=os.environ.get(_INSECURE_ENV) == "1",
+        max_body_bytes=settings.HTTP_MAX_BODY.get(),
+        insecure=bool(settings.HTTP_INSECURE.get()),
     )
 
 
@@ -386,19 +379,16 @@ def run_http(
     # Fail here, in the parent, rather than in every worker.
     check_access(load_contract(target), load_verifier(verifier) if verifier else None, insecure)
     if insecure:
-        os.environ[_INSECURE_ENV] = "1"
-    os.environ[_TARGET_ENV] = target
-    os.environ[_HOST_ENV] = host
+        settings.HTTP_INSECURE.hand_down("1")
+    settings.HTTP_CONTRACT.hand_down(target)
+    settings.HTTP_HOST.hand_down(host)
     if verifier is not None:
-        os.environ[_VERIFIER_ENV] = verifier
+        settings.HTTP_VERIFIER.hand_down(verifier)
     if max_body_bytes is not None:
-        os.environ[_LIMIT_ENV] = str(max_body_bytes)
+        settings.HTTP_MAX_BODY.hand_down(str(max_body_bytes))
     if bounds is not None:  # each worker's protocol reads its bounds from the settings
-        from drivable.settings import SETTINGS
-
-        names = {s.key: s.env for s in SETTINGS}
         for key, value in bounds.__dict__.items():
-            os.environ[names[key]] = str(value)
+            settings.hand_down(key, value)
     uvicorn.run(
         "drivable.serve.http:app_from_env",
         factory=True,

@@ -21,20 +21,23 @@ from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types import INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-from pydantic import TypeAdapter
 
-from drivable.contract import NAMESPACE, Contract, Outcome, Principal, ToolSpec, boundary
-from drivable.contract.call import WIRE_ENCODER
+from drivable.contract import NAMESPACE, Contract, Principal, ToolSpec, boundary
 from drivable.contract.client import InputRequired, MissingCapability
-from drivable.contract.content import wire_blocks, wire_messages
-from drivable.contract.envelope import ENVELOPE_META_KEY, Envelope, rpc_data
-from drivable.contract.finish import finish, request_id
+from drivable.contract.content import wire_messages
+from drivable.contract.finish import request_id
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.handler import internal_error
 from drivable.serve.asking import Asking
+from drivable.serve.results import (
+    call_result,
+    principal_of,
+    resource_failure,
+)
 from drivable.serve.subscriptions import Subscriptions
+from drivable.serve.tasks import install as install_tasks
 
 log = logging.getLogger("drivable.serve")
 
@@ -43,8 +46,6 @@ SUPPORTED_VERSIONS = [*MODERN_PROTOCOL_VERSIONS, *reversed(HANDSHAKE_PROTOCOL_VE
 
 # The catalog changes only when the server is redeployed; clients may keep it a minute.
 LIST_TTL_MS = 60_000
-
-PRINCIPAL_KEY = "drivable.principal"
 
 
 def tool_model(contract: Contract, name: str) -> types.Tool:
@@ -312,38 +313,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         return await call_next(ctx)
 
     server.middleware.append(remember)
-    from drivable.tasks import install as install_tasks
-
-    install_tasks(
-        server, contract, asking=asking
-    )  # long-running tools: the tasks extension (docs/tasks.md)
+    install_tasks(server, contract, asking=asking)  # long-running tools (docs/tasks.md)
     return server
-
-
-def call_result(outcome: Outcome) -> types.CallToolResult:
-    """The wire form of one call's outcome.
-
-    A success is structuredContent with its JSON text mirror; a prose tool's success is its
-    text, with no structuredContent (and its notes or warnings, if any, as a JSON second block).
-    An error carries the envelope as
-    the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
-    structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
-    outputSchema even when isError is true, and would throw instead of passing the envelope on.
-    """
-    text = [types.TextContent(type="text", text=outcome.text())]
-    if outcome.prose is not None:  # prose: its text, then what the runtime says about the call
-        if outcome.structured:
-            said = WIRE_ENCODER.encode(outcome.structured)
-            text.append(types.TextContent(type="text", text=said))
-        return types.CallToolResult(content=[*text, *blocks(outcome.content)], _meta=outcome.meta)
-    if not outcome.is_error:
-        return types.CallToolResult(
-            content=[*text, *blocks(outcome.content)],  # attached blocks after the JSON text
-            structured_content=outcome.structured,
-            _meta=outcome.meta,
-        )
-    meta = {**(outcome.meta or {}), ENVELOPE_META_KEY: outcome.structured}
-    return types.CallToolResult(content=text, is_error=True, _meta=meta)
 
 
 class MountedServer(Server[Any]):
@@ -384,27 +355,6 @@ def single_page(
         )
 
 
-def resource_failure(
-    contract: Contract, failure: ResourceError, uri: str | None, *, rpc: int | None = None
-) -> MCPError:
-    """A JSON-RPC error carrying the finished envelope, renamed for the JSON-RPC side ([6.rename])."""
-    envelope = Envelope(failure.code, failure.message, hint=failure.hint, repair=failure.repair)
-    finish(
-        envelope, request_id=request_id(), codes=contract.codes, fingerprint=contract.fingerprint
-    )
-    data = rpc_data(envelope)
-    if uri is not None:
-        data["uri"] = uri  # where the spec puts it (SEP-2164)
-        data["resource_uri"] = uri
-    if rpc is None:
-        rpc = (
-            INVALID_PARAMS
-            if data["machine_code"] in ("not_found", "invalid_arguments")
-            else INTERNAL_ERROR
-        )
-    return MCPError(code=rpc, message=data["human_message"], data=data)
-
-
 # Resource not found before 2026-07-28; from then on it is Invalid params (SEP-2164).
 RESOURCE_NOT_FOUND_2025 = -32002
 
@@ -416,14 +366,6 @@ def not_found_code(failure: ResourceError, protocol_version: str | None) -> int 
     if protocol_version is not None and protocol_version < "2026-07-28":
         return RESOURCE_NOT_FOUND_2025
     return INVALID_PARAMS
-
-
-def blocks(attached: tuple[Any, ...]) -> list[types.ContentBlock]:
-    """Content blocks a handler attached, as SDK models."""
-    return [_BLOCK.validate_python(block) for block in wire_blocks(list(attached))]
-
-
-_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
 
 
 def caller_id(ctx: ServerRequestContext[Any]) -> str:
@@ -462,17 +404,6 @@ def unexpected(contract: Contract, what: str, uri: str | None = None) -> MCPErro
         hint="Send the request once more; if it fails again, tell the user.",
     )
     return resource_failure(contract, failure, uri)
-
-
-def principal_of(ctx: ServerRequestContext[Any]) -> Principal | None:
-    """The caller, as the HTTP auth layer recorded it; stdio callers are the local user."""
-    request = getattr(ctx, "request", None)
-    scope = getattr(request, "scope", None)
-    if isinstance(scope, dict):
-        found = scope.get(PRINCIPAL_KEY)
-        if isinstance(found, Principal):
-            return found
-    return None
 
 
 async def compute_fingerprint(contract: Contract) -> str:

@@ -45,6 +45,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from drivable.canonical import canonical_json
+from drivable.surface.shape import canonical_form, plain
+
 ALGORITHM = 1
 COVERS: tuple[str, ...] = (
     "tools",
@@ -134,18 +137,20 @@ def compute(surface: Mapping[str, Any]) -> Fingerprint:
     if surface.get("format") is None:
         surface = canonical(surface)
     doc = covered_document(surface)
-    data = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    digest = hashlib.sha256(canonical_json(doc)).hexdigest()[:16]
     server = surface.get("server") or {}
     value = f"{name_part(server.get('name'))}@{version_part(server.get('version'))}+{digest}"
     return Fingerprint(value=value, covers=list(COVERS))
 
 
 def canonical(collected: Mapping[str, Any]) -> dict[str, Any]:
-    """The canonical snapshot dict `compute` takes (`drivable.surface.snapshot.canonical`)."""
-    from drivable.surface.snapshot import canonical as _canonical
-
-    return _canonical(collected)
+    """The canonical snapshot dict (fingerprint included) of a collected or offline surface
+    (`drivable.surface.snapshot.canonical`)."""
+    snapshot = canonical_form(collected)
+    computed = compute(snapshot)
+    snapshot["fingerprint"] = {"value": computed.value, "covers": computed.covers}
+    shown: dict[str, Any] = plain(snapshot)
+    return shown
 
 
 def of_collected(collected: Mapping[str, Any]) -> Fingerprint:

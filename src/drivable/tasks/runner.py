@@ -15,7 +15,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +25,10 @@ from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
 from drivable.contract.client import MissingCapability
 from drivable.contract.envelope import rpc_data
+from drivable.contract.long_running import LongRunning
 from drivable.contract.stages.handler import internal_error
 from drivable.effects import SqlEffectStore
 from drivable.tasks.control import _CURRENT, TaskControl, task_client
-from drivable.tasks.policy import LongRunning
 from drivable.tasks.store import TaskRow, TaskStore
 
 log = logging.getLogger("drivable.tasks")
@@ -37,16 +37,6 @@ log = logging.getLogger("drivable.tasks")
 PROGRESS_WRITE_S = 0.5
 # How long after a tombstone's result expired the id is still recognised (as expired, not unknown).
 FORGET_AFTER_S = 86_400.0
-
-
-def tool_result(outcome: Outcome) -> dict[str, Any]:
-    """An outcome as the CallToolResult wire dict a blocking call answers (the same shaping)."""
-    from drivable.serve.mount import call_result
-
-    dumped: dict[str, Any] = call_result(outcome).model_dump(
-        by_alias=True, mode="json", exclude_none=True
-    )
-    return dumped
 
 
 @dataclass
@@ -64,10 +54,12 @@ class TaskRunner:
         self,
         contract: Contract,
         *,
+        render: Callable[[Outcome], dict[str, Any]],
         lease_s: float = 10.0,
         watch_s: float = 0.25,
     ) -> None:
         self.contract = contract
+        self.render = render  # an outcome as the wire result kept for tasks/get (serve's shaping)
         self.lease_s = lease_s
         self.watch_s = watch_s
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -419,7 +411,7 @@ class TaskRunner:
                 ),
                 row.task_id[:16],
             )
-        result = tool_result(outcome)
+        result = self.render(outcome)
         if outcome.is_error:
             code = outcome.structured.get("code", "an error")
             message = f"Finished after {took} with the error {code}; result.isError is true."

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
+from drivable.canonical import canonical_text
 from drivable.effects import SqlEffectStore, Transaction
 from drivable.effects.backend import READING
 
@@ -137,10 +138,6 @@ class TaskRow:
         )
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
 def _kept(value: Any) -> str:
     """A result as the tool shaped it: its fields in the author's order (the order a model reads
     them in, as the blocking call sends them), not sorted."""
@@ -242,9 +239,9 @@ class TaskStore:
                 [
                     row.task_id,
                     row.principal,
-                    _dumps(list(row.scopes)) if row.scopes is not None else None,
+                    canonical_text(list(row.scopes)) if row.scopes is not None else None,
                     row.tool,
-                    _dumps(row.arguments),
+                    canonical_text(row.arguments),
                     row.idem_key,
                     row.digest,
                     row.status,
@@ -252,7 +249,9 @@ class TaskStore:
                     None,
                     None,
                     "{}",
-                    _dumps(row.input_responses),  # the rounds answered before the task (if any)
+                    canonical_text(
+                        row.input_responses
+                    ),  # the rounds answered before the task (if any)
                     0,
                     row.attempt,
                     row.owner,
@@ -348,7 +347,7 @@ class TaskStore:
                 "UPDATE drivable_tasks SET owner = ?, lease_until = ?, attempt = attempt + 1, "
                 "status = 'working', input_requests = '{}', input_responses = ?, "
                 "updated_at = ? WHERE task_id = ?",
-                [owner, now + lease_s, _dumps(kept), now, task_id],
+                [owner, now + lease_s, canonical_text(kept), now, task_id],
             )
             return await self._locked(tx, task_id)
 
@@ -387,7 +386,7 @@ class TaskStore:
             await tx.execute(
                 "UPDATE drivable_tasks SET input_requests = ?, status = 'input_required', "
                 "status_message = ?, updated_at = ? WHERE task_id = ?",
-                [_dumps(pending), _waiting_message(len(pending)), now, task_id],
+                [canonical_text(pending), _waiting_message(len(pending)), now, task_id],
             )
         return True
 
@@ -417,7 +416,7 @@ class TaskStore:
             await tx.execute(
                 "UPDATE drivable_tasks SET input_requests = ?, input_responses = ?, status = ?, "
                 "status_message = ?, updated_at = ? WHERE task_id = ?",
-                [_dumps(pending), _dumps(answered), status, message, now, task_id],
+                [canonical_text(pending), canonical_text(answered), status, message, now, task_id],
             )
             return row
 
@@ -434,7 +433,7 @@ class TaskStore:
             value = answered.pop(key)
             await tx.execute(
                 "UPDATE drivable_tasks SET input_responses = ? WHERE task_id = ?",
-                [_dumps(answered), task_id],
+                [canonical_text(answered), task_id],
             )
             return True, value
 

@@ -3,9 +3,9 @@ key from the environment; tool schemas passed exactly as the server gave them.""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
+from drivable import settings
 from drivable.eval.agents._chat import SYSTEM
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import Workflow
@@ -29,13 +29,13 @@ class AnthropicAgent:
             raise RuntimeError(
                 "the anthropic agent needs the anthropic client: pip install 'drivable[anthropic]'"
             ) from error
-        key = os.environ.get(api_key_env)
+        key = settings.named(api_key_env)
         if not key and base_url is None:
             raise RuntimeError(
                 f"the anthropic agent reads its key from ${api_key_env}, which is unset"
             )
         self.client: Any = anthropic.AsyncAnthropic(api_key=key or "unused", base_url=base_url)
-        self.model = model or os.environ.get("DRIVABLE_ANTHROPIC_MODEL") or "claude-sonnet-4-5"
+        self.model = model or settings.ANTHROPIC_MODEL.get() or "claude-sonnet-4-5"
         self.seed = seed
         self.max_tokens = max_tokens
         self.max_turns = max_turns

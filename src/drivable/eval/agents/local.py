@@ -41,6 +41,7 @@ from typing import Any
 
 import anyio
 
+from drivable import settings
 from drivable.eval.agents._chat import SYSTEM, calls_before_cut, parse_tool_calls
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import Workflow
@@ -100,9 +101,7 @@ def install_hint(pack: Pack) -> str:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("DRIVABLE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "drivable"
-    )
+    root = settings.from_environment("cache_dir") or settings.user_cache() / "drivable"
     return Path(root) / "models"
 
 
@@ -168,9 +167,9 @@ def choose_threads() -> int:
     DRIVABLE_LOCAL_THREADS overrides. Oversubscribed cores are far worse than one thread (ggml's
     workers spin waiting for each other): measured 1.7 tok/s on 1 thread vs 0.2 on 2 under load.
     """
-    configured = os.environ.get("DRIVABLE_LOCAL_THREADS")
+    configured = settings.LOCAL_THREADS.get()
     if configured:
-        return max(1, int(configured))
+        return configured
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cores = cores or 1
     try:

@@ -5,9 +5,9 @@ exactly as the server gave them."""
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
+from drivable import settings
 from drivable.eval.agents._chat import SYSTEM
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import Workflow
@@ -32,13 +32,13 @@ class OpenAIAgent:
             raise RuntimeError(
                 "the openai agent needs the openai client: pip install 'drivable[openai]'"
             ) from error
-        key = os.environ.get(api_key_env)
+        key = settings.named(api_key_env)
         if not key and base_url is None:
             raise RuntimeError(
                 f"the openai agent reads its key from ${api_key_env}, which is unset"
             )
         self.client: Any = openai.AsyncOpenAI(api_key=key or "unused", base_url=base_url)
-        self.model = model or os.environ.get("DRIVABLE_OPENAI_MODEL") or "gpt-4o-mini"
+        self.model = model or settings.OPENAI_MODEL.get() or "gpt-4o-mini"
         self.seed = seed
         self.temperature = temperature
         self.max_tokens = max_tokens

@@ -12,18 +12,15 @@ created and the generated data loaded on first use, once, whichever process gets
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from drivable import settings
 from drivable.effects import Transaction, open_store
 from drivable.effects.seeded import SeededData
 from drivable.servers.billing.data import DATA_VERSION, Dataset, folded, generate
 
-STORE_ENV = "DRIVABLE_BILLING_STORE"
-SHARED_STORE_ENV = "DRIVABLE_STORE"
 _SEED_LOCK = 0x62696C6C  # "bill": the advisory lock that lets one process load the data
 
 SCHEMA: tuple[str, ...] = (
@@ -59,11 +56,10 @@ INVOICE_COLUMNS = (
 
 
 def default_url() -> str:
-    configured = os.environ.get(SHARED_STORE_ENV) or os.environ.get(STORE_ENV)
+    configured = settings.from_environment("store") or settings.BILLING_STORE.get()
     if configured:
         return configured
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return f"sqlite:///{cache / 'drivable' / 'billing.sqlite'}"
+    return f"sqlite:///{settings.user_cache() / 'drivable' / 'billing.sqlite'}"
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drivable import settings
 from drivable.kinds import read
 from drivable.servers.caselaw.case_number import CaseNumber
 from drivable.servers.caselaw.data import DATA_VERSION, Record, generate
 
-ENV = "DRIVABLE_CASELAW_DB"
+ENV = settings.CASELAW_DB.name
 SCHEMA_VERSION = "1"
 CHUNK_CHARS = 2400
 _HEADING = re.compile(r"^(?:[IVXLC]+|[0-9]{1,2})\.\s+\S.{0,80}$")
@@ -84,11 +85,10 @@ COLUMNS = (
 
 
 def default_path() -> Path:
-    configured = os.environ.get(ENV)
+    configured = settings.CASELAW_DB.get()
     if configured:
         return Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "drivable" / f"caselaw-{DATA_VERSION}.sqlite"
+    return settings.user_cache() / "drivable" / f"caselaw-{DATA_VERSION}.sqlite"
 
 
 def query_words(text: str) -> list[str]:
@@ -172,9 +172,9 @@ class Store:
 
     def cursor_secret(self) -> bytes:
         """The secret cursors are signed with: shared by every process serving this database."""
-        configured = os.environ.get("DRIVABLE_SECRET")
+        configured = settings.SECRET.get()
         if configured:
-            return configured.encode()
+            return configured
         return (self.meta("cursor_secret") or "").encode()
 
     # -- search --------------------------------------------------------------------------------

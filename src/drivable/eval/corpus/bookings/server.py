@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import atexit
 import datetime
-import os
 import secrets
 import shutil
 import tempfile
@@ -25,6 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from drivable import settings
 from drivable.contract import (
     CREATE,
     DELETE,
@@ -627,7 +627,7 @@ def _scratch_store() -> str:
 
 def serve() -> Contract:
     """The contract on the store DRIVABLE_BOOKINGS_STORE names, else on a fresh scratch store."""
-    url = os.environ.get("DRIVABLE_BOOKINGS_STORE") or _scratch_store()
+    url = settings.BOOKINGS_STORE.get() or _scratch_store()
     # every process sharing a store must sign with one secret: DRIVABLE_SECRET
-    secret = os.environ.get("DRIVABLE_SECRET", "").encode() or secrets.token_bytes(32)
+    secret = settings.SECRET.get() or secrets.token_bytes(32)
     return make_contract(Bookings(open_store(url)), secret)

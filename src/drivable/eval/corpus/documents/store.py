@@ -10,12 +10,12 @@ the documents they speak of (a fresh process starts from the generated data, as 
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, fields
 from typing import Any
 
+from drivable import settings
 from drivable.effects import Transaction, open_store
 from drivable.effects.seeded import SeededData
 from drivable.eval.corpus.documents.data import Library, generate, parent, searchable
@@ -51,7 +51,7 @@ _SEED_LOCK = 0x646F6373  # "docs": the advisory lock under which one process loa
 
 
 def default_url() -> str:
-    configured = os.environ.get(SHARED_STORE_ENV) or os.environ.get(STORE_ENV)
+    configured = settings.from_environment("store") or settings.DOCUMENTS_STORE.get()
     if configured:
         return configured
     if not _SCRATCH:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from drivable import settings
 from drivable.effects import Transaction, open_store
 from drivable.effects.seeded import SeededData
 from drivable.eval.corpus.tickets.data import DATA_VERSION, Dataset, generate
@@ -45,7 +46,7 @@ TICKET_COLUMNS = (
 
 
 def default_url() -> str:
-    configured = os.environ.get(SHARED_STORE_ENV) or os.environ.get(STORE_ENV)
+    configured = settings.from_environment("store") or settings.TICKETS_STORE.get()
     if configured:
         return configured
     handle, path = tempfile.mkstemp(prefix="tickets-", suffix=".sqlite")

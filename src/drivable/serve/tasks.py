@@ -32,17 +32,19 @@ from drivable import settings
 from drivable.contract import Contract, Envelope, Principal, Repair, ToolSpec, boundary
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.durable import key_of_change, unavailable_envelope
+from drivable.contract.long_running import LongRunning
 from drivable.contract.resources import ResourceError
 from drivable.contract.stages.access import missing_scopes
 from drivable.contract.validation import callable_repair
 from drivable.effects import StoreUnavailableError, arguments_digest
 from drivable.serve.asking import Asking
+from drivable.serve.results import principal_of, resource_failure, tool_result
+from drivable.serve.task_listen import install_listen
+from drivable.tasks import EXTENSION
 from drivable.tasks.control import before_task
-from drivable.tasks.policy import LongRunning
-from drivable.tasks.runner import TaskRunner, tool_result
+from drivable.tasks.runner import TaskRunner
 from drivable.tasks.store import TaskRow
 
-EXTENSION = "io.modelcontextprotocol/tasks"
 REQUIRED: dict[str, Any] = {"requiredCapabilities": {"extensions": {EXTENSION: {}}}}
 
 
@@ -111,14 +113,12 @@ def install(
     tool declares before its task starts (`LongRunning.asks_first`)."""
     if not any(spec.task is not None for spec in contract.tools.values()):
         return None
-    from drivable.serve.mount import principal_of, resource_failure
-
     asking = asking or Asking()
 
     if "lease_s" not in runner_options:
         # How soon a dead worker's task is noticed: the `tasks_lease_s` setting (docs/settings.md).
         runner_options["lease_s"] = settings.current().tasks_lease_s
-    runner = TaskRunner(contract, **runner_options)
+    runner = TaskRunner(contract, render=tool_result, **runner_options)
     server.extensions[EXTENSION] = {}
     entry = server.get_request_handler("tools/call")
     assert entry is not None, "install tasks after the contract's tools/call handler"
@@ -349,8 +349,6 @@ def install(
             return result
 
         return answer
-
-    from drivable.tasks.listen import install_listen
 
     install_listen(
         server,

@@ -4,7 +4,8 @@ The declaration is the author's decision, not a guess at call time ([7.execution
 tool may answer with a task (`optional`) or only with one (`required`), how long it usually takes
 (a duration class, which sets the poll interval a client is told to use), how long it may run before
 the server stops it, how long a finished result is kept, and what happens when the worker running it
-dies (run it again elsewhere, or report a temporary failure).
+dies (run it again elsewhere, or report a temporary failure). A contract that declares one adds
+`TASK_CODES` to its codes. The extension itself is served by `drivable.serve.tasks`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drivable.contract.client import Request
+from drivable.contract.codes import Code, Recovery
 
 Support = Literal["optional", "required"]
 Duration = Literal["seconds", "minutes", "hours"]
@@ -119,3 +121,30 @@ def _span(seconds: float) -> str:
     if seconds < 7_200:
         return f"{seconds / 60:g} min"
     return f"{seconds / 3_600:g} h"
+
+
+# The error codes long-running work adds, each with one recovery class like every code in
+# `drivable.contract.codes`.
+TASK_CODES: tuple[Code, ...] = (
+    Code(
+        "task_timeout",
+        Recovery.RETRY_LATER,
+        "The work ran longer than the tool's declared timeout and was stopped; nothing of it was "
+        "kept. Retry once later; if it times out again, narrow the request.",
+        temporary=True,
+    ),
+    Code(
+        "task_expired",
+        Recovery.REREAD_STATE,
+        "The task finished longer ago than its result is kept (ttlMs), so the result is gone. "
+        "Call the tool in `repair` again to run the work anew.",
+    ),
+    Code(
+        "worker_lost",
+        Recovery.RETRY_LATER,
+        "The server process running the task stopped before the task finished, and the tool is "
+        "not one that may run twice by itself. Call the tool again (with the same idempotency_key "
+        "if it has one: an effect that was applied is not applied again).",
+        temporary=True,
+    ),
+)
