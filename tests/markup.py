@@ -11,7 +11,7 @@ _TAGS = """html head meta title style body main header nav section article detai
 h3 h4 p span strong code pre ul li a div table thead tbody tr th td figure figcaption svg rect
 text line"""
 _ATTRIBUTES = """charset http-equiv content name lang class id href title scope open width height
-viewbox role aria-label x y x1 x2 y1 y2 fill text-anchor data-series data-category"""
+viewbox colspan role aria-label x y x1 x2 y1 y2 fill text-anchor data-series data-category"""
 TAGS = frozenset(_TAGS.split())
 ATTRIBUTES = frozenset(_ATTRIBUTES.split())
 URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "action", "poster", "xlink:href", "data"})

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.pages import (
+    CHART_W,
     CSP,
     LABEL_W,
     VALUE_W,
@@ -119,7 +120,7 @@ def test_a_bar_is_as_long_as_its_value_and_every_name_is_text(
         if v is not None and (v or not stacked)
     ]
     assert len(bars) == len(drawn)
-    plot = 520 - LABEL_W - VALUE_W
+    plot = CHART_W - LABEL_W - VALUE_W
     widths = [float(b["width"]) for b in bars]
     assert all(0 <= w <= plot + 0.05 for w in widths)
     if not stacked:

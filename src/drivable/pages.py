@@ -117,10 +117,22 @@ def table(
     *,
     numeric: Iterable[int] = (),
     class_: str | None = None,
+    groups: Sequence[tuple[str, int]] = (),
 ) -> Markup:
-    """A table; the columns named in `numeric` align right."""
+    """A table; the columns named in `numeric` align right. `groups` (label, columns) heads runs
+    of columns above `headers`: a metric over its sides."""
     right = set(numeric)
-    head = el("thead", el("tr", [el("th", h, scope="col") for h in headers]))
+    over = el(
+        "tr",
+        [
+            el("th", label, colspan=span, scope="colgroup" if span > 1 else None)
+            for label, span in groups
+        ],
+        class_="group",
+    )
+    head = el(
+        "thead", over if groups else None, el("tr", [el("th", h, scope="col") for h in headers])
+    )
     body = el(
         "tbody",
         [
@@ -177,7 +189,17 @@ def _ticks(top: float) -> list[float]:
     return [float(f"{step * i:.12g}") for i in range(count + 1)]
 
 
-LABEL_W, VALUE_W, BAR_H, BAR_GAP, GROUP_PAD, LEGEND_H, AXIS_H = 180, 56, 12, 2, 10, 24, 18
+# two charts side by side fit a page of 1,100 px
+CHART_W, LABEL_W, VALUE_W, BAR_H, BAR_GAP, GROUP_PAD, LEGEND_H, AXIS_H = (
+    500,
+    180,
+    56,
+    12,
+    2,
+    10,
+    24,
+    18,
+)
 
 
 def bar_chart(
@@ -188,7 +210,7 @@ def bar_chart(
     maximum: float | None = None,
     fmt: Callable[[float], str] = _number,
     stacked: bool = False,
-    width: int = 520,
+    width: int = CHART_W,
 ) -> Markup:
     """Horizontal bars, a row of bars per category and a bar per series (one bar split by series
     when `stacked`). A missing value draws no bar and shows "–"; a stacked bar has no segment for
@@ -319,7 +341,8 @@ table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border-bottom: 1px solid var(--line); padding: 3px 10px 3px 0; text-align: left;
   vertical-align: top; }
 th { font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.group th { border-bottom: 1px solid var(--ink); text-align: center; padding-right: 10px; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .figures { display: flex; flex-wrap: wrap; gap: 10px; margin: 8px 0 12px; }
 .figure { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; min-width: 120px; }
 .figure .value { font-size: 22px; font-weight: 700; }
