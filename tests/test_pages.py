@@ -130,9 +130,11 @@ def test_a_bar_is_as_long_as_its_value_and_every_name_is_text(
                 assert math.isclose(w, plot * v / _ticks(top)[-1], abs_tol=0.06)
 
 
-@given(st.floats(min_value=0, max_value=1e9, allow_nan=False))
-def test_gridlines_are_even_round_steps_reaching_the_largest_value(top: float) -> None:
-    ticks = _ticks(top)
+@given(st.floats(min_value=0, max_value=1e9, allow_nan=False), st.booleans())
+def test_gridlines_are_even_round_steps_reaching_the_largest_value(top: float, whole: bool) -> None:
+    ticks = _ticks(top, whole)
+    if whole:
+        assert all(t == int(t) for t in ticks)
     assert ticks[0] == 0 and ticks[-1] >= top - 1e-9
     steps = [b - a for a, b in itertools.pairwise(ticks)]
     assert all(math.isclose(step, steps[0], rel_tol=1e-6) for step in steps)

@@ -177,14 +177,16 @@ def _number(value: float) -> str:
     return f"{value:.0f}" if value >= 100 or value == int(value) else f"{value:.1f}"
 
 
-def _ticks(top: float) -> list[float]:
-    """Gridlines at round steps (1, 2, 2.5 or 5 times a power of ten), five or so, the last at
-    or above `top`."""
+def _ticks(top: float, whole: bool = False) -> list[float]:
+    """Gridlines at round steps (1, 2, 2.5 or 5 times a power of ten; whole numbers for counts),
+    five or so, the last at or above `top`."""
     if top <= 1e-9:  # nothing to scale: an empty axis to 1
         return [0.0, 1.0]
     rough = top / 5
     power = 10 ** math.floor(math.log10(rough))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= rough)
+    if whole:
+        step = max(1.0, math.ceil(step))
     count = math.ceil(top / step - 1e-9)
     return [float(f"{step * i:.12g}") for i in range(count + 1)]
 
@@ -210,10 +212,11 @@ def bar_chart(
     maximum: float | None = None,
     fmt: Callable[[float], str] = _number,
     stacked: bool = False,
+    whole: bool = False,
     width: int = CHART_W,
 ) -> Markup:
     """Horizontal bars, a row of bars per category and a bar per series (one bar split by series
-    when `stacked`). A missing value draws no bar and shows "–"; a stacked bar has no segment for
+    when `stacked`; gridlines at whole numbers when `whole`). A missing value draws no bar and shows "–"; a stacked bar has no segment for
     a zero. Each bar is a `rect.bar` with
     `data-series` and `data-category`, and says its value in a tooltip."""
     rows = len(categories)
@@ -223,7 +226,7 @@ def bar_chart(
     height = LEGEND_H + rows * group_h + AXIS_H
     totals = [sum(_at(s.values, i) or 0.0 for s in series) if stacked else 0.0 for i in range(rows)]
     seen = [v for s in series for v in s.values[:rows] if v is not None]
-    ticks = _ticks(maximum if maximum is not None else max([*totals, *seen, 0.0]))
+    ticks = _ticks(maximum if maximum is not None else max([*totals, *seen, 0.0]), whole)
     top = ticks[-1]
     parts: list[Markup] = [el("title", caption)]
     x = 0.0

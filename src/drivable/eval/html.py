@@ -147,22 +147,37 @@ def _agents(sides: Sequence[Side]) -> list[str]:
 # -- sections ---------------------------------------------------------------------------------
 
 
+COSTS = (
+    ("turns", "model turns"),
+    ("prompt_tokens", "prompt tokens"),
+    ("completion_tokens", "completion tokens"),
+    ("model_seconds", "model seconds"),
+    ("tok_per_s", "tokens per second"),
+)
+
+
 def _figures(c: Comparison) -> Markup:
-    head = ["", *(s.label for s in c.sides)]
+    """The overall rates per side, beside the model's cost when a side by side measured it; the
+    splits below. A rate no side has (a run of before it) is left out."""
+    head = ["overall", *(s.label for s in c.sides)]
     rows = [
-        [label, *(_rate((s.summary.get("overall") or {}).get(key)) for s in c.sides)]
+        [label, *(_rate(r) for r in rates)]
         for key, label in OVERALL
+        for rates in [[(s.summary.get("overall") or {}).get(key) for s in c.sides]]
+        if any(r and r.get("n") for r in rates)
     ]
-    costs = [
-        (s.label, dict(s.doc["model"])) for s in c.sides if isinstance(s.doc.get("model"), dict)
+    parts = [table(head, rows, numeric=range(1, len(head)), class_="figures-table")]
+    models: list[dict[str, Any]] = [
+        dict(s.doc["model"]) if isinstance(s.doc.get("model"), dict) else {} for s in c.sides
     ]
-    cost_table = None
-    if costs:
-        keys = ("turns", "prompt_tokens", "completion_tokens", "model_seconds", "tok_per_s")
-        cost_table = table(
-            ("model cost", *keys),
-            [[label, *(_value(m.get(k)) for k in keys)] for label, m in costs],
-            numeric=range(1, len(keys) + 1),
+    if any(models):
+        parts.append(
+            table(
+                ["model cost", *(s.label for s in c.sides)],
+                [[label, *(_value(m.get(key)) for m in models)] for key, label in COSTS],
+                numeric=range(1, len(c.sides) + 1),
+                class_="figures-table",
+            )
         )
     splits = [
         (split, s)
@@ -182,12 +197,9 @@ def _figures(c: Comparison) -> Markup:
                 ]
                 for split, s in sorted(splits, key=lambda p: p[0])
             ],
+            numeric=range(2, 2 + len(SPLIT_METRICS)),
         )
-    return Markup(
-        table(head, rows, numeric=range(1, len(head)), class_="figures-table")
-        + (split_table or "")
-        + (cost_table or "")
-    )
+    return Markup(el("div", parts, class_="charts") + (split_table or ""))
 
 
 def _charts(c: Comparison) -> Markup:
@@ -228,6 +240,7 @@ def _charts(c: Comparison) -> Markup:
             "Tool calls per completed task",
             names,
             _per_workflow(c.sides, "tool_calls_per_completed", rate=False),
+            whole=True,
         ),
     ]
     model_tokens = _per_workflow(c.sides, "model_tokens_per_completed", rate=False)

@@ -148,6 +148,7 @@ def _summary(report: Report, groups: list[Group]) -> Markup:
                 for sev in SEVERITIES
             ],
             stacked=True,
+            whole=True,
             width=640,
         )
         if findings
