@@ -34,7 +34,7 @@ unit: $(STAMP)
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope --durations=15
 
 # The real counterparts (Node and the npm clients, the Python SDK 1.x, the pinned third-party servers,
-# the surface peers, PostgreSQL) start installing in the background first, beside lint and types;
+# the surface peers, PostgreSQL, Debian's chromium for the HTML reports) start installing in the background first, beside lint and types;
 # each test still installs what it finds missing (tests/counterparts.py).
 counterparts: $(STAMP)
 	$(BIN)/python -m tests.counterparts --detach

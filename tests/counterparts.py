@@ -1,8 +1,8 @@
 """Install every real counterpart the tests use, side by side, before the tests ask for one.
 
 `make test` starts this detached (`--detach`) before lint and types, so the downloads of Node 22
-and the npm clients, the Python SDK 1.x, the pinned third-party servers, the surface peers and
-PostgreSQL overlap with the checks that need none of them. It is only a head start: every
+and the npm clients, the Python SDK 1.x, the pinned third-party servers, the surface peers,
+PostgreSQL and Debian's chromium (the HTML reports' tests) overlap with the checks that need none of them. It is only a head start: every
 installer takes its own lock and stamp, so a test that gets there first installs it itself, and
 one that comes later waits for the lock and finds the stamp. A failure here changes nothing (the
 test that needs the counterpart reports it); the log is var/counterparts.log.
@@ -28,6 +28,7 @@ LOG = ROOT / "var" / "counterparts.log"
 
 def _installers() -> dict[str, Callable[[], Any]]:
     from tests.audit import audit_thirdparty as audit
+    from tests.browser import ensure_chromium
     from tests.effects.effects_pg import ensure_postgres
     from tests.interop.interop import ensure_mcp1, ensure_node
     from tests.surface import surface_thirdparty as surface
@@ -43,6 +44,7 @@ def _installers() -> dict[str, Callable[[], Any]]:
         "surface peers": surface.ensure,
         "python sdk 1.x": ensure_mcp1,
         "postgres": ensure_postgres,
+        "chromium": ensure_chromium,
     }
     for name in audit.PYPI_SERVERS:
         found[f"py-{name}"] = lambda name=name: audit.python_server(name)

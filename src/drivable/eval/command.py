@@ -117,14 +117,53 @@ def eval_command(
             min=0.1, help="Seconds the target has to answer a first tools/list (else exit 2)."
         ),
     ] = 45.0,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text (the tables) or html (one self-contained page with charts, on stdout).",
+        ),
+    ] = "text",
+    from_run: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--from-run",
+            help="Show a saved RUN.json (or a side by side's) instead of running (repeatable: "
+            "the last is shown, all of them as a history, oldest first).",
+        ),
+    ] = None,
 ) -> None:
     """Drive an agent through workflows against a server; score every step.
 
     Targets: `--contract MODULE:ATTR|caselaw` (in process), `-- CMD ARGS...` (stdio) or `--url`.
     """
+    if fmt not in report.FORMATS:
+        raise _fail(f"--format takes one of {', '.join(report.FORMATS)}")
+    console = Console(stderr=True)
+    if from_run:
+        given = [command, contract, url, workflows, workflow_set, out, trace]
+        if any(given):
+            raise _fail(
+                "--from-run shows saved runs: it takes no target, workflows, --out or --trace"
+            )
+        try:
+            saved = [(path.stem, report.load_saved(path)) for path in from_run]
+        except (OSError, ValueError) as error:
+            raise _fail(str(error)) from None
+        if baseline is not None and report.is_side_by_side(saved[-1][1]):
+            raise _fail(
+                "--baseline compares runs of `drivable eval`; a side by side holds its own "
+                "before (naive) and after (drivable)"
+            )
+        before = _baseline(baseline, gate)
+        if fmt == "text":
+            _print_text(saved[-1][1])
+        _compare(saved, before, markdown, gate, fmt, console)
+        return
+    before = _baseline(baseline, gate)
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    console = Console(stderr=True)
     try:
         target = _target(
             command or [], contract, url, bearer_token, env or [], pass_env or [], legacy
@@ -208,8 +247,8 @@ def eval_command(
         seed=seed,
         seconds=time.perf_counter() - started,
     )
-    out_console = report.wide_console()
-    report.print_run(doc, out_console)
+    if fmt == "text":
+        _print_text(doc)
     if out is not None:
         import json
 
@@ -218,17 +257,52 @@ def eval_command(
     never = _never_answered(results)
     if never is not None:
         raise _fail(f"no trial reached the target: {never}")
+    _compare(
+        [(out.stem if out is not None else "this run", doc)], before, markdown, gate, fmt, console
+    )
+
+
+def _print_text(doc: dict[str, Any]) -> None:
+    if report.is_side_by_side(doc):
+        from drivable.eval.sidebyside import markdown
+
+        typer.echo(markdown(doc))
+    else:
+        report.print_run(doc, report.wide_console())
+
+
+def _baseline(baseline: Path | None, gate: bool) -> dict[str, Any] | None:
+    """The --baseline run, read before any work is done; --gate needs one."""
     if baseline is None:
         if gate:
             raise _fail("--gate needs --baseline RUN.json")
-        return
+        return None
     try:
-        before = report.load_run(baseline)
+        return report.load_run(baseline)
     except (OSError, ValueError) as error:
         raise _fail(str(error)) from None
+
+
+def _compare(
+    runs: list[tuple[str, dict[str, Any]]],
+    before: dict[str, Any] | None,
+    markdown: Path | None,
+    gate: bool,
+    fmt: str,
+    console: Console,
+) -> None:
+    """The last run against the baseline (the table, the gate), and the page when --format html."""
+    doc = runs[-1][1]
+    if fmt == "html":
+        from drivable.eval.html import render_html
+
+        sys.stdout.write(render_html(runs, before))
+    if before is None:
+        return
     table = report.markdown_before_after(before, doc)
-    typer.echo("")
-    typer.echo(table)
+    if fmt == "text":
+        typer.echo("")
+        typer.echo(table)
     if markdown is not None:
         markdown.write_text(table + "\n", encoding="utf-8")
     found = report.regressions(before, doc)

@@ -23,6 +23,7 @@ from drivable.eval.tokens import ENCODING
 from drivable.eval.workflow import SPLITS
 
 RUN_FORMAT = 1
+FORMATS: tuple[str, ...] = ("text", "html")
 Z95 = 1.959964
 Z_GATE = -1.645
 
@@ -223,6 +224,41 @@ def load_run(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict) or "summary" not in data:
         raise ValueError(f"{path} is not a drivable eval run (no summary)")
     return data
+
+
+def _side_by_side_runs(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The runs of a side by side's document by model: `runs` (format 2), one model's `sets` at
+    the top (format 1), or runs keyed by set as some reruns were saved."""
+    if isinstance(data.get("runs"), dict):
+        return dict(data["runs"])
+    if "sets" in data:
+        return {str(data.get("model") or "run"): data}
+    if data and all(isinstance(v, dict) and "sets" in v for v in data.values()):
+        return dict(data)
+    return None
+
+
+def load_saved(path: str | Path) -> dict[str, Any]:
+    """A saved run of either kind: `drivable eval --out` (its summary at the top), or a side by
+    side (`python -m drivable.eval.sidebyside`), returned as `{"runs": {model: run}, ...}`."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and "summary" in data:
+        return data
+    runs = _side_by_side_runs(data) if isinstance(data, dict) else None
+    sides = [
+        doc
+        for run in (runs or {}).values()
+        for by_side in (run.get("sets") or {}).values()
+        for doc in (by_side or {}).values()
+    ]
+    if not runs or not sides or not all(isinstance(d, dict) and "summary" in d for d in sides):
+        raise ValueError(f"{path} is not a drivable eval run (no summary, no side by side)")
+    extra = {k: v for k, v in data.items() if k in ("started", "note", "partial", "wall_seconds")}
+    return {**extra, "runs": runs}
+
+
+def is_side_by_side(doc: dict[str, Any]) -> bool:
+    return "summary" not in doc and "runs" in doc
 
 
 # -- printing ------------------------------------------------------------------------------------
