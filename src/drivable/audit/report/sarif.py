@@ -113,7 +113,7 @@ def fingerprint(rule: str, subject: str, summary: str) -> str:
     return hashlib.sha256(f"{rule}|{subject}|{NUMBER.sub('#', summary)}".encode()).hexdigest()[:32]
 
 
-def _server_label(report: Report) -> str:
+def server_label(report: Report) -> str:
     server = report.target.get("surface", {}).get("server") or {}
     name = server.get("name") if isinstance(server, dict) else None
     if isinstance(name, str) and name:
@@ -167,7 +167,7 @@ def render_sarif(report: Report) -> dict[str, Any]:
                         "rules": [_rule(rid) for rid in rule_ids],
                     }
                 },
-                "automationDetails": {"id": f"drivable-audit/{_server_label(report)}/"},
+                "automationDetails": {"id": f"drivable-audit/{server_label(report)}/"},
                 "artifacts": [{"location": {"uri": uri}} for uri in sorted(used)],
                 "results": results,
                 "properties": {
