@@ -16,15 +16,17 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-TRUE = {"true", "yes", "1", "on"}
-FALSE = {"false", "no", "0", "off", ""}
+from drivable.kinds import read
 
 
 def _flag(value: str, name: str) -> bool:
-    folded = value.strip().casefold()
-    if folded not in TRUE | FALSE:
+    """An input read as the boolean kind reads it (empty is false)."""
+    reading = read("boolean", value)
+    if reading.outcome == "absent":
+        return False
+    if reading.outcome != "value":
         raise ValueError(f"input {name} takes true or false, not {value!r}")
-    return folded in TRUE
+    return bool(reading.value)
 
 
 def _words(value: str) -> list[str]:
