@@ -53,6 +53,12 @@ COMMANDS: tuple[Command, ...] = (
         "Drive an agent through workflows against a server; score every step.",
     ),
     Command(
+        "ci",
+        "drivable.ci.command",
+        "Audit a server for CI, and optionally evaluate it: SARIF, Markdown, step outputs, one "
+        "gate.",
+    ),
+    Command(
         "snapshot",
         "drivable.surface.command",
         "Write the canonical, sorted JSON of everything an agent sees of a server.",

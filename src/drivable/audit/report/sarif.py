@@ -1,10 +1,10 @@
 """SARIF 2.1.0 that GitHub code scanning accepts, for every kind of target.
 
 Code scanning drops results without a physical location, so every result points into a file: for a
-Python server (a drivable contract, FastMCP, the SDK) whose source is in the checkout, a tool's
-result points at its `def` (`drivable.audit.report.source`); every other result at the
-`--from-file` dump, or the surface snapshot the audit writes beside the report (one line per tool
-name, so a result lands on its tool). `security-severity` sits on the rules, automation ids name the
+Python server (a drivable contract, FastMCP, the SDK) whose source is in the checkout, a result on
+a tool, prompt or resource points at its `def` and a result on the server at the line creating it
+(`drivable.audit.report.source`); every other result at the `--from-file` dump, or the surface
+snapshot the audit writes beside the report (one line per name, so a result lands on its item). `security-severity` sits on the rules, automation ids name the
 server and not a path on this machine, and fingerprints hash what identifies a finding (rule,
 subject, the summary with its numbers masked), never counts that change from run to run.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 from drivable import __version__ as _version
 from drivable.audit.model import Report
-from drivable.audit.report.source import tool_definitions
+from drivable.audit.report.source import declarations
 from drivable.audit.rules import REGISTRY
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -90,12 +90,12 @@ def _in_checkout(path: Path) -> str | None:
 
 
 def _declarations(report: Report) -> dict[str, tuple[str, int]]:
-    """subject -> (file in the checkout, line of the tool's `def`)."""
+    """subject -> (file in the checkout, line of its declaration)."""
     out: dict[str, tuple[str, int]] = {}
-    for name, (path, line) in tool_definitions(list(report.target.get("command") or [])).items():
+    for subject, (path, line) in declarations(list(report.target.get("command") or [])).items():
         where = _in_checkout(path)
         if where is not None:
-            out[f"tool:{name}"] = (where, line)
+            out[subject] = (where, line)
     return out
 
 
@@ -113,7 +113,7 @@ def fingerprint(rule: str, subject: str, summary: str) -> str:
     return hashlib.sha256(f"{rule}|{subject}|{NUMBER.sub('#', summary)}".encode()).hexdigest()[:32]
 
 
-def _server_label(report: Report) -> str:
+def server_label(report: Report) -> str:
     server = report.target.get("surface", {}).get("server") or {}
     name = server.get("name") if isinstance(server, dict) else None
     if isinstance(name, str) and name:
@@ -132,8 +132,10 @@ def render_sarif(report: Report) -> dict[str, Any]:
     lines = _lines(report.artifact)
     declared = _declarations(report)
     results = []
+    used: set[str] = set()
     for f in findings:
         source, line = declared.get(f.subject, (artifact, 0))
+        used.add(source)
         where = _location(f.subject, source, {f.subject: line} if line else lines)
         results.append(
             {
@@ -165,11 +167,8 @@ def render_sarif(report: Report) -> dict[str, Any]:
                         "rules": [_rule(rid) for rid in rule_ids],
                     }
                 },
-                "automationDetails": {"id": f"drivable-audit/{_server_label(report)}/"},
-                "artifacts": [
-                    {"location": {"uri": uri}}
-                    for uri in sorted({artifact, *(p for p, _ in declared.values())})
-                ],
+                "automationDetails": {"id": f"drivable-audit/{server_label(report)}/"},
+                "artifacts": [{"location": {"uri": uri}} for uri in sorted(used)],
                 "results": results,
                 "properties": {
                     "target": report.target,
