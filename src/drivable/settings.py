@@ -249,6 +249,16 @@ def passed_through(names: Iterable[str]) -> dict[str, str]:
     return {name: os.environ[name] for name in names if name in os.environ}
 
 
+def environment() -> dict[str, str]:
+    """A copy of this process's environment: a CI runner's own variables (`INPUT_*`, `GITHUB_*`)."""
+    return dict(os.environ)
+
+
+def withdraw(name: str) -> None:
+    """Remove variable `name`, so that no code this process imports afterwards can read it."""
+    os.environ.pop(name, None)
+
+
 def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a child process starts with: this process's, `extra` on top."""
     return {**os.environ, **(extra or {})}

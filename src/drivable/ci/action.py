@@ -10,12 +10,12 @@ is uploaded before the action's last step fails the job on the gate.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import sys
 from collections.abc import Mapping
 
+from drivable import settings
 from drivable.kinds import read
 
 
@@ -64,7 +64,7 @@ def main() -> None:
     from drivable.cli import fail, run
 
     try:
-        argv = options(os.environ)
+        argv = options(settings.environment())
     except ValueError as error:
         sys.exit(fail(str(error), command="ci"))
     sys.exit(run(argv))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from collections.abc import Mapping
@@ -12,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from drivable import settings
 from drivable.audit.config import ConfigError, load_config
 from drivable.audit.model import CoverageRow, Finding, Report
 from drivable.audit.report import render as render_report
@@ -161,9 +161,9 @@ def ci(
 
     Exit 0: the gate passed; 1: it failed; 2: the audit or the eval could not run.
     """
-    environ = dict(os.environ)
+    environ = settings.environment()
     # read once and kept from the code this run imports (a contract evaluated in process)
-    os.environ.pop("GITHUB_TOKEN", None)
+    settings.withdraw("GITHUB_TOKEN")
     given = sum(1 for x in (server_command, url, contract) if x)
     if given != 1:
         raise _fail("give exactly one target: `-- CMD ARGS...`, --url URL, or --contract PATH")
