@@ -5,6 +5,7 @@ written to var/audit-planted.json and quoted in docs/audit.md."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,38 @@ def test_a_valid_baseline_order_shows_the_retry_placing_a_second(
     # key replayed the first order
     twin = runs["orders-clean+writes"]["target"]["probes"]["by_probe"]
     assert twin.get("repeat-baseline") == 1
+
+
+REFERENCE: dict[str, list[str]] = {
+    "example": [sys.executable, "-m", "drivable.eval.surfaces", "example"],
+    "caselaw": [sys.executable, "-m", "drivable.servers.caselaw"],
+    "billing": [sys.executable, "-m", "drivable.servers.billing"],
+    "bookings": [sys.executable, "-m", "drivable.eval.surfaces", "bookings"],
+    "tickets": [sys.executable, "-m", "drivable.eval.surfaces", "tickets"],
+    "documents": [sys.executable, "-m", "drivable.eval.surfaces", "documents"],
+}
+BLIND_SPOT_RULES = {
+    "1.name",
+    "3.required-optional",
+    "3.ap-mode-annotations",
+    "3.strict-types",
+    "6.field-feedback",
+    "dv.substrate-leak",
+    "3.idempotency-key",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_the_reference_servers_carry_none_of_the_blind_spots(name: str, tmp_path: Path) -> None:
+    """Audited with --allow-writes on scratch stores (caselaw's corpus stays in the user's
+    cache: it is read-only and slow to build): no finding of the blind spots' rules, nothing at
+    major or above, and every keyed write made a valid first call, so its retry was tested."""
+    scratch = () if name == "caselaw" else ("--env", f"XDG_CACHE_HOME={tmp_path}")
+    run = audit_json(*scratch, "--", *REFERENCE[name], extra=("--allow-writes",))
+    assert run.code == 0, [(f["rule"], f["subject"]) for f in run.report["findings"]]
+    assert [f for f in run.report["findings"] if f["rule"] in BLIND_SPOT_RULES] == []
+    by_probe = run.report["target"]["probes"]["by_probe"]
+    if name != "caselaw":  # caselaw only reads
+        assert by_probe.get("repeat-baseline", 0) >= 1 and by_probe.get("wrong-type", 0) >= 1
+    if name in ("billing", "bookings", "tickets", "example"):  # each has a keyed create
+        assert by_probe.get("placeholder-key", 0) >= 1
