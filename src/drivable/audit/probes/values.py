@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from drivable import kinds
 from drivable import schema as sch
 from drivable.audit import heuristics as h
 
@@ -26,8 +27,7 @@ PATH_NAME = re.compile(r"(^|_)path$", re.I)
 FILE_WORDS = re.compile(r"\bfiles?\b|_file|file_", re.I)
 # A version-control reference: every repository has HEAD, as a model working in one knows.
 REF_NAME = re.compile(r"^(revision|rev|ref|commit|commit_sha|sha|commitish|treeish)$", re.I)
-ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
-CLOCK = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$")
+ISO_DAY_CHARS = len("2026-10-05")
 EMAIL_NAME = re.compile(r"(^|_)e?mail(_address)?$", re.I)
 DATETIME_NAME = re.compile(r"(_at$|datetime|timestamp)", re.I)
 COUNTED = re.compile(r"^(?P<prefix>\D*?)(?P<digits>\d+)$")
@@ -42,8 +42,13 @@ def _id_key(key: str) -> bool:
 
 
 def _day_of(value: Any) -> str | None:
-    m = ISO_DAY.match(value) if isinstance(value, str) else None
-    return m.group(1) if m else None
+    """The day an answer wrote (`2026-10-05`, or the day of `2026-10-05T09:00:00Z`): read by the
+    date kind, its one reader, and kept only when the server wrote it in the canonical form."""
+    if not isinstance(value, str) or len(value) < ISO_DAY_CHARS:
+        return None
+    head = value[:ISO_DAY_CHARS]
+    reading = kinds.read("date", head)
+    return head if reading.outcome == "value" and reading.value == head else None
 
 
 @dataclass
@@ -150,10 +155,20 @@ def _text_for(name: str, node: dict[str, Any]) -> str:
     return text[:high] if isinstance(high, int) and high > 0 else text
 
 
-def _clock_after(start: str) -> str:
-    """An hour later, in the start's own form (`9:30` -> `10:30`, `10:00:00` -> `11:00:00`)."""
-    hours, rest = start.split(":", 1)
-    return f"{min(int(hours) + 1, 23):02d}:{rest}"
+def _clock(value: Any) -> str | None:
+    """A time of day as the time kind writes it (`09:00:00`), or None: what orders two times."""
+    if not isinstance(value, str):
+        return None
+    reading = kinds.read("time", value)
+    return str(reading.value) if reading.outcome == "value" else None
+
+
+def _clock_after(start: str, at: str) -> str:
+    """An hour after `start`, in the start's own form (`9:30` -> `10:30`, `10:00:00` ->
+    `11:00:00`); `at` is the start as the time kind wrote it."""
+    hours, minutes, seconds = at.split(":")[:3]
+    later = f"{min(int(hours) + 1, 23):02d}:{minutes}"
+    return f"{later}:{seconds[:2]}" if start.count(":") == 2 else later
 
 
 def creates_its_own_id(tool_name: str, prop: str) -> bool:
@@ -231,21 +246,20 @@ def baseline_arguments(tool: dict[str, Any], know: Knowledge) -> dict[str, Any]:
 
 
 def _end_after_start(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """A start and an end (`start`/`end`, `start_time`/`end_time`, `from`/`to`) as clock times:
-    the end comes after the start, the next member of its enum or an hour later."""
+    """A start and an end (`start`/`end`, `start_time`/`end_time`, `from`/`to`) as times of
+    day: the end comes after the start, the next member of its enum or an hour later."""
     props = sch.properties(schema)
     for start_name, end_name in (("start", "end"), ("start_time", "end_time"), ("from", "to")):
         start, end = args.get(start_name), args.get(end_name)
-        if not (isinstance(start, str) and isinstance(end, str)):
-            continue
-        if not (CLOCK.match(start) and CLOCK.match(end)) or end.zfill(5) > start.zfill(5):
+        start_at, end_at = _clock(start), _clock(end)
+        if start_at is None or end_at is None or end_at > start_at:
             continue
         node = sch.resolve(schema, props.get(end_name, {}))
         enum = node.get("enum")
         if isinstance(enum, list):
-            later = [v for v in enum if isinstance(v, str) and v.zfill(5) > start.zfill(5)]
+            later = [v for v in enum if (_clock(v) or "") > start_at]
             if later:
                 args[end_name] = later[0]
         else:
-            args[end_name] = _clock_after(start)
+            args[end_name] = _clock_after(str(start), start_at)
     return args
