@@ -275,14 +275,20 @@ class Score:
         return self.found_true / self.labelled_true if self.labelled_true else 1.0
 
 
-def score(reports: dict[str, list[dict[str, str]]], labels: dict[str, list[Label]]) -> Score:
-    """Findings per server (rule, subject, severity dicts) against the labels."""
+def score(
+    reports: dict[str, list[dict[str, str]]],
+    labels: dict[str, list[Label]],
+    writes: dict[str, list[Label]] | None = None,
+) -> Score:
+    """Findings per server (rule, subject, severity dicts) against the labels; a run named
+    `<server>+writes` (audited with --allow-writes) adds `writes[<server>]`, which wins."""
+    writes = WRITES_RUNS if writes is None else writes
     s = Score(false_critical=[], false_severe=[], false_any=[], missed=[])
     assert s.false_critical is not None and s.false_severe is not None
     assert s.false_any is not None and s.missed is not None
     for server, findings in reports.items():
         base, _, mode = server.partition("+")
-        extra = WRITES_RUNS.get(base, []) if mode == "writes" else []
+        extra = writes.get(base, []) if mode == "writes" else []
         by_key = {(lab.rule, lab.subject): lab for lab in [*labels.get(base, []), *extra]}
         seen: dict[tuple[str, str], str] = {}
         for f in findings:

@@ -123,7 +123,7 @@ def test_offline_a_suspicion_is_never_above_minor(severity: str) -> None:
 
 
 def test_baselines_take_ids_the_server_listed_and_values_its_schema_names() -> None:
-    from drivable.audit.probes.plan import Knowledge, baseline_arguments
+    from drivable.audit.probes.values import Knowledge, baseline_arguments
 
     know = Knowledge(dirs=("/srv/repo",))
     know.learn("search_notes", {"notes": [{"note_id": "n7", "title": "Taxes"}]})

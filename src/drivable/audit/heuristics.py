@@ -8,11 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drivable.schema import types_of
+from drivable.schema import resolve, types_of
 from drivable.verbs import MUTATING_VERBS, READ_VERBS
 
-DESTRUCTIVE_VERBS = frozenset(
-    [
+# The mutating verbs (drivable.verbs, the one vocabulary) that destroy what they act on: a
+# name, or an action/mode enum member, led by one of these is destructive.
+DESTRUCTIVE_VERBS = MUTATING_VERBS & frozenset(
+    {
         "delete",
         "remove",
         "destroy",
@@ -27,8 +29,10 @@ DESTRUCTIVE_VERBS = frozenset(
         "void",
         "unlink",
         "unregister",
-    ]
+    }
 )
+# The mutating verbs that bring a new thing into being: a create's own id must be a new one.
+CREATING_VERBS = MUTATING_VERBS & frozenset({"create", "add", "insert", "new", "make", "register"})
 # Verbs of tools that answer a list of rows: the ones paging rules apply to, and the ones whose
 # answers hold ids a later call can use (the probes read them first), in the order a model tries.
 LISTING_VERBS = ("list", "search", "find", "query", "browse")
@@ -147,6 +151,14 @@ NUMERIC_COUNT_NAME = re.compile(
 )
 
 
+# An idempotency key (a `request_id` may be the caller's trace id: not read as a key).
+KEY_NAME = re.compile(r"idempoten\w*_?key|^dedup\w*_?(key|id)$", re.I)
+
+
+def is_key_property(name: str) -> bool:
+    return bool(KEY_NAME.search(name))
+
+
 def is_date_property(name: str, node: dict[str, Any]) -> bool:
     fmt = node.get("format")
     if fmt in ("date", "date-time"):
@@ -204,6 +216,52 @@ def lists_values(description: str) -> bool:
         or PIPE_ALTERNATIVES.search(description)
         or _quoted_choice(description)
     )
+
+
+LEAD_IN = re.compile(
+    r"\b(one of|must be|either|allowed values?(?: are)?|valid values?(?: are)?|possible values?"
+    r"(?: are)?|options?|accepts?)\s*[:\-]?\s*",
+    re.I,
+)
+LISTED_WORD = re.compile(r"[A-Za-z0-9][\w.-]{0,29}")
+
+
+def listed_values(description: str) -> list[str]:
+    """The values a description lists for a free string, in order (none when it lists none):
+    the quoted words of a choice, `a|b|c`, or the words after "one of", "allowed values" ..."""
+    if not lists_values(description):
+        return []
+    quoted = [
+        m.group(1)
+        for m in QUOTED_VALUE.finditer(description)
+        if not EXAMPLE_WORDS.search(description[max(0, m.start() - 40) : m.start()])
+    ]
+    if len(set(quoted)) >= 2:
+        return list(dict.fromkeys(quoted))
+    piped = PIPE_ALTERNATIVES.search(description)
+    if piped:
+        return list(dict.fromkeys(piped.group(0).split("|")))
+    lead = LEAD_IN.search(description)
+    if lead is None:
+        return []
+    rest = re.split(r"[.;](?:\s|$)|\)", description[lead.end() :], maxsplit=1)[0]
+    parts = re.split(r"\s*(?:,|\bor\b|\band\b|\|)\s*", rest)
+    words = [LISTED_WORD.fullmatch(p.strip(" '\"`")) for p in parts]
+    found = [w.group(0) for w in words if w]
+    return list(dict.fromkeys(found)) if len(found) >= 2 else []
+
+
+def prose_values(schema: dict[str, Any], node: dict[str, Any], doc: str) -> list[str]:
+    """The values a free string (or a list of free strings) lists only in prose, or []."""
+    types = types_of(node)
+    if types == {"array"}:
+        items = resolve(schema, node.get("items") or {})
+        if types_of(items) != {"string"} or "enum" in items or "const" in items:
+            return []
+        return listed_values(doc or str(items.get("description") or ""))
+    if types == {"string"} and "enum" not in node and "const" not in node:
+        return listed_values(doc)
+    return []
 
 
 WHEN_CUES = re.compile(

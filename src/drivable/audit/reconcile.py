@@ -107,6 +107,14 @@ def _judge(
             # the user's date itself, wrongly)
             return None
         return _unconfirmed(f, _why_not_seen(state, tool))
+    evidence = f.evidence if isinstance(f.evidence, dict) else {}
+    if f.rule == "3.idempotency-key" and "key_property" in evidence:
+        # The schema leaves the key unbounded; the key probes (with --allow-writes) decide.
+        if seen.get("keys") in ("refused", "accepted"):
+            return None  # refused: the server bounds it; accepted: the probe's finding says so
+        return _unconfirmed(f, _why_not_seen(state, tool))
+    if f.rule == "3.strict-types" and "listed" in evidence and seen.get("typo") == "silent":
+        return None  # the typo probe's finding says more: a misspelled value found nothing
     duplicating = f.rule == "3.idempotency-key" or (
         f.rule == "3.honest-annotations" and "idempotentHint" in f.summary
     )

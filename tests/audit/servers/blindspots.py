@@ -1,7 +1,9 @@
 """A stdio MCP server with the defects the auditor used to miss or misjudge (issue 37).
 
 Run: python blindspots.py. Each defect is listed in PLANTED as (rule id, subject); what must not be
-asked of it is in the tests (tests/audit/test_audit_agreement.py).
+asked of it is in the tests (tests/audit/test_audit_agreement.py). Otherwise it is written to be
+clean (a summary, output schemas): in the planted corpus (tests/audit/planted_corpus.py) any
+other critical or major finding on it counts against precision.
 """
 
 from __future__ import annotations
@@ -36,6 +38,20 @@ WRAPPED = {
     "required": ["result"],
 }
 READ = types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
+INSTRUCTIONS = (
+    "Notebook: list and read notes, count words, read a day's events and preview tags. Call "
+    "list_notes first. It does not create or delete notes."
+)
+EVENTS = {
+    "type": "object",
+    "properties": {"events": {"type": "array", "items": {"type": "object"}}},
+    "required": ["events"],
+}
+TAGGED = {
+    "type": "object",
+    "properties": {"note_id": {"type": "string"}, "tagged": {"type": "boolean"}},
+    "required": ["note_id", "tagged"],
+}
 
 
 def tool(name: str, description: str, props: dict[str, Any], **kw: Any) -> types.Tool:
@@ -83,6 +99,7 @@ TOOLS = [
         "list if none. Example: read_events(day='2026-01-15').",
         {"day": {"type": "string", "description": "The day to read."}},
         schema_extra={"required": ["day"]},
+        output_schema=EVENTS,
     ),
     tool(
         "tag_note",
@@ -97,6 +114,7 @@ TOOLS = [
             },
         },
         schema_extra={"required": ["note_id"]},
+        output_schema=TAGGED,
     ),
 ]
 # Listed from the second tools/list on: a toolset that loads late, told to nobody.
@@ -105,6 +123,11 @@ LATE = tool(
     "Export every note as JSON. Use when asked for a backup; returns an empty list when there "
     "are none. Example: export_notes().",
     {},
+    output_schema={
+        "type": "object",
+        "properties": {"notes": {"type": "array"}},
+        "required": ["notes"],
+    },
 )
 
 
@@ -156,7 +179,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         if not NOTE_ID.match(note_id):
             return refuse("invalid_id", "note_id", "A note id is n and a number, e.g. n1.")
         if name == "tag_note":
-            return answer({"note_id": note_id, "tagged": False})
+            tagged = {"note_id": note_id, "tagged": False}
+            return answer(tagged, structured=tagged)
         if note_id not in NOTES:
             return wrapped(f"Error: no note has the id {note_id!r}")  # planted: isError false
         return wrapped(NOTES[note_id])
@@ -167,11 +191,17 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     if name == "read_events":
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(args.get("day", ""))):
             return refuse("invalid_date", "day", "Write the day as YYYY-MM-DD.")
-        return answer({"events": []})
-    return answer({"notes": []})
+        return answer({"events": []}, structured={"events": []})
+    return answer({"notes": []}, structured={"notes": []})
 
 
-server = Server("notebook", on_list_tools=list_tools, on_call_tool=call_tool)
+server = Server(
+    "notebook",
+    version="1.0.0",
+    instructions=INSTRUCTIONS,
+    on_list_tools=list_tools,
+    on_call_tool=call_tool,
+)
 
 
 async def main() -> None:

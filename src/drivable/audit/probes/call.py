@@ -26,13 +26,14 @@ class ProbeCall:
     error: dict[str, Any] | None = None
     # A success whose text reads as an error (isError false): never counted as a success.
     error_as_success: bool = False
+    listed: str | None = None  # the listed value a `typo-value` probe misspelled
 
     @property
     def succeeded(self) -> bool:
         return self.outcome == "success" and not self.error_as_success
 
     def evidence(self, schema: Any = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"probe": self.probe, "sent": self.arguments}
+        out: dict[str, Any] = {"probe": self.probe, "sent": trim_sent(self.arguments)}
         if self.result is not None:
             out["answer"] = trim_answer(self.result)
         if self.error is not None:
@@ -42,6 +43,19 @@ class ProbeCall:
         if schema is not None:
             out["schema"] = schema
         return out
+
+
+SENT_CHARS = 200
+
+
+def trim_sent(arguments: dict[str, Any]) -> dict[str, Any]:
+    """What was sent, with a long string (the megabyte key) told by its start and its length."""
+    return {
+        k: f"{v[:40]}... ({len(v):,} characters)"
+        if isinstance(v, str) and len(v) > SENT_CHARS
+        else v
+        for k, v in arguments.items()
+    }
 
 
 def trim_answer(result: dict[str, Any], limit: int = 600) -> dict[str, Any]:

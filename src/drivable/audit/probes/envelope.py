@@ -109,7 +109,14 @@ def named_fields(envelope: dict[str, Any] | None) -> set[str]:
 
 
 def mentions_field(field_name: str, envelope: dict[str, Any] | None, text: str) -> bool:
+    """The envelope's issues name the field, or the text does: as written, or in words
+    ("Invalid branch type: lcoal" names `branch_type` to a model as well)."""
     names = named_fields(envelope)
     if field_name in names or any(n.split(".")[0] == field_name for n in names):
         return True
-    return bool(re.search(rf"(?<![A-Za-z0-9]){re.escape(field_name)}(?![A-Za-z0-9])", text))
+    if re.search(rf"(?<![A-Za-z0-9]){re.escape(field_name)}(?![A-Za-z0-9])", text):
+        return True
+    spaced = field_name.replace("_", " ").strip()
+    return spaced != field_name and bool(
+        re.search(rf"(?<![A-Za-z0-9]){re.escape(spaced)}(?![A-Za-z0-9])", text, re.I)
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 import jsonschema
@@ -295,9 +296,11 @@ def check_envelope(call: ProbeCall, tool: dict[str, Any], state: ProbeState, sub
         derived and (not state.baseline_ok.get(name, True) or name in state.mutated)
     )
     candidates = list(call.arguments) if call.probe == "placeholders" else [str(call.field)]
+    # A megabyte refused as too large is refused whole: no one field is at fault.
     if (
         call.field
         and attributable
+        and call.probe != "long-key"
         and not any(mentions_field(c, envelope, text) for c in candidates)
     ):
         state.add(
@@ -470,3 +473,115 @@ def summarise_gaps(state: ProbeState) -> None:
             {"tools": tools[:10]},
             "Omit optional envelope fields that have no value.",
         )
+
+
+NO_RESULTS = re.compile(
+    r"^\s*(no (results?|matches|\w+ (were )?found)|nothing (was )?found|0 results)\b", re.I
+)
+COUNT_KEYS = frozenset({"total", "count", "total_count", "hits", "matches"})
+
+
+def empty_answer(call: ProbeCall) -> bool:
+    """A success that found nothing: every list in it empty (and any count 0), `[]`, or prose
+    that says no results."""
+    data = (call.result or {}).get("structuredContent")
+    if data is None:
+        blocks = text_blocks(call)
+        try:
+            data = json.loads(blocks[0]) if blocks else None
+        except ValueError:
+            text = " ".join(blocks).strip()
+            return text in ("", "[]") or bool(NO_RESULTS.match(text))
+    if isinstance(data, list):
+        return not data
+    if not isinstance(data, dict):
+        return False
+    lists = [v for v in data.values() if isinstance(v, list)]
+    counts = [v for k, v in data.items() if k in COUNT_KEYS and isinstance(v, int)]
+    return bool(lists) and not any(lists) and not any(counts)
+
+
+def check_typo(
+    control: ProbeCall | None,
+    typo: ProbeCall,
+    tool: dict[str, Any],
+    state: ProbeState,
+    subject: str,
+) -> None:
+    """A value the description lists found something; the same with a typo found nothing and
+    said nothing about it: a model reports "none" where it misspelled."""
+    name = str(tool.get("name"))
+    if not typo.succeeded:
+        state.observe(name, "typo", "refused")
+        return
+    if control is None or not control.succeeded or empty_answer(control):
+        state.observe(name, "typo", "inconclusive")  # the listed value finds nothing either
+        return
+    sent = typo.arguments.get(str(typo.field))
+    spelled = sent[0] if isinstance(sent, list) and sent else sent
+    text = answer_text(typo)
+    told = str(spelled) in text or (typo.field is not None and typo.field in text)
+    if not empty_answer(typo) or told:
+        state.observe(name, "typo", "told")
+        return
+    state.observe(name, "typo", "silent")
+    state.add(
+        "3.strict-types",
+        "major",
+        subject,
+        f"`{typo.field}` took the typo {json.dumps(sent)} (for {typo.listed!r}, a value its "
+        "description lists) and found nothing, saying nothing: the model reports no results "
+        "where it misspelled.",
+        {"listed_value": control.evidence(), **typo.evidence()},
+        f"Make `{typo.field}`"
+        + (" an array whose `items` are" if isinstance(sent, list) else "")
+        + " an `enum` of the listed values, and refuse any other value with an issue naming "
+        f"`{typo.field}` and the allowed values.",
+        key=f"{subject}:typo",
+    )
+
+
+def check_keys(
+    calls: list[ProbeCall], tool: dict[str, Any], state: ProbeState, subject: str
+) -> None:
+    """The placeholder word and the megabyte sent as idempotency keys: each must be refused."""
+    name = str(tool.get("name"))
+    taken = [c for c in calls if c.succeeded]
+    state.observe(name, "keys", "accepted" if taken else "refused")
+    if not taken:
+        return
+    field = str(taken[0].field)
+    what = {
+        "placeholder-key": 'the word "uuid" (copied from "a key, e.g. a uuid")',
+        "long-key": "a 1,000,000-character string",
+    }
+    state.add(
+        "3.idempotency-key",
+        "major",
+        subject,
+        f"`{name}` took {' and '.join(what[c.probe] for c in taken)} as `{field}`: every model "
+        "that copies the word shares one key, and nothing bounds what a key costs to store.",
+        {"probes": [c.evidence() for c in taken]},
+        f"Refuse placeholder words (`uuid`, `key`, `string`) and keys over a bound (128 "
+        f"characters is plenty for a UUID) with an issue naming `{field}`; advertise the bound "
+        "(`minLength: 8`, `maxLength: 128`).",
+        key=f"{subject}:key-bounds",
+    )
+
+
+def compare_field_feedback(state: ProbeState) -> None:
+    """A tool whose wrong-type rejection names no field, among tools whose rejections name
+    theirs: the server knows how, this tool does not. Said in the finding."""
+    named = sorted(n for n, seen in state.observed.items() if seen.get("wrong-type") == "named")
+    if not named:
+        return
+    for i, f in enumerate(state.findings):
+        probe = f.evidence.get("probe") if isinstance(f.evidence, dict) else None
+        if f.rule == "6.field-feedback" and probe == "wrong-type":
+            others = ", ".join(f"`{n}`" for n in named[:5])
+            state.findings[i] = replace(
+                f,
+                summary=f"{f.summary} {len(named)} other tool(s) of this server name the field "
+                f"they refuse ({others}): this one does not.",
+                evidence={**f.evidence, "tools_naming_the_field": named},
+            )

@@ -28,6 +28,25 @@ SQL = re.compile(
     r"SELECT .+ FROM |INSERT INTO |mysql_\w+\(|pymongo\.errors)",
     re.I,
 )
+# What a language runtime says when code fails on input it never checked: the decoder, the cast,
+# the index, the attribute of nothing. Raw, it tells the model nothing it can act on and tells
+# everyone the stack: a cursor decoded without a check answers "Incorrect padding". (Every
+# alternative starts with a literal: an answer may echo a megabyte, and `\w+ is` would be
+# quadratic in it.)
+EXCEPTION_MESSAGE = re.compile(
+    r"(Incorrect padding|Invalid base64-encoded string|invalid literal for int\(\) with base \d+|"
+    r"could not convert string to float|\b(list|string|tuple) index out of range|"
+    r"'\w+' object (has no attribute|is not (subscriptable|iterable|callable))|"
+    r"can only concatenate \w+|unsupported operand type\(s\)|unhashable type|"
+    r"(not enough|too many) values to unpack|non-hexadecimal number found|"
+    r"codec can't (de|en)code byte|string argument should contain only ASCII characters|"
+    r"(Expecting (value|property name[\w ]*|'[,:]' delimiter)|Extra data|Unterminated string "
+    r"starting at|Invalid control character at|Invalid \\(escape|uXXXX escape)): line \d+ "
+    r"column \d+|Unexpected UTF-8 BOM|"
+    r"Cannot read propert(y|ies) of (undefined|null)|undefined is not an object|"
+    r"Unexpected token .{1,12} in JSON at position \d+|Unexpected end of JSON input|"
+    r"Maximum call stack size exceeded|\bis not a function\b)"
+)
 FRAMEWORK_DUMP = re.compile(
     r"(errors\.pydantic\.dev|validation errors? for \w+|input_value=|input_type=)"
 )
@@ -74,6 +93,7 @@ def leaks_in(
     sql_tool = tool is not None and takes_sql(tool)
     if not sql_tool:
         checks.append(("sql/driver error", "critical", SQL, True))
+    checks.append(("raw exception message", "major", EXCEPTION_MESSAGE, is_error))
     if is_error and not names_field:
         checks.append(("framework validation dump", "minor", FRAMEWORK_DUMP, True))
     if is_error:

@@ -1,104 +1,29 @@
 """What to send: a baseline call a careful model would make, and the mistakes models really make.
 
-The baseline is built from the schema (const, default, examples, an example quoted in the
-description, enums, the most specific branch of a union: `drivable.schema.sample`), filled with
-what the server itself said where the schema cannot know (an id another tool listed, the directory
-on the server's command line), so a failed baseline means the server failed, not the audit.
+The baseline (`values.baseline_arguments`) is built from the schema and what the server itself
+showed, so a failed baseline means the server failed, not the audit. Every other probe is the
+baseline with one mistake: a missing field, an unknown one, placeholders, a wrong type, a spelled
+number or date, a malformed or unknown id, an invented cursor, a typo in a value the description
+lists, a placeholder or a megabyte as the idempotency key.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.probes.call import UNKNOWN_PROPERTY
+from drivable.audit.probes.values import Knowledge, baseline_arguments
 
 PLACEHOLDERS = {"string": "string", "integer": 0, "number": 0, "boolean": True}
-DIR_NAME = re.compile(
-    r"(^|_)(dir|directory|repo|repository|root|folder|workspace|cwd)(_path)?$", re.I
-)
-PATH_NAME = re.compile(r"(^|_)path$", re.I)
-FILE_WORDS = re.compile(r"\bfiles?\b|_file|file_", re.I)
-# A version-control reference: every repository has HEAD, as a model working in one knows.
-REF_NAME = re.compile(r"^(revision|rev|ref|commit|commit_sha|sha|commitish|treeish)$", re.I)
-
-
-@dataclass
-class Knowledge:
-    """Values the server or its command line gave us, usable as arguments."""
-
-    dirs: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()  # a file inside each directory: where a file path is wanted
-    ids: dict[str, Any] = field(default_factory=dict)  # key seen in a listing -> first value
-    listed_by: dict[str, str] = field(default_factory=dict)  # key -> the tool that listed it
-
-    def learn(self, tool: str, value: Any, depth: int = 0) -> None:
-        """Remember scalar values of id-like keys found anywhere in a listing's answer."""
-        if depth > 4:
-            return
-        if isinstance(value, dict):
-            for key, v in value.items():
-                if isinstance(v, (str, int)) and not isinstance(v, bool) and _id_key(str(key)):
-                    if str(key) not in self.ids:
-                        self.ids[str(key)] = v
-                        self.listed_by[str(key)] = tool
-                else:
-                    self.learn(tool, v, depth + 1)
-        elif isinstance(value, list):
-            for item in value[:3]:
-                self.learn(tool, item, depth + 1)
-
-    def id_for(self, name: str) -> Any:
-        if name in self.ids:
-            return self.ids[name]
-        stem = (
-            name[: -len("_id")]
-            if name.endswith("_id")
-            else name[:-2]
-            if name.endswith("Id")
-            else ""
-        )
-        if stem and "id" in self.ids and stem.lower() in self.listed_by["id"].lower():
-            return self.ids["id"]
-        for key in ("name", "title"):
-            if stem and key in self.ids and name in (f"{stem}_name", f"{stem}_title"):
-                return self.ids[key]
-        return sch.MISSING
-
-
-def _id_key(key: str) -> bool:
-    return bool(h.ID_NAME.search(key)) or key in ("name", "title", "slug")
-
-
-def baseline_arguments(tool: dict[str, Any], know: Knowledge) -> dict[str, Any]:
-    schema = h.input_schema(tool)
-    name_of_tool = str(tool.get("name") or "")
-    # `read_file` wants a file; `search_files` and `list_files` search a directory for them.
-    wants_file = bool(FILE_WORDS.search(name_of_tool)) and h.verb_of(name_of_tool) not in (
-        "search",
-        "list",
-        "find",
-        "browse",
-    )
-    repo_tool = any(DIR_NAME.search(p) for p in sch.properties(schema))
-
-    def hint(name: str, node: dict[str, Any]) -> Any:
-        if "string" not in sch.types_of(node) and sch.types_of(node):
-            return sch.MISSING
-        if know.dirs and (DIR_NAME.search(name) or (PATH_NAME.search(name) and not wants_file)):
-            return know.dirs[0]  # the directory the server was started on is what a model is told
-        if know.files and PATH_NAME.search(name) and wants_file:
-            return know.files[0]
-        if REF_NAME.match(name) or (name == "target" and repo_tool):
-            return "HEAD"
-        if h.is_id_property(name, node) or name.endswith("_name"):
-            return know.id_for(name)
-        return sch.MISSING
-
-    return sch.sample_arguments(schema, hint=hint)
+# A value of no scalar type: every reader refuses it where a string, number or boolean belongs.
+WRONG_TYPE: dict[str, Any] = {"dv_wrong_type": True}
+# Keys a key must not be: the word models copy from "a key, e.g. a uuid", and a megabyte.
+PLACEHOLDER_KEY = "uuid"
+LONG_KEY_CHARS = 1_000_000
 
 
 def placeholder(node: dict[str, Any]) -> Any:
@@ -152,6 +77,7 @@ class ProbePlan:
     arguments: dict[str, Any]
     field: str | None
     together: tuple[str, ...] = ()  # the optionals `all-optionals` sets at once
+    listed: str | None = None  # the value a description lists, which `typo-value` misspells
 
 
 def _optional_value(schema: dict[str, Any], node: dict[str, Any]) -> Any:
@@ -188,6 +114,78 @@ def all_optionals(tool: dict[str, Any], base: dict[str, Any]) -> ProbePlan | Non
     return ProbePlan("all-optionals", {**base, **added}, None, tuple(added))
 
 
+def with_fresh_keys(args: dict[str, Any]) -> dict[str, Any]:
+    """A derived call carries a key of its own: one change, one key. Sharing the baseline's
+    would have a server that checks keys first refuse the probe for the key, not its mistake."""
+    return {k: str(uuid.uuid4()) if h.is_key_property(k) else v for k, v in args.items()}
+
+
+def wrong_type_field(schema: dict[str, Any]) -> str | None:
+    """The property a wrong-typed value goes to: a boolean or number first (no lenient reader
+    turns an object into one), then a string, a list, an object; never the idempotency key."""
+    order = ("boolean", "integer", "number", "string", "array", "object")
+    best, rank = None, len(order)
+    for name, raw in sch.properties(schema).items():
+        types = sch.types_of(sch.resolve(schema, raw)) - {"null"}
+        if h.is_key_property(name) or len(types) != 1:
+            continue
+        (kind,) = types
+        at = order.index(kind) if kind in order else len(order)
+        if at < rank:
+            best, rank = name, at
+    return best
+
+
+def typo_of(value: str, listed: list[str]) -> str:
+    """`value` with two neighbouring letters swapped (`bug` -> `bgu`), spelled as no listed value."""
+    taken = {v.casefold() for v in listed}
+    for i in range(1, len(value) - 1):
+        if value[i] != value[i + 1]:
+            typo = value[:i] + value[i + 1] + value[i] + value[i + 2 :]
+            if typo.casefold() not in taken:
+                return typo
+    return value + value[-1:] + "x"
+
+
+def _prose_plans(schema: dict[str, Any], base: dict[str, Any]) -> list[ProbePlan]:
+    """A value the description lists, then the same value with a typo: told apart, the typo
+    is refused or warned about; silently matching nothing, a model reports "none found"."""
+    for name, raw in sch.properties(schema).items():
+        node = sch.resolve(schema, raw)
+        doc = str(node.get("description") or raw.get("description") or "")
+        listed = h.prose_values(schema, node, doc)
+        if not listed:
+            continue
+        many = sch.types_of(node) == {"array"}
+        value, typo = listed[0], typo_of(listed[0], listed)
+        return [
+            ProbePlan(
+                "listed-value",
+                {**with_fresh_keys(base), name: [value] if many else value},
+                name,
+                listed=value,
+            ),
+            ProbePlan(
+                "typo-value",
+                {**with_fresh_keys(base), name: [typo] if many else typo},
+                name,
+                listed=value,
+            ),
+        ]
+    return []
+
+
+def _key_plans(schema: dict[str, Any], base: dict[str, Any]) -> list[ProbePlan]:
+    for name, raw in sch.properties(schema).items():
+        if h.is_key_property(name) and "string" in sch.types_of(sch.resolve(schema, raw)):
+            fresh = with_fresh_keys(base)
+            return [
+                ProbePlan("placeholder-key", {**fresh, name: PLACEHOLDER_KEY}, name),
+                ProbePlan("long-key", {**fresh, name: "k" * LONG_KEY_CHARS}, name),
+            ]
+    return []
+
+
 def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbePlan]:
     know = know or Knowledge()
     schema = h.input_schema(tool)
@@ -195,12 +193,15 @@ def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbeP
     required = sch.required(schema)
     base = baseline_arguments(tool, know)
     plans = [ProbePlan("baseline", base, None)]
-    together = all_optionals(tool, base)
+    derived = with_fresh_keys(base)
+    together = all_optionals(tool, derived)
     if together is not None:
         plans.append(together)
     if required:
         plans.append(ProbePlan("empty-call", {}, required[0]))
-    plans.append(ProbePlan("unknown-property", {**base, UNKNOWN_PROPERTY: "x"}, UNKNOWN_PROPERTY))
+    plans.append(
+        ProbePlan("unknown-property", {**derived, UNKNOWN_PROPERTY: "x"}, UNKNOWN_PROPERTY)
+    )
     if props:
         filled = {name: placeholder(sch.resolve(schema, node)) for name, node in props.items()}
         # An enum that does not list "string" must refuse it: that is the field to name.
@@ -220,23 +221,31 @@ def plan_for(tool: dict[str, Any], know: Knowledge | None = None) -> list[ProbeP
         types = sch.types_of(node)
         if types & {"integer", "number"} and "spelled-number" not in done:
             done.add("spelled-number")
-            plans.append(ProbePlan("spelled-number", {**base, name: "4 000"}, name))
+            plans.append(ProbePlan("spelled-number", {**derived, name: "4 000"}, name))
         if h.is_date_property(name, node):
             if "spelled-date" not in done:
                 done.add("spelled-date")
-                plans.append(ProbePlan("spelled-date", {**base, name: "1. 10. 2026"}, name))
+                plans.append(ProbePlan("spelled-date", {**derived, name: "1. 10. 2026"}, name))
             # every date: one that asks is read by the server, whatever its schema says
-            plans.append(ProbePlan("ambiguous-date", {**base, name: "01/02/2026"}, name))
+            plans.append(ProbePlan("ambiguous-date", {**derived, name: "01/02/2026"}, name))
         if h.is_id_property(name, node) and "malformed-id" not in done:
             done.add("malformed-id")
-            plans.append(ProbePlan("malformed-id", {**base, name: "%%not-an-id%%"}, name))
+            plans.append(ProbePlan("malformed-id", {**derived, name: "%%not-an-id%%"}, name))
             unknown = same_shape_other(base.get(name, know.id_for(name)))
             if unknown is not None:
                 # well formed, so a server that checks the shape first still has to look it up
-                plans.append(ProbePlan("unknown-id", {**base, name: unknown}, name))
+                plans.append(ProbePlan("unknown-id", {**derived, name: unknown}, name))
         if h.is_cursor_property(name, node) and "invented-cursor" not in done:
             done.add("invented-cursor")
             plans.append(
-                ProbePlan("invented-cursor", {**base, name: "dv-invented-cursor-0001"}, name)
+                ProbePlan("invented-cursor", {**derived, name: "dv-invented-cursor-0001"}, name)
             )
+    # after the spellings: a server that fails on both is reported for what a model sends
+    wrong = wrong_type_field(schema)
+    if wrong is not None:
+        node = sch.resolve(schema, props[wrong])
+        value: Any = 12345 if sch.types_of(node) == {"object"} else WRONG_TYPE
+        plans.append(ProbePlan("wrong-type", {**derived, wrong: value}, wrong))
+    plans += _prose_plans(schema, base)
+    plans += _key_plans(schema, base)
     return plans

@@ -7,7 +7,7 @@ from typing import Any
 
 from drivable.audit.model import Finding, Severity
 from drivable.audit.probes.call import ProbeCall
-from drivable.audit.probes.plan import Knowledge
+from drivable.audit.probes.values import Knowledge
 from drivable.audit.rules.base import finding
 
 

@@ -12,19 +12,26 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 from mcp import Client
 
 from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.probes import judge as j
-from drivable.audit.probes.call import ProbeCall, call_raw, text_blocks
-from drivable.audit.probes.plan import Knowledge, ProbePlan, plan_for
+from drivable.audit.probes.call import ProbeCall, answer_text, call_raw, text_blocks
+from drivable.audit.probes.envelope import envelope_of, mentions_field
+from drivable.audit.probes.plan import ProbePlan, plan_for
 from drivable.audit.probes.state import ProbeState
+from drivable.audit.probes.values import Knowledge
 from drivable.audit.safety import judge
+from drivable.verbs import READ_VERBS
 
 COLD_START_VERBS = ("search", "list", "find", "get")
-# A `read_*` answer holds ids too (a record names its relatives), after the listings.
+# A `read_*` answer holds ids too (a record names its relatives), after the listings; then every
+# other read (`get_room` shows the day and the free times a create needs), then the writes.
 LEARNING_ORDER = (*h.LISTING_VERBS, "read")
+# Probes that set the idempotency key: a transport's refusal of the megabyte is a bound too.
+KEY_PROBES = frozenset({"placeholder-key", "long-key"})
 
 
 def first_safe_tool(state: ProbeState) -> str | None:
@@ -60,7 +67,9 @@ def _first_files(dirs: tuple[str, ...]) -> tuple[str, ...]:
 def _listing_first(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     def rank(tool: dict[str, Any]) -> int:
         verb = h.verb_of(str(tool.get("name") or ""))
-        return LEARNING_ORDER.index(verb) if verb in LEARNING_ORDER else len(LEARNING_ORDER)
+        if verb in LEARNING_ORDER:
+            return LEARNING_ORDER.index(verb)
+        return len(LEARNING_ORDER) + (verb not in READ_VERBS)
 
     return sorted(tools, key=rank)
 
@@ -97,6 +106,7 @@ async def probe_tools(
         state.skipped[name] = f"beyond --max-probe-tools {max_tools}"
     await _first_repair(client, state, timeout)
     j.summarise_gaps(state)
+    j.compare_field_feedback(state)
     return state
 
 
@@ -136,11 +146,16 @@ async def _probe_one(
     name = str(tool.get("name"))
     subject = f"tool:{name}"
     baseline: ProbeCall | None = None
+    listed: ProbeCall | None = None
+    keys: list[ProbeCall] = []
     for plan in plan_for(tool, state.know):
         if plan.probe == "all-optionals" and repeat:
             continue  # a write with every option set is not a call to make twice for a check
         call = await _send(client, state, name, plan.arguments, timeout)
-        call.probe, call.field = plan.probe, plan.field
+        call.probe, call.field, call.listed = plan.probe, plan.field, plan.listed
+        if plan.probe in KEY_PROBES and await _bounded_by_transport(client, call, timeout):
+            keys.append(call)
+            continue
         if call.outcome == "crash":
             state.add(
                 "dv.probe-crash",
@@ -187,14 +202,42 @@ async def _probe_one(
             )
         elif call.outcome == "error-result":
             j.check_envelope(call, tool, state, subject)
+        if plan.probe == "wrong-type" and not call.succeeded and call.field:
+            envelope, _ = envelope_of(call)
+            said = mentions_field(call.field, envelope, answer_text(call))
+            state.observe(name, "wrong-type", "named" if said else "unnamed")
         if plan.together and not call.succeeded:
             j.check_exclusive(call, plan.together, tool, state, subject)
+        if plan.probe == "listed-value":
+            listed = call
+        elif plan.probe == "typo-value":
+            j.check_typo(listed, call, tool, state, subject)
+        elif plan.probe in KEY_PROBES:
+            keys.append(call)
         if plan.probe == "baseline" and call.succeeded:
             _learn(state, name, call)
             if repeat:
                 state.mutated.add(name)
                 await _repeat(client, state, tool, plan, call, timeout)
             await _damaged_cursor(client, state, tool, plan, call, baseline, timeout)
+    if keys:
+        j.check_keys(keys, tool, state, subject)
+    return True
+
+
+async def _bounded_by_transport(client: Client, call: ProbeCall, timeout: float) -> bool:
+    """A key probe refused before the tool ran: a JSON-RPC error (drivable's stdio refuses a
+    line over its frame) or an HTTP 413 the client raised, after which the server still answers."""
+    if call.outcome == "jsonrpc-error":
+        return True
+    if call.outcome != "crash":
+        return False
+    try:
+        with anyio.fail_after(timeout):
+            await client.send_ping()
+    except Exception:
+        return False
+    call.outcome = "error-result"  # refused, and the server is well: the bound held
     return True
 
 

@@ -26,20 +26,31 @@ GENERIC_NAMES = frozenset(
         "main",
     ]
 )
-VERSION_IN_NAME = re.compile(r"(\bv\d+\b|\d+\.\d+|[-_]v?\d+$)", re.I)
-HOST_STYLE = re.compile(r"(\.py$|\.js$|\.ts$|^py[-_]|[-_]py$|Server$|MCP$)")
+# A version: `v2`, `V2` after a word (`NotesV2`), `2.1`, a trailing `-2` or `_v3`.
+VERSION_IN_NAME = re.compile(r"(\bv\d+\b|(?<=[a-z])V\d+\b|\d+\.\d+|[-_ ]v?\d+$)")
+# A file or class name of the host language (`notes.py`, `py-notes`, `NotesServer`), or any
+# upper-case letter: hosts join the server's name to its tools' (`MyServer_search`), and a name
+# in mixed case is a class name, not the lower-case word the other servers' names are.
+HOST_STYLE = re.compile(r"(\.py$|\.js$|\.ts$|^py[-_]|[-_]py$|[A-Z])")
 
 DOCS = {
     "1.name": RuleDoc(
         "nit",
         "static",
-        "The server's `serverInfo.name` is present, has no version number and no host-language "
-        "style (`.py`, `FooServer`).",
+        "The server's `serverInfo.name` is present, has no version number (`v2`, `2.1`) and no "
+        "host-language style (`.py`, mixed case as in `MyServer`).",
         "A model sees several servers at once; a name that carries a version or a file name "
         "changes on upgrade and says nothing about what the server is for.",
         "`billing-v2.py` or `MyServer`.",
-        "Name the domain: `billing`, `caselaw`; carry the version in `serverInfo.version`.",
-        levels=(("minor", "the name holds a version number or a host-language style"),),
+        "Name the domain in lower case: `billing`, `caselaw`; carry the version in "
+        "`serverInfo.version` and the display name in `serverInfo.title`.",
+        levels=(
+            (
+                "minor",
+                "the name holds a version number or a host-language style (a file name, "
+                "mixed case)",
+            ),
+        ),
     ),
     "1.name-generic": RuleDoc(
         "minor",
@@ -104,6 +115,14 @@ DOCS = {
 }
 
 
+def _plain_name(name: str) -> str:
+    """`MyNotes-v2.1` -> `my-notes`: the name without its version, file suffix or class case."""
+    base = re.sub(r"\.(py|js|ts)$", "", name)
+    base = re.sub(r"([-_ ]+v?\d+(\.\d+)*|(?<=[a-z])V\d+(\.\d+)*|\bv\d+(\.\d+)*)$", "", base)
+    base = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "-", base).lower()
+    return re.sub(r"[^a-z0-9]+", "-", base).strip("-") or "a-domain-name"
+
+
 def check(ctx: StaticContext) -> Iterator[Finding]:
     name = str(ctx.server.get("name") or "")
     if ctx.offline and not name:
@@ -128,13 +147,20 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
                 "Rename the server after its domain (e.g. `<company>-<domain>`).",
             )
         elif VERSION_IN_NAME.search(name) or HOST_STYLE.search(name):
+            said = [
+                what
+                for what, pattern in (("a version", VERSION_IN_NAME), ("host style", HOST_STYLE))
+                if pattern.search(name)
+            ]
             yield finding(
                 "1.name",
-                "nit",
+                "minor",
                 "server",
-                f"Server name `{name}` carries a version or host-language style.",
-                {"serverInfo.name": name},
-                "Keep the name stable and descriptive; move the version to `serverInfo.version`.",
+                f"Server name `{name}` carries {' and '.join(said)}: it changes on upgrade or "
+                "reads as a class name beside other servers' lower-case names.",
+                {"serverInfo.name": name, "serverInfo.version": ctx.server.get("version")},
+                f"Name the server `{_plain_name(name)}` and keep it stable; carry the version in "
+                "`serverInfo.version` and a display name in `serverInfo.title`.",
             )
         else:
             ctx.note(1, f"server name `{name}`")

@@ -59,16 +59,22 @@ DOCS = {
         "major",
         "static",
         "Mutations whose repetition costs (create, send, pay, refund, order) accept an "
-        "`idempotency_key`.",
+        "`idempotency_key`, and the key is a key: with --allow-writes the probes send the word "
+        '`"uuid"` and a 1 MB string as keys and expect both refused; offline, the schema must '
+        "bound the key.",
         "Models retry after timeouts. Without a key the retry creates a second invoice or sends "
         "a second email.",
         "`create_invoice(customer_id, amount)`.",
         "Accept `idempotency_key` (string, client-chosen) and replay the first result for a "
-        "repeated key within a declared window.",
+        "repeated key within a declared window. Bound the key (`minLength` 8, `maxLength` 128) "
+        "and refuse the words models copy for one (`uuid`, `key`, `string`) naming the field.",
         levels=(
             (
                 "minor",
-                "no repeated call (with --allow-writes) confirmed a duplicate; a retry that errors or changes nothing drops the finding",
+                "no repeated call (with --allow-writes) confirmed a duplicate; a retry that errors "
+                "or changes nothing drops the finding. Or the key's schema is unbounded "
+                "(no `maxLength`, or a `minLength` under 8 with no `pattern`), which no probe "
+                "confirmed",
             ),
         ),
     ),
@@ -121,13 +127,21 @@ DOCS = {
     "3.ap-mode-annotations": RuleDoc(
         "major",
         "static",
-        "A tool with an `action`/`mode` enum mixing reads and writes is annotated for its worst "
-        "mode, or split.",
-        "The host approves the tool once as read-only; the model then uses the write mode.",
-        "`manage_user(action: get|delete)` with `readOnlyHint: true`.",
-        "Split into `get_user` and `delete_user`, or annotate for the destructive mode.",
+        "A tool with an `action`/`mode` enum is annotated for its worst mode, or split: modes "
+        "that mix reads and writes are not annotated read-only, and a destructive mode "
+        "(`delete`, `purge`, `drop`: a destructive verb of drivable's vocabulary) is not "
+        "annotated `destructiveHint: false` or `readOnlyHint: true`.",
+        "The host approves the tool once for its annotation; the model then uses the write or "
+        "destructive mode, and nobody is asked before something is deleted.",
+        "`manage_user(action: get|delete)` with `readOnlyHint: true`; `manage_tags(action: "
+        "add|rename|delete)` with `destructiveHint: false`.",
+        "Split into `get_user` and `delete_user`, or annotate for the destructive mode "
+        "(`readOnlyHint: false`, `destructiveHint: true`).",
         levels=(
-            ("critical", "the tool claims `readOnlyHint: true` while its mode enum holds writes"),
+            (
+                "critical",
+                "the tool claims `readOnlyHint: true` while its mode enum holds writes",
+            ),
         ),
     ),
     "3.ap-prose-effects": RuleDoc(
@@ -255,18 +269,86 @@ def _effect_checks(tool: dict[str, Any]) -> Iterator[Finding]:
         node = sch.resolve(schema, raw)
         values = node.get("enum")
         if MODE_PARAM.match(pname) and isinstance(values, list):
-            kinds = {h.verb_of(str(v)) in MUTATING_VERBS for v in values}
-            reads = {h.verb_of(str(v)) in READ_VERBS for v in values}
-            if True in kinds and True in reads and ann.get("readOnlyHint") is not False:
-                yield finding(
-                    "3.ap-mode-annotations",
-                    "critical" if ann.get("readOnlyHint") is True else "major",
-                    subject,
-                    f"`{pname}` mixes read and write modes under one annotation.",
-                    {"property": pname, "enum": values, "annotations": ann},
-                    f"Split `{name}` per mode, or annotate it for its worst mode "
-                    "(`readOnlyHint: false`, `destructiveHint: true`).",
-                )
+            yield from _mode_checks(tool, pname, [str(v) for v in values], ann)
+    yield from _key_bounds(tool, schema, props)
+
+
+def _destroys(mode: str) -> bool:
+    """A mode whose words hold a destructive verb: `delete`, `hard_delete`, `purge-all`."""
+    return any(w in h.DESTRUCTIVE_VERBS for w in h.words(mode))
+
+
+def _mode_checks(
+    tool: dict[str, Any], pname: str, values: list[str], ann: dict[str, Any]
+) -> Iterator[Finding]:
+    name = str(tool.get("name"))
+    subject = tool_subject(tool)
+    writes = any(h.verb_of(v) in MUTATING_VERBS for v in values)
+    reads = any(h.verb_of(v) in READ_VERBS for v in values)
+    destroying = [v for v in values if _destroys(v)]
+    read_only = ann.get("readOnlyHint") is True
+    if writes and reads and ann.get("readOnlyHint") is not False:
+        yield finding(
+            "3.ap-mode-annotations",
+            "critical" if read_only else "major",
+            subject,
+            f"`{pname}` mixes read and write modes under one annotation.",
+            {"property": pname, "enum": values, "annotations": ann},
+            f"Split `{name}` per mode, or annotate it for its worst mode "
+            "(`readOnlyHint: false`, `destructiveHint: true`).",
+        )
+    elif destroying and (read_only or ann.get("destructiveHint") is False):
+        claim = "`readOnlyHint: true`" if read_only else "`destructiveHint: false`"
+        yield finding(
+            "3.ap-mode-annotations",
+            "critical" if read_only else "major",
+            subject,
+            f"`{pname}` has the destructive mode{'s' if len(destroying) > 1 else ''} "
+            + ", ".join(f"`{v}`" for v in destroying)
+            + f", yet `{name}` is annotated {claim}: a host approves it without asking.",
+            {"property": pname, "enum": values, "destructive": destroying, "annotations": ann},
+            f"Move {', '.join(f'`{v}`' for v in destroying)} into a tool of its own "
+            f"(`{destroying[0]}_...`, annotated destructive, with a dry run), or annotate "
+            f"`{name}` `readOnlyHint: false`, `destructiveHint: true`.",
+        )
+
+
+# What bounds a key: a `maxLength`, and a `minLength` or `pattern` that a word such as "uuid"
+# fails (drivable's runtime lists minLength 8 and maxLength 128; its pattern is in discovery).
+SHORTEST_KEY = 8
+
+
+def _key_bounds(
+    tool: dict[str, Any], schema: dict[str, Any], props: dict[str, dict[str, Any]]
+) -> Iterator[Finding]:
+    for pname, raw in props.items():
+        node = sch.resolve(schema, raw)
+        if not h.is_key_property(pname) or sch.types_of(node) != {"string"}:
+            continue
+        long_ok = not isinstance(node.get("maxLength"), int)
+        low = node.get("minLength")
+        word_ok = not node.get("pattern") and not (isinstance(low, int) and low >= SHORTEST_KEY)
+        if not (long_ok or word_ok):
+            continue
+        gaps = [
+            g
+            for g, open_ in (
+                ("no `maxLength`", long_ok),
+                ("no `minLength` of 8 or more and no `pattern`", word_ok),
+            )
+            if open_
+        ]
+        yield finding(
+            "3.idempotency-key",
+            "minor",
+            tool_subject(tool),
+            f"`{pname}` is a key the schema does not bound ({'; '.join(gaps)}): a 1 MB string "
+            'or the word "uuid" copied from a description would pass as a key.',
+            {"key_property": pname, "schema": raw},
+            f"Bound `{pname}` (`minLength: 8`, `maxLength: 128`) and refuse placeholder words "
+            f"(`uuid`, `key`, `string`) with an issue naming `{pname}`.",
+        )
+        return
 
 
 INSTRUCTION_TEXT = re.compile(

@@ -32,6 +32,13 @@ AMBIGUOUS_PARAMS = {
 EXCLUSIVE_PROSE = re.compile(
     r"(mutually exclusive|exactly one of|either .{1,40} or .{1,40} but not both|only one of)", re.I
 )
+# A sentence that says two things exclude each other; it names them (checked apart).
+EXCLUSIVE_CUE = re.compile(
+    r"\beither\b.+\bor\b|\bnot both\b|\bnever both\b|\bmutually exclusive\b|"
+    r"\b(exactly|only|at most) one of\b|\bone or the other\b|\bexclusive with\b|"
+    r"\b(cannot|can't|may not|must not) be (used|combined|given|sent|set|specified) together\b",
+    re.I,
+)
 # a description that says how the date is written tells a model what a `format` would (and the
 # server may read more than it: caselaw and billing read "1. 10. 2026" and ask about "01/02/2026")
 DATE_FORM_SAID = re.compile(r"YYYY-MM-DD|ISO[ -]?8601", re.I)
@@ -315,14 +322,19 @@ def _schema_checks(tool: dict[str, Any], whole: dict[str, Any]) -> Iterator[Find
                 {"property": pname, "schema": raw},
                 f"Give `{pname}` a `type` (and `enum` or `format` where it applies).",
             )
-        if types == {"string"} and "enum" not in node and doc and h.lists_values(doc):
+        listed = h.prose_values(schema, node, doc)
+        if listed:
+            many = types == {"array"}
             yield finding(
                 "3.strict-types",
                 "minor",
                 subject,
-                f"`{pname}` is free text but its description lists the allowed values.",
-                {"property": pname, "schema": raw},
-                f"Make `{pname}` an `enum` of the values its description lists.",
+                f"`{pname}` is {'a free list of strings' if many else 'free text'} but its "
+                "description lists the allowed values: a value spelled otherwise is not refused.",
+                {"property": pname, "schema": raw, "listed": listed},
+                f"Make `{pname}`"
+                + (" an array whose `items` are" if many else "")
+                + f" an `enum` of the values its description lists ({', '.join(listed[:5])}).",
             )
         if (
             types == {"string"}
@@ -382,6 +394,29 @@ def _schema_checks(tool: dict[str, Any], whole: dict[str, Any]) -> Iterator[Find
     yield from _portability_checks(tool, schema)
 
 
+def said_exclusive(
+    tool: dict[str, Any], props: dict[str, dict[str, Any]], optional: list[str]
+) -> list[str]:
+    """The optionals one sentence says exclude each other ("either customer_id or email, not
+    both"), the sentence in the tool's description or in one of theirs (which names itself)."""
+    texts = [("", str(tool.get("description") or ""))]
+    texts += [(p, _prop_doc(props[p])) for p in optional]
+    for own, text in texts:
+        for sentence in h.sentences(text):
+            if not EXCLUSIVE_CUE.search(sentence):
+                continue
+            named = [
+                p
+                for p in optional
+                if p == own
+                or re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", sentence)
+                or re.search(rf"\b{re.escape(p.replace('_', ' '))}\b", sentence, re.I)
+            ]
+            if len(named) >= 2:
+                return named
+    return []
+
+
 def _exclusive_checks(
     tool: dict[str, Any],
     schema: dict[str, Any],
@@ -398,18 +433,22 @@ def _exclusive_checks(
         if m:
             stems[m.group("stem")].append(p)
     alternatives = [v for v in stems.values() if len(v) > 1]
-    if EXCLUSIVE_PROSE.search(desc) or alternatives:
-        fields = alternatives[0] if alternatives else optional[:4]
+    named = said_exclusive(tool, props, optional)
+    if named or EXCLUSIVE_PROSE.search(desc) or alternatives:
+        fields = named or (alternatives[0] if alternatives else optional[:4])
         yield finding(
             "3.required-optional",
             "minor",
             tool_subject(tool),
             "Mutually exclusive optionals live in prose, not in the schema: "
             + ", ".join(f"`{f}`" for f in fields)
-            + ".",
-            {"optional": optional, "required": sorted(required)},
-            "Encode the choice: a `oneOf` with one required field per branch, or split into one "
-            "tool per lookup.",
+            + ". A model fills every property it sees and sends them together.",
+            {"optional": optional, "required": sorted(required), "exclusive": fields},
+            "Encode the choice where a model reads it: one discriminated union (a property "
+            "whose branches each carry one of "
+            + ", ".join(f"`{f}`" for f in fields)
+            + ", a `oneOf` in JSON Schema), or one tool per lookup; not a cross-field check "
+            "in the handler.",
         )
 
 

@@ -153,7 +153,8 @@ DOCS = {
         "critical",
         "probe",
         "No answer (content or structuredContent, success or error) leaks the substrate: SQL or "
-        "driver errors, tracebacks, file paths, exception class names, framework validation "
+        "driver errors, tracebacks, file paths, exception class names, a runtime's raw "
+        "exception messages (a junk cursor answered `Incorrect padding`), framework validation "
         "dumps.",
         "A leak tells an attacker the stack and tells the model nothing it can act on; models "
         "then echo internals to users.",
@@ -161,7 +162,12 @@ DOCS = {
         "Catch at the tool boundary and map to the closed envelope; log internals to stderr with "
         "a request id.",
         levels=(
-            ("major", "an internal path (site-packages, node_modules) in an error"),
+            (
+                "major",
+                "an internal path (site-packages, node_modules) in an error, or a language "
+                "runtime's raw exception message (`Incorrect padding`, `invalid literal for "
+                "int()`, `Cannot read properties of undefined`)",
+            ),
             (
                 "minor",
                 "an exception class name, a file path or a framework validation dump that does not name the field",
