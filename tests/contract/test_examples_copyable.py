@@ -43,13 +43,13 @@ CONCRETE = (
 )
 
 
-def declare(example: dict[str, Any], *, in_text: bool) -> None:
+def declare(example: dict[str, Any], *, in_text: bool, gap: str = " ") -> None:
     contract = Contract(
         "copy-check", version="1", summary=Summary("Copy checks.", does=["test"], does_not=["x"])
     )
     text = "Find things by words; use it first."
     if in_text:
-        text += f" Example: {json.dumps(example)}."
+        text += f" Example:{gap}{json.dumps(example)}."
 
     @contract.tool(effects=READ_ONLY, description=text, examples=() if in_text else [example])
     async def find_things(args: Find) -> Found:
@@ -57,12 +57,17 @@ def declare(example: dict[str, Any], *, in_text: bool) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(value=CONCRETE, in_text=st.booleans(), key=st.sampled_from(["query", "limit"]))
+@given(
+    value=CONCRETE,
+    in_text=st.booleans(),
+    key=st.sampled_from(["query", "limit"]),
+    gap=st.sampled_from([" ", "\n        ", "  "]),  # a docstring wraps the example anywhere
+)
 def test_an_example_with_a_concrete_user_value_is_refused(
-    value: Any, in_text: bool, key: str
+    value: Any, in_text: bool, key: str, gap: str
 ) -> None:
     with pytest.raises(ContractError, match=r"copies|validate|canonical"):
-        declare({key: value}, in_text=in_text)
+        declare({key: value}, in_text=in_text, gap=gap)
 
 
 @settings(max_examples=40, deadline=None)

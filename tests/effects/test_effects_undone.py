@@ -252,7 +252,7 @@ def _contract(store: SqlEffectStore) -> tuple[Contract, list[str]]:
     async def create_thing(args: NewThing, call: Call) -> Thing:
         """Make a thing and return its id. Use it when the user asks for a new thing; the same
         idempotency_key with the same title replays the first thing made. Example: {"title":
-        "Lamp", "idempotency_key": "<a key you make up>"}."""
+        "<title>", "idempotency_key": "<a key you make up>"}."""
         tx = call.transaction
         assert tx is not None
         thing_id = f"th_{len(runs) + 1}"

@@ -168,7 +168,7 @@ def test_the_plugin_loads_from_its_entry_point(pytester: pytest.Pytester) -> Non
             text: str
 
         @contract.tool(name="echo_text", title="Echo", effects=READ_ONLY,
-                       description="Returns the text it is given. Example: {\\"text\\": \\"hi\\"}.")
+                       description="Returns the text it is given. Example: {\\"text\\": \\"<text>\\"}.")
         async def echo_text(args: In, call: Call) -> Out:
             return Out(text=args.text)
 

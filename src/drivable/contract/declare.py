@@ -212,7 +212,7 @@ def example_sentence(examples: Sequence[Mapping[str, Any]]) -> str:
 # Properties whose example value is the same for every first call of the tool: the effect control
 # a model should copy (a destructive tool's first call is its dry run).
 _SAME_FOR_EVERY_CALL = frozenset({"dry_run"})
-_EXAMPLE_IN_TEXT = re.compile(r"\bExample: (\{.*?\})(?=\.(?:\s|$))", re.DOTALL)
+_EXAMPLE_IN_TEXT = re.compile(r"\bExample:\s*(\{.*?\})(?=\.(?:\s|$))", re.DOTALL)
 
 
 def examples_in(text: str) -> list[dict[str, Any]]:

@@ -153,7 +153,7 @@ def make() -> Contract:
     @contract.tool(
         name="check_alive",
         title="Check alive",
-        description='Answers at once; a liveness check. Example: {"echo": "ping"}.',
+        description='Answers at once; a liveness check. Example: {"echo": "<any short word>"}.',
         effects=READ_ONLY,
     )
     async def ping(args: PingInput, call: Call) -> PingOutput:
@@ -164,7 +164,7 @@ def make() -> Contract:
         title="Record an entry",
         description=(
             "Record one ledger entry; needs the scope entries:write. "
-            'Example: {"label": "coffee", "amount": 3, "idempotency_key": "9c1e-record-1"}.'
+            'Example: {"label": "<label>", "amount": "<amount>", "idempotency_key": "<a key you make up>"}.'
         ),
         effects=Effects(read_only=False, destructive=False, idempotent=False, open_world=False),
         scopes=[WRITE_SCOPE],
@@ -183,7 +183,7 @@ def make() -> Contract:
         description=(
             "Void one entry for good; needs the scope entries:write. Call it with dry_run true "
             "first, then make the preview's next_call (dry_run false and its confirm_token). "
-            'Example: {"entry_id": "ent_3f2a", "dry_run": true}.'
+            'Example: {"entry_id": "<entry_id of an entry>", "dry_run": true}.'
         ),
         effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
         errors=["not_found"],

@@ -302,7 +302,7 @@ def make_contract(tracker: Tracker) -> Contract:
         search_tickets or get_ticket returned as expected_version; if the ticket changed since,
         the conflict's repair re-reads it. A closed ticket changes only by reopening it. Example:
         {"ticket_id": "<the ticket's id>", "expected_version": "<its version>", "status":
-        "in_progress"}."""
+        "<new status>"}."""
         async with tracker.using(call.transaction) as tx:
             record = await tracker.ticket(tx, args.ticket_id)
             if record is None:
