@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivable.contract.tool import INPUT_UNLISTED, OUTPUT_UNLISTED, listed_schema
+from drivable.contract.surface import INPUT_UNLISTED, OUTPUT_UNLISTED, listed_schema
 from drivable.eval.surfaces import load
 from drivable.serve.mount import build_server
 from drivable.target import Target, connect, wire

@@ -37,11 +37,12 @@ from drivable.effects.backend import READING
 from drivable.kinds import KindModel
 
 
-def make() -> Contract:
+def make(strict: bool | None = None) -> Contract:
     return Contract(
         "stages",
         version="1",
         summary=Summary("Stage tests.", does=["test"], does_not=["anything real"]),
+        strict=strict,
     )
 
 
@@ -132,8 +133,7 @@ def test_shaping_keeps_a_required_null_and_refuses_a_result_outside_the_model() 
     assert shape(shaped, Found(count=1, first=None)) == {"count": 1, "first": None}
     with pytest.raises(StrictError, match="outside its output model Found"):
         shape(shaped, {"count": "many"})  # strict (the plugin): the server's own bug, loudly
-    lenient = make()
-    lenient._strict = False
+    lenient = make(strict=False)
     graceful = Attempt(lenient, "search_things", {"query": "x"}, Principal(), "rid-2")
     graceful.spec, graceful.call = shaped.spec, shaped.call
     with pytest.raises(Refused) as refused:

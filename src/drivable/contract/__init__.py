@@ -19,8 +19,7 @@ from drivable.contract.envelope import (
     ToolError,
     envelope_of,
 )
-from drivable.contract.output import Output
-from drivable.contract.runtime import (
+from drivable.contract.facade import (
     MAX_INLINE_BYTES,
     NAMESPACE,
     Call,
@@ -29,6 +28,7 @@ from drivable.contract.runtime import (
     Principal,
     Summary,
 )
+from drivable.contract.output import Output
 from drivable.contract.tool import READ_ONLY, ContractError, Deprecation, Effects, ToolSpec
 
 __all__ = [

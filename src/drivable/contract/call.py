@@ -6,22 +6,35 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from drivable.contract.client import NO_CLIENT, ClientSide
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from pydantic import BaseModel
 
+    from drivable.contract.codes import WarningCode
     from drivable.contract.echo import NextCall
     from drivable.contract.relax import Count, Facet, Filter, Relaxation
-    from drivable.contract.runtime import Contract
 
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+
+
+class CallContext(Protocol):
+    """What a `Call` reads of the contract it runs in: the warnings it may raise, whether slips
+    are raised (strict mode), and how an echoed next call is checked."""
+
+    @property
+    def warning_codes(self) -> Mapping[str, WarningCode]: ...
+
+    @property
+    def strict(self) -> bool: ...
+
+    def next_call(self, tool: str, arguments: Mapping[str, Any]) -> NextCall: ...
 
 
 @dataclass(frozen=True)
@@ -39,7 +52,7 @@ class Call:
     tool: str
     principal: Principal
     request_id: str
-    contract: Contract
+    contract: CallContext
     notes: list[str] = field(default_factory=list)
     warnings: list[dict[str, str]] = field(default_factory=list)
     progress: ProgressFn | None = None

@@ -10,8 +10,10 @@ A handler declared to return `drivable.contract.content.Text` answers prose for 
 (a greeting, a diff, a page of markdown): no outputSchema, no structuredContent, its text as the
 first content block. Data always has an output model; prose is for what has no structure.
 
-(Over 500 lines for a reason: every import-time refusal of a declaration sits beside the spec it
-checks, so an author learns from one module what a tool must be and why it was refused.)
+Every import-time refusal of a declaration sits beside the spec it checks, so an author learns
+from one module what a tool must be and why it was refused. How tools/list abridges the schemas
+built here is `drivable.contract.surface`'s; the fields the runtime adds to every output are
+`drivable.contract.reserved`'s.
 """
 
 from __future__ import annotations
@@ -26,9 +28,15 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from drivable.contract.content import Text
-from drivable.contract.echo import NEXT_CALL_SCHEMA
-from drivable.contract.envelope import ISSUE_SCHEMA
 from drivable.contract.long_running import LongRunning, TaskDeclarationError
+from drivable.contract.reserved import (
+    HINT_SCHEMA,
+    MESSAGE_SCHEMA,
+    NEXT_CALL_SCHEMA,
+    NOTES_SCHEMA,
+    REJECTED_SCHEMA,
+    WARNINGS_SCHEMA,
+)
 from drivable.kinds import Kind, KindModel
 from drivable.verbs import LEADING
 
@@ -249,76 +257,6 @@ def _strip_titles(node: Any) -> Any:
     return node
 
 
-# What the listed schemas leave out ([2.compact-baseline]): every key here constrains nothing the
-# server relies on a client to check, and each cost every preloading host tokens on every turn.
-# - An outputSchema reaches no model (a chat template shows name, description and inputSchema), so
-#   its prose and `additionalProperties: false` (the server never sends a key it does not declare)
-#   are for readers: the whole schema is in server/discover (`dev.drivable/tools`).
-# - An inputSchema keeps types, bounds, enums, required, and the examples of required
-#   properties: what a first call needs. No `pattern` (the reader checks it), no `format` (it
-#   states the form a reader writes, not the forms it reads), no optional property's example
-#   (docs/decisions/0023-what-a-model-is-shown.md, 2).
-OUTPUT_UNLISTED = frozenset(
-    {"$schema", "description", "examples", "$comment", "additionalProperties"}
-)
-INPUT_UNLISTED = frozenset({"pattern", "format", "$comment"})
-
-
-def listed_schema(node: Any, unlisted: frozenset[str] = OUTPUT_UNLISTED) -> Any:
-    """`node` as tools/list shows it: without the `unlisted` keywords, at every level. Property
-    names are never touched; `$ref` and `$defs` are kept, so the listed outputSchema still
-    accepts exactly the results the whole one does (it may also accept extra keys)."""
-    if isinstance(node, dict):
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in unlisted:
-                continue
-            if key in ("properties", "$defs") and isinstance(value, dict):
-                out[key] = {k: listed_schema(v, unlisted) for k, v in value.items()}
-            elif key == "anyOf" and isinstance(value, list) and "description" in node:
-                # an optional id says what it is once: the variant's own description (the id
-                # kind's "An id as the server issues it") only repeated the property's
-                out[key] = [_undescribed(listed_schema(v, unlisted)) for v in value]
-            else:
-                out[key] = listed_schema(value, unlisted)
-        return out
-    if isinstance(node, list):
-        return [listed_schema(x, unlisted) for x in node]
-    return node
-
-
-def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """An inputSchema as tools/list shows it: `listed_schema` with INPUT_UNLISTED, and without the
-    examples of optional top-level properties (a model fills every property it is shown an
-    example for)."""
-    listed: dict[str, Any] = listed_schema(schema, INPUT_UNLISTED)
-    required = set(listed.get("required") or ())
-    properties = listed.get("properties")
-    if isinstance(properties, dict):
-        listed["properties"] = {
-            name: node if name in required else _without_examples(node)
-            for name, node in properties.items()
-        }
-    return listed
-
-
-def _without_examples(node: Any) -> Any:
-    """`node` without `examples`, also in its anyOf variants (an optional value is a union with
-    null), never inside nested properties (those are a value's own shape)."""
-    if not isinstance(node, dict):
-        return node
-    out = {k: v for k, v in node.items() if k != "examples"}
-    if isinstance(out.get("anyOf"), list):
-        out["anyOf"] = [_without_examples(v) for v in out["anyOf"]]
-    return out
-
-
-def _undescribed(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: v for k, v in node.items() if k != "description"}
-    return node
-
-
 def _check_closed(tool: str, node: Any, where: str) -> None:
     if isinstance(node, dict):
         if node.get("type") == "object" and node.get("additionalProperties") is not False:
@@ -341,53 +279,8 @@ def input_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
     return {"$schema": DIALECT, **schema}
 
 
-NOTES_SCHEMA: dict[str, Any] = {
-    "type": "array",
-    "items": {"type": "string"},
-    "description": "How lenient reading repaired the arguments ('Read X as Y.'). Present when non-empty.",
-}
-MESSAGE_SCHEMA: dict[str, Any] = {
-    "type": "string",
-    "description": "Why this result is not what the call asked for (an empty page under filters). Present then.",
-}
-HINT_SCHEMA: dict[str, Any] = {
-    "type": "string",
-    "description": "What to do about it, naming the call in next_call. Present with message.",
-}
-WARNINGS_SCHEMA: dict[str, Any] = {
-    "type": "array",
-    "description": "Known traps the call probably fell into, with closed codes. Present when non-empty.",
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["code", "message"],
-        "properties": {
-            "code": {"type": "string"},
-            "message": {"type": "string"},
-            "path": {"type": "string"},
-        },
-    },
-}
-
-
 # The input property a paged tool takes its cursor in (the Pager scopes the same names).
 CURSOR_FIELDS = ("cursor", "page_token")
-
-
-REJECTED_SCHEMA: dict[str, Any] = {
-    "type": "array",
-    "description": "Entries of a collection that were not applied, each with its issues; the valid entries were applied. Present when non-empty.",
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["path", "index", "issues"],
-        "properties": {
-            "path": {"type": "string"},
-            "index": {"type": "integer", "minimum": 0},
-            "issues": {"type": "array", "items": ISSUE_SCHEMA},
-        },
-    },
-}
 
 
 def best_effort_fields(model: type[BaseModel]) -> list[str]:

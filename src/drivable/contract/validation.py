@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
@@ -21,8 +21,15 @@ from drivable.kinds.text_folding import name_words, spelling
 from drivable.schema import properties, resolve
 
 if TYPE_CHECKING:
-    from drivable.contract.runtime import Contract
     from drivable.contract.tool import ToolSpec
+
+
+class Declared(Protocol):
+    """What a repair is checked against: the tools a contract declares."""
+
+    @property
+    def tools(self) -> Mapping[str, ToolSpec]: ...
+
 
 _TYPE_CODES = {
     "missing": "missing_property",
@@ -440,7 +447,7 @@ def rejected_entries(
     return out
 
 
-def callable_repair(contract: Contract, repair: Repair) -> bool:
+def callable_repair(contract: Declared, repair: Repair) -> bool:
     """A repair is sent only when its arguments validate against the named tool."""
     return callable_among(contract.tools, repair)
 

@@ -1,18 +1,48 @@
-"""What flows through the call pipeline (`Attempt`) and how a stage refuses (`Refused`)."""
+"""What flows through the call pipeline (`Attempt`), what a stage may read of the contract it
+runs in (`StageContext`), and how a stage refuses (`Refused`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from drivable.contract.call import Call, Principal, ProgressFn
+from drivable.contract.call import Call, CallContext, Outcome, Principal, ProgressFn
 from drivable.contract.client import NO_CLIENT, ClientSide
 from drivable.contract.envelope import Envelope
 
 if TYPE_CHECKING:
-    from drivable.contract.runtime import Contract
+    from drivable.contract.codes import Code
+    from drivable.contract.durable import Durability
     from drivable.contract.tool import ToolSpec
+
+
+class StageContext(CallContext, Protocol):
+    """Everything a stage reads of the contract a call runs in, and nothing else: a stage can
+    run on a small fake of this (`Contract` and its `Runtime` both are one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tools(self) -> Mapping[str, ToolSpec]: ...
+
+    @property
+    def codes(self) -> Mapping[str, Code]: ...
+
+    @property
+    def settings_url(self) -> str | None: ...
+
+    @property
+    def max_inline_bytes(self) -> int: ...
+
+    async def durable(self) -> Durability:
+        """The effect store and token issuer (opened on first use)."""
+        ...
+
+    def finish(self, envelope: Envelope, rid: str, tool: ToolSpec | None = None) -> Outcome:
+        """The refused call's envelope finished (`Runtime.finish`)."""
+        ...
 
 
 class Refused(Exception):
@@ -27,7 +57,7 @@ class Refused(Exception):
 class Attempt:
     """One tools/call on its way through the stages; each stage fills in what it established."""
 
-    contract: Contract
+    contract: StageContext
     name: str
     raw: Mapping[str, Any]
     principal: Principal

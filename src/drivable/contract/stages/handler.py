@@ -8,20 +8,17 @@ must validate against its tool); the store being down is `unavailable`; anything
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drivable.contract import boundary
 from drivable.contract.codes import Recovery
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.envelope import Envelope, ToolError
-from drivable.contract.stages.base import Attempt
+from drivable.contract.stages.base import Attempt, StageContext
 from drivable.contract.strict import StrictError
 from drivable.contract.validation import callable_repair
 from drivable.effects import StoreUnavailableError
 from drivable.effects.backend import READING
-
-if TYPE_CHECKING:
-    from drivable.contract.runtime import Contract
 
 log = logging.getLogger("drivable.contract")
 
@@ -66,7 +63,9 @@ def internal_error(name: str, request_id: str) -> Envelope:
     )
 
 
-def domain_error(contract: Contract, name: str, failure: ToolError, request_id: str) -> Envelope:
+def domain_error(
+    contract: StageContext, name: str, failure: ToolError, request_id: str
+) -> Envelope:
     if failure.code not in contract.codes:
         if contract.strict:
             raise StrictError(

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from drivable.contract.call import Call
 from drivable.contract.envelope import Envelope, Issue, Repair
-from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
 from drivable.contract.validation import (
     callable_repair,
@@ -28,7 +28,6 @@ from drivable.kinds import validate
 from drivable.kinds.identifier import lookup_of
 
 if TYPE_CHECKING:
-    from drivable.contract.runtime import Contract
     from drivable.contract.tool import ToolSpec
     from drivable.kinds import Validated
 
@@ -58,7 +57,7 @@ def invalid_arguments(
     spec: ToolSpec,
     raw: Mapping[str, Any],
     error: ValidationError,
-    contract: Contract | None = None,
+    contract: StageContext | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
     fix = repaired_arguments(raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only)
@@ -132,7 +131,7 @@ def invalid_arguments(
     )
 
 
-def id_lookup(spec: ToolSpec, issue: Issue | None, contract: Contract | None) -> Repair | None:
+def id_lookup(spec: ToolSpec, issue: Issue | None, contract: StageContext | None) -> Repair | None:
     """The call that looks up the id a refused id field wanted, when its kind names one
     (`IdOf(prefix, lookup=(tool, parameter))`), what was sent does not start like an id (a name,
     not a mistyped id) and that call validates: the text that was sent as the parameter that
