@@ -46,6 +46,7 @@ from drivable.eval.sidebyside_document import merge_runs as merge_runs
 from drivable.eval.sidebyside_document import runs_of as runs_of
 from drivable.eval.sidebyside_parallel import Cell, in_parallel, usable_cores
 from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, run_trial
+from drivable.eval.tables import rate_cell
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import SPLITS, Split, Workflow, bundled, bundled_sets, workflow_set
 from drivable.target import Target
@@ -301,9 +302,7 @@ def run_personas(args: argparse.Namespace) -> int:
                 )
                 run["sets"].setdefault(name, {})[side] = side_doc
                 o = side_doc["summary"]["overall"]
-                print(
-                    f"personas/{name}/{side}: completed {report._cell(o['completed'])}", flush=True
-                )
+                print(f"personas/{name}/{side}: completed {rate_cell(o['completed'])}", flush=True)
     doc["wall_seconds"] = run["wall_seconds"] = round(time.perf_counter() - started, 1)
     doc["partial"] = run["partial"] = None
     args.out.write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from drivable.eval import report
+from drivable.eval.tables import rate_cell
 from drivable.eval.workflow import SPLITS
 
 TEMPERATURE = 0.3
@@ -38,7 +39,7 @@ def _scope(doc: dict[str, Any], split: str) -> dict[str, Any]:
 
 
 def _naming(scope: dict[str, Any]) -> str:
-    both = report._cell(scope.get("errors_naming_next_call"))
+    both = rate_cell(scope.get("errors_naming_next_call"))
     structured = scope.get("errors_naming_next_call_structured")
     prose = scope.get("errors_naming_next_call_prose")
     if not structured or not prose or not structured.get("n"):
@@ -57,7 +58,7 @@ SPLIT_TABLE = (
 
 def _split_cell(doc: dict[str, Any], key: str, scope: str) -> str:
     rates = _scope(doc, scope)
-    return _naming(rates) if key == "errors_naming_next_call" else report._cell(rates.get(key))
+    return _naming(rates) if key == "errors_naming_next_call" else rate_cell(rates.get(key))
 
 
 def _split_table(run: dict[str, Any]) -> list[str]:
@@ -133,10 +134,10 @@ def _markdown_run(run: dict[str, Any]) -> list[str]:
             cost = [m.get(k, "–") for k in ("turns", "prompt_tokens", "completion_tokens")]
             cost += [m.get(k, "–") for k in ("model_seconds", "tok_per_s")]
             lines.append(
-                f"| {name} | {side} | {report._cell(o['completed'])} | "
-                f"{report._cell(o.get('pass_k'))} | "
-                f"{report._cell(o.get('completed_within_two'))} | "
-                f"{report._cell(o['first_call'])} | {report._cell(o['first_repair'])} | "
+                f"| {name} | {side} | {rate_cell(o['completed'])} | "
+                f"{rate_cell(o.get('pass_k'))} | "
+                f"{rate_cell(o.get('completed_within_two'))} | "
+                f"{rate_cell(o['first_call'])} | {rate_cell(o['first_repair'])} | "
                 f"{_naming(o)} | {discovery} | " + " | ".join(str(c) for c in cost) + f" | {caps} |"
             )
     for name, sides in run["sets"].items():
