@@ -126,6 +126,9 @@ SETTINGS: Final[tuple[Setting, ...]] = (
 SECRET_ENV: Final = "DRIVABLE_SECRET"
 LEGACY_STORE_ENV: Final = "DRIVABLE_EFFECTS_DB"  # a bare SQLite path; DRIVABLE_STORE wins
 _BY_KEY = {s.key: s for s in SETTINGS}
+# Tables under [tool.drivable] that are other readers' own, not runtime settings: the auditor's
+# (`[tool.drivable.audit]`, audit/config.py) and the size budget's (tests/test_size_budget.py).
+SECTIONS: Final = frozenset({"audit", "budget"})
 
 T = TypeVar("T")
 
@@ -366,6 +369,7 @@ def load(start: Path | None = None, environ: Mapping[str, str] | None = None) ->
                 f"[tool.drivable] in {pyproject} holds a secret: remove `secret` and name a file "
                 "with `secret_file`, or set DRIVABLE_SECRET"
             )
+        table = {key: value for key, value in table.items() if key not in SECTIONS}
         unknown = sorted(set(table) - set(_BY_KEY))
         if unknown:
             raise SettingsError(

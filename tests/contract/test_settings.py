@@ -56,6 +56,12 @@ def test_an_unknown_key_is_refused_with_the_known_ones(tmp_path: Path) -> None:
         settings.load(tmp_path, environ={})
 
 
+@pytest.mark.parametrize("section", sorted(settings.SECTIONS))
+def test_the_tables_of_other_readers_are_no_unknown_settings(tmp_path: Path, section: str) -> None:
+    write(tmp_path, f"port = 8123\n[tool.drivable.{section}]\nsome = 1")
+    assert settings.load(tmp_path, environ={}).port == 8123
+
+
 def test_a_bad_integer_names_the_setting_and_where_it_came_from(tmp_path: Path) -> None:
     with pytest.raises(settings.SettingsError, match=r"port \(DRIVABLE_PORT\) must be an integer"):
         settings.load(tmp_path, environ={"DRIVABLE_PORT": "eighty"})

@@ -12,6 +12,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from drivable.kinds import read
+from drivable.kinds._currencies import in_major
 from drivable.kinds._registry import KINDS, make_options, read_with
 from drivable.kinds.money import (
     Pending,
@@ -19,7 +20,6 @@ from drivable.kinds.money import (
     _declared_currency,
     _field_currency,
     _has_fraction,
-    _in_major,
     currencies_of,
     exponent_of,
     settle,
@@ -304,8 +304,8 @@ def test_the_shortcuts_on_decimals_agree_with_their_definitions(n: Decimal, expo
         units, part = divmod(abs(minor), 10**exponent)
         sign = "-" if minor < 0 else ""
         written = f"{sign}{units}.{part:0{exponent}d}" if exponent else str(minor)
-        assert _in_major(minor, None, exponent) == written
-        assert _in_major(minor, "XTS", exponent) == f"{written} XTS"
+        assert in_major(minor, None, exponent) == written
+        assert in_major(minor, "XTS", exponent) == f"{written} XTS"
 
 
 anything = st.one_of(

@@ -134,4 +134,6 @@ async def test_server_keeps_every_promise_under_ten_thousand_calls(
 
 def test_every_reference_server_has_a_profile() -> None:
     missing = [s for s in reference_servers() if s not in PROFILES]
-    assert not missing, f"add a reliability profile for {missing} in campaign.PROFILES"
+    assert not missing, (
+        f"add a reliability profile for {missing} in reliability/profiles.py (PROFILES)"
+    )

@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.reliability.access import money_access, open_by_default
-from drivable.reliability.campaign import FULL_TOKEN, _served, drop_stores
+from drivable.reliability.campaign import FULL_TOKEN, drop_stores
 from drivable.reliability.fuzz import MODERN, RAW_VALUES
 from drivable.reliability.processes import stop
+from drivable.reliability.stores import serve_profile
 from drivable.reliability.wire import (
     ENVELOPE_DAMAGE,
     LEGACY,
@@ -113,7 +114,7 @@ def test_stdio_answers_a_lone_surrogate_id_and_method_with_the_envelope() -> Non
 
 
 async def test_a_read_only_token_or_an_anonymous_caller_moves_no_money(tmp_path: Path) -> None:
-    served, _ = _served("billing", tmp_path, 1)
+    served, _ = serve_profile("billing", tmp_path, 1)
     try:
         with anyio.fail_after(BOUND_S):
             cases = await money_access(served, FULL_TOKEN)

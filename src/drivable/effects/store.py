@@ -1,9 +1,5 @@
 """The effect store: idempotency receipts and single-use token nonces, on SQLite or PostgreSQL.
 
-(Over 500 lines for a reason: the claim below is one state machine over one connection, and its
-steps (claim, wait, take over, open the effect, finish, release) call each other; the parts that
-stand alone live beside it.)
-
 How a key is claimed (the same on both stores; the database does the exclusion, so it holds across
 threads, processes and hosts):
 
@@ -21,16 +17,17 @@ threads, processes and hosts):
    it). Once the lease is over and nobody holds the row lock, the next caller takes the claim over
    and runs the effect once.
 
-`SqlEffectStore` is here; beside it: `backend` (the schema, the defaults and the dialect seam),
-`pool` (connections), `transaction` (what effect code writes through), `claims` (what a claim
-returns) and `protocol` (`EffectStore`, what the runtime needs of any store). The names other
+`SqlEffectStore` is here, the async side (connections, worker threads, cancellation); the steps of
+a claim, synchronous SQL, are `receipts.ClaimSteps`; beside them: `backend` (the schema, the
+defaults and the dialect seam), `pool` (connections), `transaction` (what effect code writes
+through), `claims` (what a claim returns) and `protocol` (`EffectStore`, what the runtime needs of
+any store). The names other
 modules use are imported from here or from `drivable.effects`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import math
 import time
@@ -44,7 +41,6 @@ import anyio.to_thread
 
 from drivable.canonical import canonical_json
 from drivable.effects.backend import (
-    _SCOPE,
     DEFAULT_LEASE_S,
     DEFAULT_PURGE_INTERVAL_S,
     DEFAULT_WAIT_S,
@@ -53,15 +49,13 @@ from drivable.effects.backend import (
     Backend,
     Dialect,
 )
-from drivable.effects.canonical import differing_fields, normalised_arguments
+from drivable.effects.canonical import normalised_arguments
 from drivable.effects.claims import (
     Claim,
     NewClaim,
     ReceiptView,
-    _Again,
     _Claimed,
     _Scope,
-    _Step,
     _Wait,
 )
 from drivable.effects.outcomes import (
@@ -72,9 +66,9 @@ from drivable.effects.outcomes import (
     StoreUnavailable,
     StoreUnavailableError,
     UnavailableReason,
-    Undone,
 )
 from drivable.effects.pool import _Pool
+from drivable.effects.receipts import ClaimSteps
 from drivable.effects.transaction import Transaction
 
 log = logging.getLogger("drivable.effects")
@@ -94,6 +88,7 @@ class SqlEffectStore:
     ) -> None:
         self.backend = backend
         self._clock = clock
+        self._steps = ClaimSteps(backend, clock)
         self._pool = _Pool(backend)
         # A read-only tool's transactions take connections of their own where the database lets
         # readers pass writers (SQLite in WAL): never queued behind writers waiting for the lock.
@@ -162,214 +157,6 @@ class SqlEffectStore:
     def _x(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
         return self.backend.execute(conn, sql, params)
 
-    # -- claim steps (synchronous, in a worker thread) ------------------------------------
-
-    def _insert_claim(
-        self,
-        conn: Any,
-        scope: _Scope,
-        digest: str,
-        args_json: str,
-        owner: str,
-        now: float,
-        window_s: float,
-        lease_s: float,
-    ) -> bool:
-        cur = self._x(
-            conn,
-            "INSERT INTO drivable_receipts (principal, tool, key, digest, arguments, state, "
-            "owner, created_at, lease_until, expires_at) "
-            "VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?) "
-            "ON CONFLICT (principal, tool, key) DO NOTHING",
-            (*scope.params(), digest, args_json, owner, now, now + lease_s, now + window_s),
-        )
-        return bool(cur.rowcount == 1)
-
-    def _claim_step(
-        self,
-        conn: Any,
-        scope: _Scope,
-        digest: str,
-        args_json: str,
-        window_s: float,
-        lease_s: float,
-        owner: str,
-    ) -> _Step:
-        """One look at the key; when this call wins it, the effect transaction is open on
-        ``conn`` on return (one worker-thread hop for the whole claim)."""
-        step = self._claim_once(conn, scope, digest, args_json, window_s, lease_s, owner)
-        if isinstance(step, _Claimed) and not self._open_effect(conn, scope, owner):
-            return _Again()  # taken over between our insert and our lock: look again
-        return step
-
-    def _claim_once(
-        self,
-        conn: Any,
-        scope: _Scope,
-        digest: str,
-        args_json: str,
-        window_s: float,
-        lease_s: float,
-        owner: str,
-    ) -> _Step:
-        now = self._clock()
-        # On PostgreSQL: one autocommit statement, committed without waiting for the flush (see
-        # Backend.begin_claim). It never waits for a live effect transaction.
-        if self.backend.insert_first and self._insert_claim(
-            conn, scope, digest, args_json, owner, now, window_s, lease_s
-        ):
-            return _Claimed(recovered=False)
-        row = self._x(conn, _LOOK, scope.params()).fetchone()
-        if row is not None:
-            r_digest, r_args, state, result, lease_until, expires_at, recorded_at = row[:7]
-            expired = expires_at <= now and (state == "done" or lease_until <= now)
-            if not expired:
-                if r_digest != digest:
-                    fields = differing_fields(json.loads(r_args), json.loads(args_json))
-                    return Mismatch(fields=tuple(fields) or ("arguments",))
-                if state == "done":
-                    return Replay(
-                        result=json.loads(result),
-                        recorded_at=float(recorded_at),
-                        undone=_undone(row[7:]),
-                    )
-                if lease_until > now:
-                    return _Wait(max(100, min(1000, int((lease_until - now) * 1000))))
-                return self._take_over(conn, scope, owner, now, lease_s)
-        elif not self.backend.insert_first:
-            with self.backend.relaxed(conn):
-                inserted = self._insert_claim(
-                    conn, scope, digest, args_json, owner, now, window_s, lease_s
-                )
-            return _Claimed(recovered=False) if inserted else _Again()
-        if row is None:
-            return _Again()  # it went between our insert and our look
-        # An expired receipt: replace it.
-        self.backend.begin_claim(conn)
-        try:
-            gone = self._x(
-                conn,
-                f"DELETE FROM drivable_receipts WHERE {_SCOPE} AND expires_at <= ? "
-                "AND (state = 'done' OR lease_until <= ?)",
-                (*scope.params(), now, now),
-            ).rowcount
-            if gone:  # what the expired receipt made is not the new call's
-                self._x(conn, f"DELETE FROM drivable_made WHERE {_SCOPE}", scope.params())
-            inserted = self._insert_claim(
-                conn, scope, digest, args_json, owner, now, window_s, lease_s
-            )
-            self.backend.commit(conn)
-        except BaseException:
-            self._safe_rollback(conn)
-            raise
-        finally:
-            self.backend.after_claim(conn)
-        return _Claimed(recovered=False) if inserted else _Again()
-
-    def _take_over(self, conn: Any, scope: _Scope, owner: str, now: float, lease_s: float) -> _Step:
-        try:
-            with self.backend.short_lock_wait(conn):
-                self.backend.begin_claim(conn)
-        except Exception as exc:
-            self.backend.after_claim(conn)
-            if self.backend.classify(exc) is UnavailableReason.BUSY:
-                return _Wait(1000)  # a live effect transaction holds the store
-            raise
-        try:
-            row = self._x(
-                conn,
-                f"SELECT state, lease_until FROM drivable_receipts WHERE {_SCOPE}"
-                + self.backend.try_lock_row,
-                scope.params(),
-            ).fetchone()
-            if row is None or row[0] != "running" or row[1] > now:
-                # None: a live owner holds the row lock (or the row just went; the next look
-                # tells). Either way, wait rather than spin.
-                self.backend.rollback(conn)
-                return _Wait(1000) if row is None or row[0] == "running" else _Again()
-            self._x(
-                conn,
-                f"UPDATE drivable_receipts SET owner = ?, lease_until = ? WHERE {_SCOPE}",
-                (owner, now + lease_s, *scope.params()),
-            )
-            self.backend.commit(conn)
-        except BaseException:
-            self._safe_rollback(conn)
-            raise
-        finally:
-            self.backend.after_claim(conn)
-        log.info("took over an abandoned claim (tool=%s)", scope.tool)
-        return _Claimed(recovered=True)
-
-    def _open_effect(self, conn: Any, scope: _Scope, owner: str) -> bool:
-        self.backend.begin_write(conn)
-        try:
-            row = self._x(
-                conn,
-                f"SELECT owner, state FROM drivable_receipts WHERE {_SCOPE}"
-                + self.backend.lock_row,
-                scope.params(),
-            ).fetchone()
-        except BaseException:
-            self._safe_rollback(conn)
-            raise
-        if row is None or row[0] != owner or row[1] != "running":
-            self.backend.rollback(conn)
-            return False
-        return True
-
-    def _finish(
-        self,
-        conn: Any,
-        scope: _Scope,
-        owner: str,
-        result_json: str,
-        window_s: float,
-        made: tuple[str, str] | None = None,
-    ) -> None:
-        now = self._clock()
-        done = self._x(
-            conn,
-            "UPDATE drivable_receipts SET state = 'done', result = ?, recorded_at = ?, "
-            f"expires_at = ? WHERE {_SCOPE} AND owner = ? AND state = 'running'",
-            (result_json, now, now + window_s, *scope.params(), owner),
-        ).rowcount
-        if done != 1:  # impossible while we hold the row lock; refuse to commit a blind effect
-            self.backend.rollback(conn)
-            raise RuntimeError("lost the idempotency claim inside its own transaction")
-        if made is not None:  # kept exactly as long as its receipt (purged together)
-            self._x(
-                conn,
-                "INSERT INTO drivable_made (principal, tool, key, kind, entity_id, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (*scope.params(), *made, now + window_s),
-            )
-        self.backend.commit(conn)
-
-    def _release_claim(self, conn: Any, scope: _Scope, owner: str) -> None:
-        self._safe_rollback(conn)
-        self._x(
-            conn,
-            f"DELETE FROM drivable_receipts WHERE {_SCOPE} AND owner = ? AND state = 'running'",
-            (*scope.params(), owner),
-        )
-
-    def _safe_rollback(self, conn: Any) -> None:
-        with suppress(Exception):
-            self.backend.rollback(conn)
-
-    def _purge(self, conn: Any) -> int:
-        now = self._clock()
-        n = self._x(
-            conn,
-            "DELETE FROM drivable_receipts WHERE expires_at <= ? "
-            "AND (state = 'done' OR lease_until <= ?)",
-            (now, now),
-        ).rowcount
-        n += self._x(conn, "DELETE FROM drivable_token_uses WHERE expires_at <= ?", (now,)).rowcount
-        self._x(conn, "DELETE FROM drivable_made WHERE expires_at <= ?", (now,))
-        return int(n)
-
     # -- public API -----------------------------------------------------------------------
 
     @asynccontextmanager
@@ -420,7 +207,7 @@ class SqlEffectStore:
                 return
             try:
                 await self._call(
-                    self._finish,
+                    self._steps.finish,
                     conn,
                     scope,
                     owner,
@@ -454,7 +241,7 @@ class SqlEffectStore:
             keep = False
             try:
                 step = await self._call(
-                    self._claim_step, conn, scope, digest, args_json, window_s, lease_s, owner
+                    self._steps.claim_step, conn, scope, digest, args_json, window_s, lease_s, owner
                 )
                 if isinstance(step, _Claimed):
                     keep = True
@@ -477,7 +264,7 @@ class SqlEffectStore:
 
     async def _abandon(self, conn: Any, scope: _Scope, owner: str, broken: bool = False) -> None:
         try:
-            await self._call(self._release_claim, conn, scope, owner)
+            await self._call(self._steps.release_claim, conn, scope, owner)
         except Exception:
             broken = True  # the lease will expire; a retry then takes the claim over
         self._pool.release(conn, discard=broken)
@@ -488,7 +275,7 @@ class SqlEffectStore:
             return
         self._last_purge = now
         with suppress(Exception):
-            await self._call(self._purge, conn)
+            await self._call(self._steps.purge, conn)
 
     async def run_idempotent(
         self,
@@ -572,44 +359,17 @@ class SqlEffectStore:
 
     async def receipt(self, *, tool: str, principal: str, key: str) -> ReceiptView | None:
         async with self._connection() as conn:
-            row = await self._call(lambda: self._x(conn, _LOOK, (principal, tool, key)).fetchone())
-        if row is None:
-            return None
-        return ReceiptView(
-            state=row[2],
-            digest=row[0],
-            result=json.loads(row[3]) if row[3] is not None else None,
-            expires_at=float(row[5]),
-            undone=_undone(row[7:]),
-        )
+            return await self._call(self._steps.receipt, conn, _Scope(principal, tool, key))
 
     async def purge_expired(self) -> int:
         """Delete receipts and token uses past their window; returns how many rows went."""
         async with self._connection() as conn:
             self._last_purge = time.monotonic()
-            return await self._call(self._purge, conn)
+            return await self._call(self._steps.purge, conn)
 
     async def close(self) -> None:
         self._pool.close()
         self._reads.close()
-
-
-# The one lookup of a key: its receipt and, when what it made was undone since, by whom (an index
-# probe of the same statement, so a replay costs no second round trip).
-_LOOK: Final = (
-    "SELECT r.digest, r.arguments, r.state, r.result, r.lease_until, r.expires_at, "
-    "r.recorded_at, m.kind, m.entity_id, m.undone_by, m.undone_at "
-    "FROM drivable_receipts r LEFT JOIN drivable_made m ON m.principal = r.principal "
-    "AND m.tool = r.tool AND m.key = r.key AND m.undone_at IS NOT NULL "
-    "WHERE r.principal = ? AND r.tool = ? AND r.key = ?"
-)
-
-
-def _undone(columns: Sequence[Any]) -> Undone | None:
-    kind, entity_id, by, at = columns
-    if at is None:
-        return None
-    return Undone(kind=str(kind), entity_id=str(entity_id), by=str(by), at=float(at))
 
 
 def _is_driver_error(exc: BaseException) -> bool:

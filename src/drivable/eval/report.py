@@ -1,4 +1,5 @@
-"""Summaries, tables, before/after Markdown and the regression gate.
+"""Summaries of a run, its documents, and the regression gate (the tables a person reads are in
+`tables`, the personas' and the model's agreement in `agreement`; both are re-exported here).
 
 Rates come with a 95 % Wilson score interval; the gate calls a drop a regression only when a
 one-sided two-proportion z-test says it is beyond noise (z < -1.645), so one unlucky trial of a
@@ -11,14 +12,17 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
+from drivable.eval.agreement import markdown_agreement as markdown_agreement
+from drivable.eval.agreement import order_agreement as order_agreement
 from drivable.eval.solver import TrialResult
+from drivable.eval.tables import SPLIT_METRICS as SPLIT_METRICS
+from drivable.eval.tables import markdown_before_after as markdown_before_after
+from drivable.eval.tables import print_run as print_run
+from drivable.eval.tables import rate_cell
+from drivable.eval.tables import wide_console as wide_console
 from drivable.eval.tokens import ENCODING
 from drivable.eval.workflow import SPLITS
 
@@ -261,242 +265,6 @@ def is_side_by_side(doc: dict[str, Any]) -> bool:
     return "summary" not in doc and "runs" in doc
 
 
-# -- printing ------------------------------------------------------------------------------------
-
-
-def _pct(r: dict[str, Any] | None) -> str:
-    if not r or not r.get("n"):
-        return "–"
-    lo, hi = r["ci95"]
-    return f"{r['rate'] * 100:.0f}% [{lo * 100:.0f}–{hi * 100:.0f}]"
-
-
-def _yes(flag: Any) -> str:
-    return "–" if flag is None else ("yes" if flag else "no")
-
-
-# the rates a split is reported with, in the tables and the side by side's Markdown
-SPLIT_METRICS = (
-    ("completed", "completed"),
-    ("completed_within_two", "within 2 attempts a step"),
-    ("first_repair", "first repair"),
-    ("errors_naming_next_call", "naming next call"),
-    ("errors_naming_next_call_structured", "structured"),
-    ("errors_naming_next_call_prose", "prose"),
-    ("pass_k", "pass^k"),
-)
-SPLIT_COLUMNS = ("split", *(label for _, label in SPLIT_METRICS))
-
-
-def _naming_counts(step: dict[str, Any]) -> str:
-    """A step's rejections and how many named the next call, structured and in prose."""
-    named = f"{step['errors']} ({step['errors_naming_next_call']} name next"
-    if "errors_naming_next_call_prose" not in step:  # a run of before the split
-        return named + ")"
-    return (
-        f"{named}: {step['errors_naming_next_call_structured']} structured, "
-        f"{step['errors_naming_next_call_prose']} prose)"
-    )
-
-
-def _naming_parts(scope: dict[str, Any], show: Any) -> str:
-    if scope.get("errors_naming_next_call_prose") is None:
-        return ""
-    return (
-        f" (structured {show(scope['errors_naming_next_call_structured'])}, "
-        f"prose {show(scope['errors_naming_next_call_prose'])})"
-    )
-
-
-def wide_console() -> Console:
-    """Tables stay readable when stdout is a file or a CI log (rich would assume 80 columns)."""
-    plain = Console()
-    return plain if plain.is_terminal else Console(width=140)
-
-
-def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
-    console = console or wide_console()
-    summary = doc["summary"]
-    for name, wf in summary["workflows"].items():
-        if "steps" not in wf:
-            console.print(f"[yellow]{name}[/]: skipped ({wf.get('skipped')})")
-            continue
-        disc = wf.get("discovery") or {}
-        table = Table(
-            title=(
-                f"{name} ({wf['fixture']}"
-                + (f", {wf['split']}" if wf.get("split") else "")
-                + f") — completed {_pct(wf['completed'])} n={wf['trials']}, "
-                f"pass^k {_yes(wf.get('pass_k'))}; "
-                f"calls/task {wf['tool_calls_per_completed']}, tokens/task "
-                f"{wf['tokens_per_completed']}"
-                + (
-                    f" (model-reported {wf['model_tokens_per_completed']})"
-                    if wf.get("model_tokens_per_completed") is not None
-                    else ""
-                )
-                + f"; tools/list {disc.get('bytes')} B / "
-                f"{disc.get('tokens')} tok"
-            ),
-            title_justify="left",
-        )
-        for col in ("step", "n", "passed", "1st call", "1st repair", "attempt", "errors"):
-            table.add_column(col, no_wrap=True)
-        for step, s in wf["steps"].items():
-            table.add_row(
-                step,
-                str(s["passed"]["n"]),
-                _pct(s["passed"]),
-                _pct(s["first_call"]),
-                _pct(s["first_repair"]),
-                f"{s['mean_attempt']}/{s['max_attempt']}",
-                _naming_counts(s),
-            )
-        console.print(table)
-        refused = wf.get("refused")
-        if refused:
-            http = refused.get("http_refusal") or {}
-            env = http.get("envelope") or {}
-            console.print(
-                f"  [red]{refused['trials']} trial(s) never reached a tool[/]: "
-                f"{refused['connect_error']}"
-                + (
-                    f"; HTTP {http.get('status')} {env.get('code', '')}: {env.get('hint', '')}"
-                    if http
-                    else ""
-                )
-            )
-    agents = summary.get("by_agent") or {}
-    if len(agents) > 1:
-        table = Table(title="by agent", title_justify="left")
-        for col in ("agent", "completed", "1st call", "1st repair"):
-            table.add_column(col, no_wrap=True)
-        for agent, a in agents.items():
-            table.add_row(
-                agent, _pct(a["completed"]), _pct(a["first_call"]), _pct(a["first_repair"])
-            )
-        console.print(table)
-    splits = summary.get("splits") or {}
-    if splits:
-        table = Table(title="by split (tune: studied; holdout: decides)", title_justify="left")
-        for col in SPLIT_COLUMNS:
-            table.add_column(col, no_wrap=True)
-        for split, scope in splits.items():
-            table.add_row(split, *(_pct(scope.get(key)) for key, _ in SPLIT_METRICS))
-        console.print(table)
-    o = summary["overall"]
-    console.print(
-        f"[bold]overall[/]: completed {_pct(o['completed'])}; pass^k {_pct(o.get('pass_k'))}; "
-        f"first call {_pct(o['first_call'])}; first repair {_pct(o['first_repair'])}; "
-        f"rejections naming the next call {_pct(o['errors_naming_next_call'])}"
-        + _naming_parts(o, _pct)
-    )
-    if doc.get("note"):
-        console.print(f"[italic]{doc['note']}[/]")
-
-
-def _cell(r: dict[str, Any] | None) -> str:
-    if not r or not r.get("n"):
-        return "–"
-    return f"{r['rate'] * 100:.0f}% ({r['k']}/{r['n']})"
-
-
-def _num(x: Any) -> str:
-    return "–" if x is None else str(x)
-
-
-def markdown_before_after(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """The per-workflow, per-step table a PR description wants."""
-    b, a = before["summary"], after["summary"]
-    lines = [
-        "| workflow | step | passed before | passed after | first call before | first call after "
-        "| first repair before | first repair after |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    names = list(dict.fromkeys([*b["workflows"], *a["workflows"]]))
-    for wf in names:
-        bw, aw = b["workflows"].get(wf, {}), a["workflows"].get(wf, {})
-        steps = list(dict.fromkeys([*bw.get("steps", {}), *aw.get("steps", {})]))
-        for step in steps:
-            bs, as_ = bw.get("steps", {}).get(step, {}), aw.get("steps", {}).get(step, {})
-            lines.append(
-                f"| {wf} | {step} | {_cell(bs.get('passed'))} | {_cell(as_.get('passed'))} | "
-                f"{_cell(bs.get('first_call'))} | {_cell(as_.get('first_call'))} | "
-                f"{_cell(bs.get('first_repair'))} | {_cell(as_.get('first_repair'))} |"
-            )
-    lines += [
-        "",
-        "| workflow | split | completed before | completed after | pass^k before | pass^k after "
-        "| calls/task before | calls/task after "
-        "| tokens/task before | tokens/task after | tools/list tokens before | after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for wf in names:
-        bw, aw = b["workflows"].get(wf, {}), a["workflows"].get(wf, {})
-        lines.append(
-            f"| {wf} | {aw.get('split') or bw.get('split') or '–'} | "
-            f"{_cell(bw.get('completed'))} | {_cell(aw.get('completed'))} | "
-            f"{_yes(bw.get('pass_k'))} | {_yes(aw.get('pass_k'))} | "
-            f"{_num(bw.get('tool_calls_per_completed'))} | "
-            f"{_num(aw.get('tool_calls_per_completed'))} | "
-            f"{_num(bw.get('tokens_per_completed'))} | {_num(aw.get('tokens_per_completed'))} | "
-            f"{(bw.get('discovery') or {}).get('tokens', '–')} | "
-            f"{(aw.get('discovery') or {}).get('tokens', '–')} |"
-        )
-    agents = list(dict.fromkeys([*(b.get("by_agent") or {}), *(a.get("by_agent") or {})]))
-    if agents:
-        lines += [
-            "",
-            "| agent | completed before | completed after | first call before | first call after "
-            "| first repair before | first repair after |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for agent in agents:
-            ba = (b.get("by_agent") or {}).get(agent, {})
-            aa = (a.get("by_agent") or {}).get(agent, {})
-            lines.append(
-                f"| {agent} | {_cell(ba.get('completed'))} | {_cell(aa.get('completed'))} | "
-                f"{_cell(ba.get('first_call'))} | {_cell(aa.get('first_call'))} | "
-                f"{_cell(ba.get('first_repair'))} | {_cell(aa.get('first_repair'))} |"
-            )
-    splits = list(dict.fromkeys([*(b.get("splits") or {}), *(a.get("splits") or {})]))
-    if splits:
-        lines += [
-            "",
-            "| split | "
-            + " | ".join(f"{label} before | after" for _, label in SPLIT_METRICS)
-            + " |",
-            "|---|" + "---|---|" * len(SPLIT_METRICS),
-        ]
-        for split in splits:
-            bs = (b.get("splits") or {}).get(split, {})
-            as_ = (a.get("splits") or {}).get(split, {})
-            lines.append(
-                f"| {split} | "
-                + " | ".join(
-                    f"{_cell(bs.get(key))} | {_cell(as_.get(key))}" for key, _ in SPLIT_METRICS
-                )
-                + " |"
-            )
-    ob, oa = b["overall"], a["overall"]
-    lines += [
-        "",
-        f"Overall: completed {_cell(ob['completed'])} → {_cell(oa['completed'])}; pass^k "
-        f"{_cell(ob.get('pass_k'))} → {_cell(oa.get('pass_k'))}; first call "
-        f"{_cell(ob['first_call'])} → {_cell(oa['first_call'])}; first repair "
-        f"{_cell(ob['first_repair'])} → {_cell(oa['first_repair'])}; rejections naming the next "
-        f"call {_cell(ob.get('errors_naming_next_call'))} → "
-        f"{_cell(oa.get('errors_naming_next_call'))} (structured "
-        f"{_cell(ob.get('errors_naming_next_call_structured'))} → "
-        f"{_cell(oa.get('errors_naming_next_call_structured'))}, prose "
-        f"{_cell(ob.get('errors_naming_next_call_prose'))} → "
-        f"{_cell(oa.get('errors_naming_next_call_prose'))}).",
-    ]
-    if after.get("note"):
-        lines += ["", f"_{after['note']}_"]
-    return "\n".join(lines)
-
-
 def z_drop(before: dict[str, Any], after: dict[str, Any]) -> float | None:
     """Two-proportion z statistic of after - before (negative: a drop)."""
     n1, n2 = before.get("n") or 0, after.get("n") or 0
@@ -528,84 +296,6 @@ def regressions(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             z = z_drop(b[metric], a[metric])
             if z is not None and z < Z_GATE:
                 found.append(
-                    f"{scope}: {metric} {_cell(b[metric])} → {_cell(a[metric])} (z = {z:.2f})"
+                    f"{scope}: {metric} {rate_cell(b[metric])} → {rate_cell(a[metric])} (z = {z:.2f})"
                 )
     return found
-
-
-# -- do the personas and the model agree on the order? --------------------------------------
-
-SIDES = ("naive", "drivable")
-
-
-def _ran(doc: dict[str, Any], split: str | None = None) -> list[dict[str, Any]]:
-    return [
-        t
-        for t in doc.get("trials") or []
-        if not t.get("skipped") and (split is None or t.get("split") == split)
-    ]
-
-
-def _order(naive: Fraction, drivable: Fraction) -> str:
-    return "drivable" if drivable > naive else "naive" if naive > drivable else "tie"
-
-
-def order_agreement(
-    personas: dict[str, dict[str, dict[str, Any]]], model: dict[str, dict[str, dict[str, Any]]]
-) -> list[dict[str, Any]]:
-    """For every pair of servers both runs compared (naive and drivable of a set, per split),
-    which one completed more under the personas and under the model, and whether they agree.
-
-    `personas` and `model` map a set to its sides' run documents (`{"naive": doc, "drivable":
-    doc}`, as a side by side's run has them). Only the workflows all four documents ran are
-    compared, so both orders are over the same work; per split when every trial says its split
-    (runs of before the splits are compared as one, "all"). A tie agrees only with a tie."""
-    pairs: list[dict[str, Any]] = []
-    for name in [n for n in personas if n in model]:
-        found = [runs[name].get(side) for runs in (personas, model) for side in SIDES]
-        docs = [d for d in found if d]
-        if len(docs) < len(found):
-            continue
-        trials = [t for d in docs for t in _ran(d)]
-        scopes: list[str | None] = (
-            [s for s in SPLITS if all(_ran(d, s) for d in docs)]
-            if all(t.get("split") for t in trials)
-            else [None]
-        )
-        for split in scopes:
-            common = set.intersection(*({t["workflow"] for t in _ran(d, split)} for d in docs))
-            if not common:
-                continue
-            rates = []
-            for d in docs:
-                mine = [t for t in _ran(d, split) if t["workflow"] in common]
-                rates.append(Fraction(sum(1 for t in mine if t["completed"]), len(mine)))
-            pn, pd, mn, md = rates
-            by_personas, by_model = _order(pn, pd), _order(mn, md)
-            pairs.append(
-                {
-                    "set": name,
-                    "split": split or "all",
-                    "workflows": len(common),
-                    "personas": {"naive": float(pn), "drivable": float(pd), "order": by_personas},
-                    "model": {"naive": float(mn), "drivable": float(md), "order": by_model},
-                    "agree": by_personas == by_model,
-                }
-            )
-    return pairs
-
-
-def markdown_agreement(pairs: Sequence[dict[str, Any]]) -> str:
-    lines = [
-        "| set | split | workflows | personas naive | personas drivable | model naive "
-        "| model drivable | personas' order | model's order | agree |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for p in pairs:
-        ps, ms = p["personas"], p["model"]
-        lines.append(
-            f"| {p['set']} | {p['split']} | {p['workflows']} | {ps['naive'] * 100:.0f}% | "
-            f"{ps['drivable'] * 100:.0f}% | {ms['naive'] * 100:.0f}% | {ms['drivable'] * 100:.0f}% "
-            f"| {ps['order']} | {ms['order']} | {'yes' if p['agree'] else '**no**'} |"
-        )
-    return "\n".join(lines)

@@ -35,15 +35,23 @@ import anyio
 
 from drivable import settings
 from drivable.eval import report
+from drivable.eval.sidebyside_document import (
+    RUN_FORMAT,
+    TEMPERATURE,
+    write_markdown,
+)
+from drivable.eval.sidebyside_document import markdown as markdown
+from drivable.eval.sidebyside_document import merge as merge
+from drivable.eval.sidebyside_document import merge_runs as merge_runs
+from drivable.eval.sidebyside_document import runs_of as runs_of
+from drivable.eval.sidebyside_parallel import Cell, in_parallel, usable_cores
 from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, run_trial
+from drivable.eval.tables import rate_cell
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import SPLITS, Split, Workflow, bundled, bundled_sets, workflow_set
 from drivable.target import Target
 
 SETS = tuple(bundled_sets())
-TEMPERATURE = 0.3
-BEGIN, END = "<!-- eval-local:begin -->", "<!-- eval-local:end -->"
-RUN_FORMAT = 2  # a section per model under "runs"; format 1 had one model's sets at the top
 
 
 def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
@@ -133,327 +141,6 @@ def side_document(
         **_model_cost(results),
     }
     return doc
-
-
-# -- the run document: one section per model (or the personas) ----------------------------------
-
-
-def runs_of(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The runs of a side by side's document, by model (or "personas"): a document of before
-    several models (one run, its sets at the top) is read as the one run it is."""
-    if "runs" in doc:
-        return dict(doc["runs"])
-    return {str(doc.get("model") or "run"): doc}
-
-
-def _scopes(sides: list[dict[str, Any]]) -> list[str]:
-    """Both splits, side by side (one not measured shows "–"); "all" for runs of before the
-    splits."""
-    if any("splits" in d["summary"] for d in sides):
-        return list(SPLITS)
-    return ["all"]
-
-
-def _scope(doc: dict[str, Any], split: str) -> dict[str, Any]:
-    summary = doc["summary"]
-    if split == "all":
-        return dict(summary["overall"])
-    return dict((summary.get("splits") or {}).get(split) or {})
-
-
-def _naming(scope: dict[str, Any]) -> str:
-    both = report._cell(scope.get("errors_naming_next_call"))
-    structured = scope.get("errors_naming_next_call_structured")
-    prose = scope.get("errors_naming_next_call_prose")
-    if not structured or not prose or not structured.get("n"):
-        return both
-    return f"{both}: {structured['k']} + {prose['k']}"
-
-
-SPLIT_TABLE = (
-    ("completed", "completed"),
-    ("completed_within_two", "within 2 attempts a step"),
-    ("first_repair", "first repair"),
-    ("errors_naming_next_call", "rejections naming next call (structured + prose)"),
-    ("pass_k", "pass^k"),
-)
-
-
-def _split_cell(doc: dict[str, Any], key: str, scope: str) -> str:
-    rates = _scope(doc, scope)
-    return _naming(rates) if key == "errors_naming_next_call" else report._cell(rates.get(key))
-
-
-def _split_table(run: dict[str, Any]) -> list[str]:
-    """Per set and side, each rate for tune and for holdout side by side."""
-    docs = [d for sides in run["sets"].values() for d in sides.values() if d]
-    scopes = _scopes(docs)
-    head = "| set | side | " + " | ".join(
-        label if scope == "all" else f"{label} {scope}"
-        for _, label in SPLIT_TABLE
-        for scope in scopes
-    )
-    lines = [head + " |", "|---|---|" + "---|" * (len(SPLIT_TABLE) * len(scopes))]
-    for name, sides in run["sets"].items():
-        for side in ("naive", "drivable"):
-            doc = sides.get(side)
-            if doc:
-                cells = [_split_cell(doc, key, scope) for key, _ in SPLIT_TABLE for scope in scopes]
-                lines.append(f"| {name} | {side} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def _partial(run: dict[str, Any]) -> str:
-    """Why a run is partial (a run of round 12 says only `true`, and why in its note)."""
-    said = run.get("partial")
-    return said if isinstance(said, str) else str(run.get("note") or "stopped early")
-
-
-def _markdown_run(run: dict[str, Any]) -> list[str]:
-    simulated = not run.get("threads")
-    agent = "the simulated personas" if simulated else str(run.get("model"))
-    lines = [
-        f"Measured {run['started']} on this machine: {agent}"
-        + ("" if simulated else f", {run['threads']} thread(s)")
-        + f", trials per workflow {run['trials']} (seed {run['seed']}"
-        + (
-            ")"
-            if simulated
-            else "; "
-            + (
-                f"{run['processes']} processes in parallel, one model each; "
-                if run.get("processes")
-                else ""
-            )
-            + f"trial 0 greedy, others temperature {TEMPERATURE})"
-        )
-        + f"; wall {run['wall_seconds']:.0f} s"
-        + (" — **partial run**: " + _partial(run) if run.get("partial") else "")
-        + ".",
-        "",
-        *_split_table(run),
-        "",
-        "| set | side | completed | pass^k | within 2 attempts a step | first call | first repair "
-        "| rejections naming next call (structured + prose) "
-        "| tools/list tokens (o200k) | model turns | prompt tok | completion tok | model s "
-        "| tok/s | stopped by |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for name, sides in run["sets"].items():
-        for side in ("naive", "drivable"):
-            doc = sides.get(side)
-            if not doc:
-                continue
-            o, m = doc["summary"]["overall"], doc.get("model") or {}
-            discovery = next(
-                (
-                    w["discovery"]["tokens"]
-                    for w in doc["summary"]["workflows"].values()
-                    if w.get("discovery")
-                ),
-                "–",
-            )
-            caps = ", ".join(f"{k} {v}" for k, v in sorted((m.get("stopped_by") or {}).items()))
-            cost = [m.get(k, "–") for k in ("turns", "prompt_tokens", "completion_tokens")]
-            cost += [m.get(k, "–") for k in ("model_seconds", "tok_per_s")]
-            lines.append(
-                f"| {name} | {side} | {report._cell(o['completed'])} | "
-                f"{report._cell(o.get('pass_k'))} | "
-                f"{report._cell(o.get('completed_within_two'))} | "
-                f"{report._cell(o['first_call'])} | {report._cell(o['first_repair'])} | "
-                f"{_naming(o)} | {discovery} | " + " | ".join(str(c) for c in cost) + f" | {caps} |"
-            )
-    for name, sides in run["sets"].items():
-        if sides.get("naive") and sides.get("drivable"):
-            lines += [
-                "",
-                f"**{name}**, naive (before) vs drivable (after):",
-                "",
-                report.markdown_before_after(sides["naive"], sides["drivable"]),
-            ]
-    return lines
-
-
-def markdown(doc: dict[str, Any]) -> str:
-    """The side by side as Markdown: one section per model (or the personas)."""
-    runs = runs_of(doc)
-    if len(runs) == 1:
-        return "\n".join(_markdown_run(next(iter(runs.values()))))
-    lines: list[str] = []
-    if doc.get("partial"):
-        lines += [f"**Partial run**: {_partial(doc)}.", ""]
-    for key, run in runs.items():
-        lines += [f"#### {run.get('model') or key}", "", *_markdown_run(run), ""]
-    return "\n".join(lines).rstrip("\n")
-
-
-def write_markdown(path: Path, text: str) -> None:
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in old and END in old:
-        head, _, rest = old.partition(BEGIN)
-        _, _, tail = rest.partition(END)
-        new = head + block + tail
-    else:
-        new = (
-            old.rstrip("\n")
-            + "\n\n## Real model, side by side (`make eval-local`)\n\n"
-            + block
-            + "\n"
-        )
-    path.write_text(new, encoding="utf-8")
-
-
-def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One run from runs of one model over disjoint sets or sides made at the same time.
-
-    One process and one model per set or side: on a shared machine each process gets its own
-    share of the CPU. Wall time is the longest part's, since they overlapped."""
-    if not parts:
-        raise ValueError("nothing to merge")
-    run = dict(parts[0])
-    run["sets"] = {}
-    for part in parts:
-        for name, sides in part["sets"].items():
-            into = run["sets"].setdefault(name, {})
-            twice = set(into) & set(sides)
-            if twice:
-                raise ValueError(f"{name}: {sorted(twice)} measured twice")
-            into.update(sides)
-    run["started"] = min(p["started"] for p in parts)
-    run["wall_seconds"] = max(p["wall_seconds"] for p in parts)
-    run["trials"] = min(p["trials"] for p in parts)
-    run["threads"] = max(p["threads"] for p in parts)
-    run["processes"] = len(parts)
-    partial = [_partial(p) for p in parts if p.get("partial")]
-    run["partial"] = "; ".join(partial) if partial else None
-    return run
-
-
-def merge_runs(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One document from documents of disjoint (model, set, side) cells: each model's parts
-    merged into its run (`merge`), a section per model in the order first met."""
-    if not parts:
-        raise ValueError("nothing to merge")
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for part in parts:
-        for key, run in runs_of(part).items():
-            grouped.setdefault(key, []).append(run)
-    runs = {key: merge(group) for key, group in grouped.items()}
-    partial = [_partial(r) for r in runs.values() if r.get("partial")]
-    return {
-        "format": RUN_FORMAT,
-        "started": min(r["started"] for r in runs.values()),
-        "wall_seconds": max(r["wall_seconds"] for r in runs.values()),
-        "trials": min(r["trials"] for r in runs.values()),
-        "seed": next(iter(runs.values()))["seed"],
-        "processes": len(parts),
-        "partial": "; ".join(partial) if partial else None,
-        "runs": runs,
-    }
-
-
-def usable_cores() -> int:
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, cores or 1)
-
-
-# What one trial of a side costs the model, relative (model seconds of round 5 at one thread):
-# the costliest cells start first, so the last to finish is a short one.
-COST = {
-    ("caselaw", "drivable"): 9,
-    ("billing", "drivable"): 3,
-    ("caselaw", "naive"): 2.5,
-    ("example", "drivable"): 2.5,
-    ("billing", "naive"): 2,
-    ("example", "naive"): 1.5,
-}
-# and per model, relative to the 1.5B (the 0.5B decodes about three times as fast)
-MODEL_COST = {"1.5b": 1.0, "0.5b": 0.35}
-
-Cell = tuple[str, str, str]  # model, set, side
-
-
-def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> int:
-    """Each (model, set, side) in a child process of its own with one model thread, at most
-    `processes` at a time, costliest first; the parent joins the children's run JSONs into --out
-    and the Markdown after each child ends (partial until the last), and their traces into
-    --trace.
-
-    One model on two threads is slower than two on one each: ggml's workers wait for each other,
-    and a loaded machine starves them (docs/eval.md, "threads")."""
-    import subprocess
-
-    parts_dir = args.out.parent / "parts"
-    parts_dir.mkdir(parents=True, exist_ok=True)
-    queue = sorted(cells, key=lambda c: -COST.get((c[1], c[2]), 1) * MODEL_COST.get(c[0], 1.0))
-    threads = max(1, usable_cores() // processes)
-    env = settings.child_environment({settings.LOCAL_THREADS.name: str(threads)})
-    running: dict[subprocess.Popen[bytes], Cell] = {}
-    finished: list[Path] = []
-    failed: list[str] = []
-    started = time.time()
-
-    def child(model: str, name: str, side: str) -> subprocess.Popen[bytes]:
-        stem = f"{model}-{name}-{side}"
-        command = [
-            sys.executable, "-m", "drivable.eval.sidebyside", "--processes", "1",
-            "--model", model, "--trials", str(args.trials), "--seed", str(args.seed),
-            "--max-turns", str(args.max_turns), "--set", name, "--side", side,
-            "--out", str(parts_dir / f"{stem}.json"), "--trace", str(parts_dir / f"{stem}.jsonl"),
-        ]  # fmt: skip
-        if args.split:
-            command += ["--split", args.split]
-        for wf in args.workflow:
-            command += ["--workflow", wf]
-        print(f"started {model}/{name}/{side} ({threads} thread(s))", flush=True)
-        return subprocess.Popen(command, env=env)
-
-    def join() -> None:
-        # sections in the order the models were given, whichever finished first
-        order = {"-".join(c): i for i, c in enumerate(cells)}
-        finished.sort(key=lambda p: order.get(p.stem, len(order)))
-        parts = [json.loads(p.read_text(encoding="utf-8")) for p in finished]
-        run = merge_runs(parts)
-        run["wall_seconds"] = round(time.time() - started, 1)
-        run["processes"] = processes  # at a time; the parts ran in turn
-        left = ["/".join(c) for c in [*running.values(), *queue]]
-        run["partial"] = (
-            "; ".join(
-                ([f"not yet measured: {', '.join(left)}"] if left else [])
-                + ([f"failed: {', '.join(failed)}"] if failed else [])
-            )
-            or None
-        )
-        args.out.write_text(json.dumps(run, indent=2, ensure_ascii=False), encoding="utf-8")
-        if args.markdown is not None:
-            write_markdown(args.markdown, markdown(run))
-        with args.trace.open("w", encoding="utf-8") as out:
-            for part in finished:
-                trace = part.with_suffix(".jsonl")
-                if trace.exists():
-                    out.write(trace.read_text(encoding="utf-8"))
-
-    while queue or running:
-        while queue and len(running) < processes:
-            cell = queue.pop(0)
-            running[child(*cell)] = cell
-        time.sleep(1)
-        for proc, cell in list(running.items()):
-            code = proc.poll()
-            if code is None:
-                continue
-            del running[proc]
-            part = parts_dir / f"{'-'.join(cell)}.json"
-            if code == 0 and part.exists():
-                finished.append(part)
-            else:
-                failed.append(f"{'/'.join(cell)} (exit {code})")
-            if finished:
-                join()
-    if finished:
-        print(markdown(json.loads(args.out.read_text(encoding="utf-8"))))
-    return 1 if failed else 0
 
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, list[Workflow]]]:
@@ -615,9 +302,7 @@ def run_personas(args: argparse.Namespace) -> int:
                 )
                 run["sets"].setdefault(name, {})[side] = side_doc
                 o = side_doc["summary"]["overall"]
-                print(
-                    f"personas/{name}/{side}: completed {report._cell(o['completed'])}", flush=True
-                )
+                print(f"personas/{name}/{side}: completed {rate_cell(o['completed'])}", flush=True)
     doc["wall_seconds"] = run["wall_seconds"] = round(time.perf_counter() - started, 1)
     doc["partial"] = run["partial"] = None
     args.out.write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")

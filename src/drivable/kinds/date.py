@@ -1,6 +1,7 @@
 """date: a calendar day, read from the spellings models use; sent back as "YYYY-MM-DD".
 
-(Over 500 lines on purpose: every spelling of a day has one reader, and the kind one module.)
+Every spelling of a day has one reader here; the words they read (CLDR's) are in `_date_words`,
+how a day read is finished and refused in `_date_checks`.
 
 Accepted without a question (each with a note "Read X as Y."): ISO ("2026-10-01"), ISO basic
 ("20261001"), day-month-year with dots and with or without spaces ("1. 10. 2026", "1.10.2026"),
@@ -30,26 +31,34 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-from functools import cache
 from typing import Annotated, Any
 
-from babel.dates import get_day_names, get_month_names
-
 from drivable.kinds import absence
+from drivable.kinds._date_checks import (
+    EXPECTED,
+    NO_BOUND,
+    all_zero,
+    checked,
+    finish,
+    impossible,
+    invalid,
+    long_day,
+    make_day,
+    no_bound,
+    repaired,
+    unreadable,
+)
+from drivable.kinds._date_words import (
+    FILLER,
+    month_of,
+    relative_offset,
+    relative_weekdays,
+    weekday_names,
+)
 from drivable.kinds._kind import Kind
-from drivable.kinds._reading import Reading, read_note, shown
+from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind
 from drivable.kinds.text_folding import bare, nfkc
-
-EXPECTED = "YYYY-MM-DD"
-_FIRST = _dt.date(1, 1, 1)
-_LAST = _dt.date(9999, 12, 31)
-_NO_BOUND = (_FIRST, _LAST)
-
-# Month names come from CLDR (babel), never from a hand-written table.
-_MONTH_LOCALES = ("en", "cs", "de", "fr", "sk", "pl")
-# Words that may surround a written date without changing it ("the 1st of October", "le 1er mai").
-_FILLER = frozenset({"the", "of", "st", "nd", "rd", "th", "er", "le", "den", "am", "dne", "dnia"})
 
 
 def _schema(options: Options) -> dict[str, Any]:
@@ -65,39 +74,6 @@ def _schema(options: Options) -> dict[str, Any]:
         "description": f"{what}, as YYYY-MM-DD.",
         "examples": ["2026-10-01"],
     }
-
-
-@cache
-def _month_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]]:
-    """Folded month names (and unique prefixes of three letters or more) -> the months they name."""
-    names: dict[str, set[int]] = {}
-    for locale in _MONTH_LOCALES:
-        for width in ("wide", "abbreviated"):
-            for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale).items():
-                    names.setdefault(bare(name).strip("."), set()).add(number)
-    prefixes: dict[str, set[int]] = {}
-    for name, months in names.items():
-        for end in range(3, len(name)):
-            prefixes.setdefault(name[:end], set()).update(months)
-    exact = {k: frozenset(v) for k, v in names.items()}
-    partial = {k: frozenset(v) for k, v in prefixes.items() if k not in exact}
-    return exact, partial
-
-
-@cache
-def _weekdays() -> frozenset[str]:
-    words: set[str] = set()
-    for locale in _MONTH_LOCALES:
-        for width in ("wide", "abbreviated"):
-            for name in get_day_names(width, "format", locale).values():
-                words.add(bare(name).strip("."))
-    return frozenset(words)
-
-
-def _month_of(word: str) -> frozenset[int]:
-    exact, partial = _month_index()
-    return exact.get(word) or partial.get(word) or frozenset()
 
 
 _TIME = re.compile(
@@ -155,19 +131,19 @@ def read_date(value: Any, options: Options) -> Reading:
         except ValueError:
             pass
         else:
-            if day in _NO_BOUND:
-                return _no_bound(value, options)
+            if day in NO_BOUND:
+                return no_bound(value, options)
             if options.minimum is None and options.maximum is None:
                 return Reading.of(day)
-            return _checked(value, day, options, Reading.of(day))
+            return checked(value, day, options, Reading.of(day))
     if isinstance(value, _dt.datetime):
-        return _finish(value, value.date(), options, dropped=value.time().isoformat())
+        return finish(value, value.date(), options, dropped=value.time().isoformat())
     if isinstance(value, _dt.date):
-        return _finish(value, value, options)
+        return finish(value, value, options)
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 99991231:
         return _read_text(value, str(value), options)
     if not isinstance(value, str):
-        return _invalid(value, "Send the date as a JSON string, YYYY-MM-DD (e.g. 2026-10-01).")
+        return invalid(value, "Send the date as a JSON string, YYYY-MM-DD (e.g. 2026-10-01).")
     if absence.placeholder_of(value) is not None:
         return absence.reading_for(value, options.intent, EXPECTED)
     return _read_text(value, value, options)
@@ -183,8 +159,8 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
     )
     if timed is not None:
         text, dropped = timed.group("date").strip(), timed.group("time")
-    if "0" in text and _all_zero(text):
-        return _no_bound(received, options)
+    if "0" in text and all_zero(text):
+        return no_bound(received, options)
     # Spaces around separators carry nothing ("1. 10. 2026"); the patterns below are all digits.
     compact = "".join(text.split()) if ("." in text or "/" in text or "-" in text) else text
 
@@ -210,10 +186,10 @@ def _read_text(received: Any, text: str, options: Options) -> Reading:
             return _period(received, int(m[2]), int(m[1]), options)
     written = _written(received, text, options, dropped)
     if written.outcome == "invalid" and dropped is None:  # relative days are rarer: tried last
-        offset = _relative(text)
+        offset = relative_offset(text)
         if offset is not None:
             return _relative_day(received, offset, options)
-        weekday = _relative_weekdays().get(bare(text).rstrip("."))
+        weekday = relative_weekdays().get(bare(text).rstrip("."))
         if weekday is not None:
             return _relative_weekday(received, *weekday, options)
     return written
@@ -233,7 +209,7 @@ def _short_year(
     days: list[_dt.date] = []
     for century in (1900, 2000):
         for month, day in orders:
-            made = _make(century + short, month, day)
+            made = make_day(century + short, month, day)
             if made is not None and made not in days:
                 days.append(made)
     return _one_of(received, days, options, dropped, "the year has two digits")
@@ -246,13 +222,13 @@ def _week(
     try:
         monday = _dt.date.fromisocalendar(year, week, 1)
     except ValueError:
-        return _impossible(received)
+        return impossible(received)
     if weekday is not None:
         day = monday + _dt.timedelta(days=int(weekday) - 1)
         note = f"Read {shown(received)} as {day.isoformat()} (ISO week {week} of {year}, day {weekday})."
-        return _checked(received, day, options, Reading.of(day, note))
+        return checked(received, day, options, Reading.of(day, note))
     if options.bound is None:
-        return _invalid(
+        return invalid(
             received,
             f"{shown(received)} names a week ({monday.isoformat()} to "
             f"{(monday + _dt.timedelta(days=6)).isoformat()}), not a day. Send one day as "
@@ -260,48 +236,14 @@ def _week(
         )
     day = monday if options.bound == "from" else monday + _dt.timedelta(days=6)
     note = f"Read {shown(received)} as {day.isoformat()} (the {'first' if options.bound == 'from' else 'last'} day of ISO week {week} of {year})."
-    return _checked(received, day, options, Reading.of(day, note))
-
-
-@cache
-def _relative_words() -> tuple[dict[str, int], re.Pattern[str], re.Pattern[str]]:
-    """CLDR's words for days relative to today ("yesterday", "zítra") and its "in {0} days" and
-    "{0} days ago" forms, one pattern for each direction."""
-    from babel import Locale
-
-    words: dict[str, int] = {}
-    forms: dict[str, set[str]] = {"future": set(), "past": set()}
-    for locale in _MONTH_LOCALES:
-        fields = Locale.parse(locale)._data["date_fields"]["day"]
-        for offset, word in fields["relative"].items():
-            words[bare(word)] = int(offset)
-        for direction, found in forms.items():
-            for form in fields[direction].values():
-                found.add(re.escape(bare(form)).replace(r"\{0\}", r"(\d{1,4})", 1))
-
-    def one(direction: str) -> re.Pattern[str]:
-        return re.compile("|".join(f"^{f}$" for f in sorted(forms[direction])))
-
-    return words, one("future"), one("past")
-
-
-def _relative(text: str) -> int | None:
-    """The offset in days a relative spelling names ("yesterday" -1, "in 3 days" 3), or None."""
-    folded = bare(text)
-    words, future, past = _relative_words()
-    if folded in words:
-        return words[folded]
-    for pattern, sign in ((future, 1), (past, -1)):
-        if m := pattern.match(folded):
-            return sign * int(next(g for g in m.groups() if g is not None))
-    return None
+    return checked(received, day, options, Reading.of(day, note))
 
 
 def _relative_day(received: Any, offset: int, options: Options) -> Reading:
     """A relative date, only where the server passes its clock, with a note naming the day."""
     clock = options.extra.get("clock")
     if not callable(clock):
-        return _invalid(
+        return invalid(
             received,
             f"{shown(received)} is relative to today, and this property does not read relative "
             "dates. Send the day as YYYY-MM-DD.",
@@ -310,24 +252,7 @@ def _relative_day(received: Any, offset: int, options: Options) -> Reading:
     today = now.date() if isinstance(now, _dt.datetime) else now
     day = today + _dt.timedelta(days=offset)
     note = f"Read {shown(received)} as {day.isoformat()} (today is {today.isoformat()} by the server's clock)."
-    return _checked(received, day, options, Reading.of(day, note))
-
-
-@cache
-def _relative_weekdays() -> dict[str, tuple[int, int]]:
-    """CLDR's "last Monday", "this Monday", "next Monday" (and "příští pondělí", "nächsten
-    Montag"...) folded -> (the weekday, Monday 0, and the week: -1, 0 or 1)."""
-    from babel import Locale
-
-    found: dict[str, tuple[int, int]] = {}
-    days = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-    for locale in _MONTH_LOCALES:
-        fields = Locale.parse(locale)._data["date_fields"]
-        for weekday, day in enumerate(days):
-            for width in (day, f"{day}-short"):
-                for week, phrase in fields[width]["relative"].items():
-                    found.setdefault(bare(phrase).rstrip("."), (weekday, int(week)))
-    return found
+    return checked(received, day, options, Reading.of(day, note))
 
 
 def _relative_weekday(received: Any, weekday: int, week: int, options: Options) -> Reading:
@@ -338,7 +263,7 @@ def _relative_weekday(received: Any, weekday: int, week: int, options: Options) 
     this week, or the nearest one before today or from today on."""
     clock = options.extra.get("clock")
     if not callable(clock):
-        return _invalid(
+        return invalid(
             received,
             f"{shown(received)} is relative to today, and this property does not read relative "
             "dates. Send the day as YYYY-MM-DD.",
@@ -356,7 +281,7 @@ def _relative_weekday(received: Any, weekday: int, week: int, options: Options) 
     said = f"today is {today.isoformat()}, a {calendar.day_name[today.weekday()]}, by the server's clock"
     if in_week == nearest:
         note = f"Read {shown(received)} as {in_week.isoformat()} ({said})."
-        return _checked(received, in_week, options, Reading.of(in_week, note))
+        return checked(received, in_week, options, Reading.of(in_week, note))
     which = {-1: "last week", 0: "this week", 1: "next week"}[week]
     direction = {
         -1: "the last " + name + " before today",
@@ -380,23 +305,23 @@ def _written(received: Any, text: str, options: Options, dropped: str | None) ->
     """A date with its month written as a word, in any order of day, month and year."""
     numbers: list[str] = []
     months: list[frozenset[int]] = []
-    weekdays = _weekdays()
+    weekdays = weekday_names()
     for word in _TOKENS.findall(text):
         if word.isdigit():
             numbers.append(word)
             continue
         token = bare(word)
-        found = _month_of(token)
+        found = month_of(token)
         if found:
             months.append(found)
-        elif token not in _FILLER and token not in weekdays:
-            return _unreadable(received)
+        elif token not in FILLER and token not in weekdays:
+            return unreadable(received)
     if len(months) != 1:
-        return _unreadable(received)
+        return unreadable(received)
     years = [n for n in numbers if len(n) == 4]
     days = [n for n in numbers if len(n) <= 2]
     if len(years) != 1 or len(days) + len(years) != len(numbers) or len(days) > 1:
-        return _unreadable(received)
+        return unreadable(received)
     year = int(years[0])
     candidates = sorted(months[0])
     if len(candidates) > 1:
@@ -422,8 +347,8 @@ def _day_or_month_first(
     received: Any, first: int, second: int, year: int, options: Options, dropped: str | None
 ) -> Reading:
     """ "01/02/2026": day first in most of the world, month first in the US. Ask when both fit."""
-    day_first = _make(year, second, first)
-    month_first = _make(year, first, second)
+    day_first = make_day(year, second, first)
+    month_first = make_day(year, first, second)
     days = [d for d in (day_first, month_first) if d is not None]
     if day_first is not None and month_first is not None and day_first != month_first:
         # each reading says which way it is written: told "could be 1 February or 2 January", a
@@ -431,8 +356,8 @@ def _day_or_month_first(
         labels = {day_first: "the day is written first", month_first: "the month is written first"}
         return _one_of(received, days, options, dropped, labels=labels)
     if not days:
-        return _impossible(received)
-    return _finish(received, days[0], options, dropped)
+        return impossible(received)
+    return finish(received, days[0], options, dropped)
 
 
 def _one_of(
@@ -445,24 +370,24 @@ def _one_of(
 ) -> Reading:
     """Several days a spelling can mean: only those the field accepts are offered; one is read."""
     if not days:
-        return _impossible(received)
-    fitting = [d for d in days if _checked(received, d, options, _OK).outcome == "value"]
+        return impossible(received)
+    fitting = [d for d in days if checked(received, d, options, _OK).outcome == "value"]
     if not fitting:
-        return _checked(received, days[0], options, _OK)
+        return checked(received, days[0], options, _OK)
     if len(fitting) == 1:
         (day,) = fitting
         others = ", ".join(d.isoformat() for d in days if d != day)
-        reading = _finish(received, day, options, dropped)
+        reading = finish(received, day, options, dropped)
         if others and reading.outcome == "value":
             return reading.with_notes(f"Its other reading, {others}, is outside the accepted days.")
         return reading
     if labels and all(d in labels for d in fitting):
         # each reading in words, as it is to be sent, and when it is the one meant
         # (docs/decisions/0024-how-a-next-step-is-said.md, 3)
-        said = ", or ".join(f"{_long(d)} ({d.isoformat()}) if {labels[d]}" for d in fitting)
+        said = ", or ".join(f"{long_day(d)} ({d.isoformat()}) if {labels[d]}" for d in fitting)
         hint = f"{shown(received)} is {said}."
     else:
-        named = " or ".join(_long(d) for d in fitting)
+        named = " or ".join(long_day(d) for d in fitting)
         hint = f"{shown(received)} could be {named} ({why}). Send the date as YYYY-MM-DD."
     return Reading.ask(
         received,
@@ -479,19 +404,19 @@ _OK = Reading.of(None)
 def _day(
     received: Any, year: int, month: int, day: int, options: Options, dropped: str | None
 ) -> Reading:
-    made = _make(year, month, day)
+    made = make_day(year, month, day)
     if made is None:
-        return _impossible(received)
-    return _finish(received, made, options, dropped)
+        return impossible(received)
+    return finish(received, made, options, dropped)
 
 
 def _period(received: Any, year: int, month: int | None, options: Options) -> Reading:
     """A bare year or month: a day only as a range bound (its first or last day)."""
     if year < 1 or (month is not None and not 1 <= month <= 12):
-        return _impossible(received)
+        return impossible(received)
     named = f"{year:04d}" if month is None else f"{year:04d}-{month:02d}"
     if options.bound is None:
-        return _invalid(
+        return invalid(
             received,
             f"{shown(received)} names a {'year' if month is None else 'month'}, not a day. "
             f"Send one day as YYYY-MM-DD (e.g. {named}-01"
@@ -503,89 +428,9 @@ def _period(received: Any, year: int, month: int | None, options: Options) -> Re
     else:
         last_month = month or 12
         day = _dt.date(year, last_month, calendar.monthrange(year, last_month)[1])
-    if day in _NO_BOUND:
-        return _no_bound(received, options)
-    return _checked(received, day, options, _repaired(received, day))
-
-
-def _finish(received: Any, day: _dt.date, options: Options, dropped: str | None = None) -> Reading:
-    if day in _NO_BOUND:
-        return _no_bound(received, options)
-    if dropped is not None:
-        note = read_note(received, day)[:-1] + f" (the time {dropped} was dropped)."
-        reading = Reading.of(day, note)
-    else:
-        reading = _repaired(received, day)
-    return _checked(received, day, options, reading)
-
-
-def _repaired(received: Any, day: _dt.date) -> Reading:
-    """The day with its note, written directly (the generic note renders the value twice)."""
-    if not isinstance(received, str):
-        return Reading.repaired(received, day)
-    iso = day.isoformat()
-    return (
-        Reading.of(day) if received == iso else Reading.of(day, f"Read {shown(received)} as {iso}.")
-    )
-
-
-def _checked(received: Any, day: _dt.date, options: Options, reading: Reading) -> Reading:
-    low, high = _as_date(options.minimum), _as_date(options.maximum)
-    if (low is not None and day < low) or (high is not None and day > high):
-        span = f"from {low.isoformat() if low else 'any day'} to {high.isoformat() if high else 'any day'}"
-        return Reading.invalid(
-            received,
-            expected=f"{EXPECTED}, {span}",
-            hint=f"{day.isoformat()} is outside the accepted days ({span}). Send a day in that range.",
-            code="date_out_of_range",
-        )
-    return reading
-
-
-def _as_date(bound: Any) -> _dt.date | None:
-    if bound is None:
-        return None
-    if isinstance(bound, _dt.datetime):
-        return bound.date()
-    if isinstance(bound, _dt.date):
-        return bound
-    return _dt.date.fromisoformat(str(bound))
-
-
-def _no_bound(received: Any, options: Options) -> Reading:
-    """0001-01-01, 9999-12-31, 0000-00-00: the spellings of "no bound"."""
-    if options.bound is not None:
-        return Reading.absent(f"Read {shown(received)} as no bound.")
-    return absence.reading_for(received, options.intent, EXPECTED)
-
-
-def _all_zero(text: str) -> bool:
-    return not text.strip("0-./: ") and text.count("0") >= 6
-
-
-def _make(year: int, month: int, day: int) -> _dt.date | None:
-    try:
-        return _dt.date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _long(day: _dt.date) -> str:
-    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
-
-
-def _impossible(received: Any) -> Reading:
-    return _invalid(
-        received, f"{shown(received)} is not a day of the calendar. Send a real day as YYYY-MM-DD."
-    )
-
-
-def _unreadable(received: Any) -> Reading:
-    return _invalid(received, "Send the date as YYYY-MM-DD, e.g. 2026-10-01.")
-
-
-def _invalid(received: Any, hint: str) -> Reading:
-    return Reading.invalid(received, expected=EXPECTED, hint=hint, code="invalid_date")
+    if day in NO_BOUND:
+        return no_bound(received, options)
+    return checked(received, day, options, repaired(received, day))
 
 
 Date = Annotated[_dt.date, Kind("date")]

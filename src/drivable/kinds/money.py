@@ -1,7 +1,8 @@
 """money: an amount in integer minor units of a currency (cents for EUR, yen for JPY, fils for KWD).
 
-(Over 500 lines for a reason: every spelling of an amount has one reader, and the readings decide
-together which one an ambiguous amount is; the kind is one module, as date's is.)
+Every spelling of an amount has one reader here, and the readings decide together which one an
+ambiguous amount is; the currencies (codes, exponents, symbols) and the writing of an amount are in
+`_currencies`.
 
 The field knows its currency (`currency="GBP"`), only its minor-unit exponent (`exponent=2`), or
 learns the currency later from data (`currency_from="invoice"`: the reading is settled by the
@@ -30,14 +31,20 @@ import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache, lru_cache
+from functools import cache
 from typing import Annotated, Any
 
 from babel.core import get_global
-from babel.languages import get_official_languages
-from babel.localedata import locale_identifiers
-from babel.numbers import get_currency_precision, list_currencies
 
+from drivable.kinds._currencies import (
+    both_units,
+    codes,
+    currencies_of,
+    exponent_of,
+    in_major,
+    major,
+    symbols,
+)
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Deferred, Reading, shown
 from drivable.kinds._registry import KINDS, Options, kind, read_with
@@ -62,97 +69,6 @@ def _schema(options: Options) -> dict[str, Any]:
     if options.maximum is not None:
         schema["maximum"] = options.maximum
     return schema
-
-
-# -- currency data (CLDR through babel) -------------------------------------------------------
-
-
-@cache
-def codes() -> frozenset[str]:
-    """Every ISO 4217 code CLDR knows."""
-    return frozenset(list_currencies())
-
-
-@cache
-def exponent_of(currency: str) -> int:
-    """The minor-unit exponent of an ISO 4217 currency: 2 for EUR, 0 for JPY, 3 for KWD."""
-    return int(get_currency_precision(currency))
-
-
-@cache
-def symbols() -> dict[str, frozenset[str]]:
-    """Symbol (NFKC, casefolded) -> the currencies written with it where they are legal tender.
-
-    Built once, on the first amount spelled with a symbol: the symbol of each current currency in
-    each official-language locale of each territory that uses it, plus English ("$": USD, CAD,
-    AUD, ...; "Kč": CZK; "¥": JPY, CNY).
-    """
-    from babel import Locale
-
-    available = set(locale_identifiers())
-    index: dict[str, set[str]] = {}
-
-    def add(symbol: str, code: str) -> None:
-        folded = nfkc(symbol).strip().casefold()
-        if folded and folded.upper() != code.upper() and not any(c.isdigit() for c in folded):
-            index.setdefault(folded, set()).add(code)
-
-    for code, symbol in Locale.parse("en").currency_symbols.items():
-        add(symbol, code)
-    for territory, entries in get_global("territory_currencies").items():
-        current = [c for c, _start, end, tender in entries if end is None and tender]
-        if not current:
-            continue
-        for language in get_official_languages(territory, de_facto=True):
-            name = f"{language}_{territory}"
-            if name not in available:
-                continue
-            names = Locale.parse(name).currency_symbols
-            for code in current:
-                if code in names:
-                    add(names[code], code)
-    return {s: frozenset(c) for s, c in index.items()}
-
-
-@lru_cache(maxsize=1024)
-def currencies_of(marker: str) -> frozenset[str]:
-    """The currencies a marker names: an ISO code ("eur"), or a symbol ("€", "Kč", "$").
-
-    Cached: a handful of markers ("EUR", "$", "Kč") spell nearly every amount, and the answer
-    depends on the marker alone (the CLDR data is fixed once loaded).
-    """
-    folded = nfkc(marker).strip().casefold()
-    if len(folded) == 3 and folded.upper() in codes():
-        return frozenset({folded.upper()})
-    found = symbols().get(folded)
-    if found is None and folded.endswith("."):
-        found = symbols().get(folded[:-1])
-    return found or frozenset()
-
-
-# -- writing (the inverse of the reader) ------------------------------------------------------
-
-
-def major(minor: int, currency: str) -> str:
-    """(4200, "GBP") -> "42.00 GBP": the amount in major units, a dot, the ISO code after it."""
-    return _in_major(minor, currency, exponent_of(currency))
-
-
-def _in_major(minor: int, currency: str | None, exponent: int) -> str:
-    """As `major`, with the currency's exponent known; with no currency, the amount alone:
-    (4200, None, 2) -> "42.00", (5, None, 3) -> "0.005". (The decimal mark is put into the
-    digits: half the cost of `divmod` and a nested format.)"""
-    if exponent:
-        digits = str(abs(minor)).zfill(exponent + 1)
-        amount = f"{'-' if minor < 0 else ''}{digits[:-exponent]}.{digits[-exponent:]}"
-    else:
-        amount = str(minor)
-    return amount if currency is None else f"{amount} {currency}"
-
-
-def both_units(minor: int, currency: str) -> str:
-    """(4200, "GBP") -> "42.00 GBP (4200 minor units)": what a preview shows."""
-    return f"{major(minor, currency)} ({minor} minor units)"
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -409,7 +325,7 @@ def _unknown_exponent(
             meaning(
                 n.scaleb(exponent),
                 "major",
-                lambda m, e=exponent: f"{_in_major(m, None, e)} in a currency {_decimals(e)}",
+                lambda m, e=exponent: f"{in_major(m, None, e)} in a currency {_decimals(e)}",
             )
         if not marked:
             meaning(n, "minor", lambda m: f"{m} minor units")
@@ -465,7 +381,7 @@ def _add(readings: list[tuple[int, str]], n: Decimal, how: str) -> None:
 
 def _meaning(minor: int, how: str, currency: str | None, exponent: int) -> str:
     """One reading as an ask names it: "4200 (42.00 GBP, the amount in major units)"."""
-    amount = _in_major(minor, currency, exponent)
+    amount = in_major(minor, currency, exponent)
     if how == "major":
         return f"{minor} ({amount}, the amount in major units)"
     return f"{minor} ({minor} minor units, {amount})"
@@ -476,9 +392,7 @@ def _note(
 ) -> str:
     if how == "digits" and not marker:  # grouped digits: minor units as sent ("4 000")
         return f"Read {shown(received)} as {minor}."
-    return (
-        f"Read {shown(received)} as {minor} minor units ({_in_major(minor, currency, exponent)})."
-    )
+    return f"Read {shown(received)} as {minor} minor units ({in_major(minor, currency, exponent)})."
 
 
 @cache

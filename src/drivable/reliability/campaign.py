@@ -3,8 +3,8 @@
 `short` is the CI tier (minutes); `full` is the slow tier `make reliability` runs: at least 10,000
 fuzzed calls per reference server and 64 clients for 60 s against 2 workers.
 
-(About 500 lines for a reason: it is the orchestration alone, the profiles of the servers, their
-stores and legs, and the order the checks run in; every check it runs lives in a module of its own.)
+The orchestration alone: the servers' profiles and legs are in `profiles`, their fresh stores in
+`stores`, and every check it runs lives in a module of its own.
 """
 
 from __future__ import annotations
@@ -21,12 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drivable import settings
-from drivable.reliability import faults, probe
-from drivable.reliability.access import READER_TOKEN, access_matrix, money_access, open_by_default
+from drivable.reliability import faults
+from drivable.reliability.access import access_matrix, money_access, open_by_default
 from drivable.reliability.fuzz import fuzz
 from drivable.reliability.load import run_load
-from drivable.reliability.processes import PROBE_TARGET, PROBE_VERIFIER, serve, stop
+from drivable.reliability.processes import stop
+from drivable.reliability.profiles import FULL_TOKEN as FULL_TOKEN
+from drivable.reliability.profiles import PROFILES as PROFILES
+from drivable.reliability.profiles import Leg as Leg
+from drivable.reliability.profiles import legs_of as legs_of
+from drivable.reliability.profiles import profile_of as profile_of
+from drivable.reliability.profiles import reference_servers as reference_servers
+from drivable.reliability.stores import drop_stores as drop_stores
+from drivable.reliability.stores import serve_profile, store_url
 from drivable.reliability.wire import wire_leg
 from drivable.target import Target
 
@@ -52,93 +59,7 @@ PARTS = ("fuzz", "load", "reads", "soak", "faults", "access", "canary")
 TIERS = {t.name: t for t in (SHORT, FULL)}
 
 
-# A token the campaign's servers accept with every scope (billing moves money only with one).
-FULL_TOKEN = "drivable-reliability-full-scope-0123"
-ENV_VERIFIER = "drivable.serve.auth:env_verifier"
 CANARY = "CANARY-w1r3Fz9q"
-
-
-@dataclass(frozen=True)
-class Profile:
-    """How to drive one server: how it is served, its liveness call and a load mix of valid calls."""
-
-    target: str
-    liveness: tuple[str, dict[str, Any]] | None
-    mix: tuple[tuple[str, dict[str, Any]], ...]
-    verifier: str | None = None
-    token: str | None = None
-    # The variable naming the server's store: each run gets a fresh SQLite file there.
-    store_env: str | None = None
-    prepare: Callable[[str], None] | None = None
-    exclude: tuple[str, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()
-    postgres: bool = False  # the server also runs on PostgreSQL (its store URL in store_env)
-    insecure: bool = False
-
-
-PROFILES: dict[str, Profile] = {
-    "caselaw": Profile(
-        "caselaw",
-        ("list_courts", {}),
-        (
-            ("search_decisions", {"query": "náhrada škody", "limit": 5}),
-            ("search_decisions", {"court": "Nejvyšší soud", "limit": 5}),
-            ("list_courts", {}),
-            ("search_decisions", {"date_from": "2020", "limit": 3}),
-        ),
-    ),
-    "probe": Profile(
-        PROBE_TARGET,
-        ("check_alive", {}),
-        (("check_alive", {"echo": "load"}),),
-        verifier=PROBE_VERIFIER,
-        token=probe.ALICE_TOKEN,
-        store_env=probe.STORE_ENV,
-        prepare=probe.prepare_store,
-    ),
-    "billing": Profile(
-        "billing",
-        ("list_customers", {}),
-        (
-            ("find_invoices", {"state": "paid", "limit": 10}),
-            ("list_customers", {"limit": 10}),
-            ("find_invoices", {"date_from": "2026-01-01", "limit": 5}),
-            ("get_invoice", {"invoice_id": "inv_30001"}),
-        ),
-        verifier=ENV_VERIFIER,
-        token=FULL_TOKEN,
-        store_env="DRIVABLE_BILLING_STORE",
-        env=(
-            (
-                "DRIVABLE_TOKENS",
-                json.dumps(
-                    {
-                        FULL_TOKEN: {
-                            "principal": "reliability",
-                            "scopes": ["billing:read", "billing:write"],
-                        },
-                        READER_TOKEN: {"principal": "reader", "scopes": ["billing:read"]},
-                    }
-                ),
-            ),
-        ),
-        postgres=True,
-    ),
-}
-
-
-def generic_profile(target: str) -> Profile:
-    """Any contract (`MODULE:ATTR`, served by `drivable serve --insecure` on loopback), any stdio
-    server command (`cmd:python my_server.py`), or a running endpoint (`http://...`); tools/list
-    is the liveness call, and load has nothing to mix (fuzz only)."""
-    return Profile(target, None, (), insecure=":" in target and not target.startswith("cmd:"))
-
-
-def reference_servers() -> list[str]:
-    """The reference servers this checkout has (billing joins caselaw when it lands)."""
-    from drivable.servers import REFERENCE_SERVERS
-
-    return sorted(REFERENCE_SERVERS)
 
 
 @dataclass
@@ -186,107 +107,6 @@ class Results:
         )
 
 
-def profile_of(name: str) -> Profile:
-    if name in PROFILES:
-        return PROFILES[name]
-    if ":" in name:
-        return generic_profile(name)
-    raise KeyError(
-        f"no reliability profile for {name!r}: name a reference server, a MODULE:ATTR contract, "
-        "cmd:COMMAND for a stdio server, or an http:// URL"
-    )
-
-
-def _store_url(kind: str, name: str, work: Path, made: list[str]) -> str:
-    """A fresh store of `kind` for one run: a SQLite file, or a PostgreSQL database of its own."""
-    if kind == "sqlite":
-        return f"sqlite:///{work / f'{name}-{uuid.uuid4().hex[:6]}.sqlite'}"
-    import psycopg
-
-    admin = postgres_dsn()
-    database = f"drivable_rel_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{database}"')
-    made.append(database)
-    return admin.rsplit("/", 1)[0] + "/" + database
-
-
-def drop_stores(made: list[str]) -> None:
-    if not made:
-        return
-    import psycopg
-
-    with psycopg.connect(postgres_dsn(), autocommit=True) as connection:
-        for database in made:
-            connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-    made.clear()
-
-
-def postgres_dsn() -> str:
-    """The PostgreSQL the campaign creates its databases in (DRIVABLE_PG_DSN, else the one
-    `scripts/ensure-postgres.sh` started), as a DSN of its `postgres` database."""
-    dsn = settings.PG_DSN.get() or ""
-    if not dsn:
-        written = Path(__file__).resolve().parents[3] / "var" / "postgres.dsn"
-        dsn = written.read_text().strip() if written.exists() else ""
-    dsn = dsn or "postgresql://postgres@127.0.0.1:55432/postgres"
-    return dsn.rsplit("/", 1)[0] + "/postgres"
-
-
-def _served(
-    name: str, work: Path, workers: int, store: str = "sqlite"
-) -> tuple[Any, dict[str, str]]:
-    prof = profile_of(name)
-    env: dict[str, str] = dict(prof.env)
-    made: list[str] = []
-    if prof.store_env:
-        url = _store_url(store, name, work, made)
-        if prof.prepare is not None:
-            prof.prepare(url)
-        env[prof.store_env] = url
-    served = serve(
-        prof.target,
-        work,
-        workers=workers,
-        verifier=prof.verifier,
-        env=env,
-        ready_token=prof.token,
-        insecure=prof.insecure,
-    )
-    served.databases = made
-    return served, env
-
-
-@dataclass(frozen=True)
-class Leg:
-    """One part of a server's fuzzing: its store, protocol era and transport."""
-
-    store: str = "sqlite"
-    era: str = "auto"  # auto: 2026-07-28; legacy: the 2025-11-25 handshake
-    transport: str = "http"
-
-    def label(self) -> str:
-        era = "2026-07-28" if self.era == "auto" else "2025-11-25"
-        return f"{self.store}, {era}, {self.transport}"
-
-
-def legs_of(name: str) -> list[Leg]:
-    """Every combination the server runs in: stores (SQLite, and PostgreSQL where it runs on
-    it), both eras, HTTP and stdio (stdio on SQLite)."""
-    prof = profile_of(name)
-    if prof.target.startswith("http://") or prof.target.startswith("https://"):
-        return [Leg("-", era, "http") for era in ("auto", "legacy")]
-    if prof.target.startswith("cmd:"):
-        return [Leg("-", era, "stdio") for era in ("auto", "legacy")]
-    stores = (
-        ["sqlite", "postgresql"] if prof.postgres and settings.PG.get() != "skip" else ["sqlite"]
-    )
-    legs = [Leg(store, era, "http") for store in stores for era in ("auto", "legacy")]
-    if name in PROFILES:
-        legs += [Leg("sqlite", era, "stdio") for era in ("auto", "legacy")]
-    return legs
-
-
 async def fuzz_server(
     name: str, calls: int, work: Path, seed: int = 20261129, *, legs: list[Leg] | None = None
 ) -> dict[str, Any]:
@@ -324,7 +144,7 @@ async def _fuzz_leg(name: str, calls: int, work: Path, seed: int, leg: Leg) -> d
         else:
             command = (sys.executable, "-m", "drivable", "serve", prof.target)
             if prof.store_env:
-                url = _store_url(leg.store, name, work, made)
+                url = store_url(leg.store, name, work, made)
                 if prof.prepare is not None:
                     prof.prepare(url)
                 env[prof.store_env] = url
@@ -354,7 +174,7 @@ async def _fuzz_leg(name: str, calls: int, work: Path, seed: int, leg: Leg) -> d
         if prof.target.startswith(("http://", "https://")):
             url_target = prof.target
         else:
-            served, _ = _served(name, work, 1, leg.store)
+            served, _ = serve_profile(name, work, 1, leg.store)
             url_target = served.url
         try:
             report = await fuzz(
@@ -389,7 +209,7 @@ async def load_server(
     name: str, clients: int, seconds: float, workers: int, work: Path
 ) -> dict[str, Any]:
     prof = profile_of(name)
-    served, _ = _served(name, work, workers)
+    served, _ = serve_profile(name, work, workers)
     mix = prof.mix
 
     def next_call(client: int, sequence: int) -> tuple[str, dict[str, Any]]:
@@ -418,7 +238,7 @@ async def reads_under_writes(
 ) -> dict[str, Any]:
     """billing on 1 worker: `clients - writers` clients read (`find_invoices`) while `writers`
     create invoices under fresh keys; the reads' p95 against their p50."""
-    served, _ = _served("billing", work, 1, store)
+    served, _ = serve_profile("billing", work, 1, store)
     reading = ("find_invoices", {"state": "paid", "limit": 10})
 
     def next_call(client: int, sequence: int) -> tuple[str, dict[str, Any]]:
@@ -593,7 +413,7 @@ async def _access(
     results: Results, names: list[str], work: Path, say: Callable[[str], None]
 ) -> None:
     say("access matrix")
-    served, _ = _served("probe", work, 1)
+    served, _ = serve_profile("probe", work, 1)
     try:
         results.access = [
             c.to_dict() for c in await access_matrix(served, f"acc{uuid.uuid4().hex[:6]}")
@@ -602,7 +422,7 @@ async def _access(
         stop(served)
     if "billing" in names:
         say("money access: billing")
-        served, _ = _served("billing", work, 1)
+        served, _ = serve_profile("billing", work, 1)
         try:
             results.access += [c.to_dict() for c in await money_access(served, FULL_TOKEN)]
         finally:

@@ -9,9 +9,8 @@ to a server process of its own; over HTTP as a POST, followed by the transport's
 (wrong content type or accept, unknown protocol version, a foreign Host or Origin, a GET stream,
 routing headers that disagree with the body).
 
-(About 500 lines for a reason: the bodies it sends, the checks of their answers and the two
-transports' senders are one plan read in one order; each part is a few functions that only the
-others call.)
+The bodies it sends are planned in `wire_plan`; here are the checks of their answers and the two
+transports' senders.
 
 Every request must get one answer: a result, or a JSON-RPC error whose `data` is the envelope
 (`machine_code` other than `internal_error`, a `hint`), never a bare -32603, never a leak.
@@ -24,7 +23,6 @@ import json
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from queue import Empty, Queue
 from typing import IO, Any, TextIO
 
@@ -33,19 +31,16 @@ import httpx2
 
 from drivable import settings
 from drivable.reliability.checks import Finding, check_result, leaks
-from drivable.reliability.fuzz import MODERN, MODERN_META, RAW_VALUES, FuzzReport
+from drivable.reliability.fuzz import MODERN, FuzzReport
+from drivable.reliability.wire_plan import ENVELOPE_DAMAGE as ENVELOPE_DAMAGE
+from drivable.reliability.wire_plan import LEGACY as LEGACY
+from drivable.reliability.wire_plan import Surface as Surface
+from drivable.reliability.wire_plan import method_bodies as method_bodies
+from drivable.reliability.wire_plan import plan_wire as plan_wire
+from drivable.reliability.wire_plan import request_bytes
 from drivable.target import Target, connect
 
 ANSWER_TIMEOUT_S = 30.0
-LEGACY = "2025-11-25"
-
-
-@dataclass(frozen=True)
-class Surface:
-    """What the server offers besides tools: prompts (with their argument names) and templates."""
-
-    prompts: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    templates: tuple[str, ...] = ()
 
 
 async def surface_of(client: Any) -> Surface:
@@ -61,128 +56,6 @@ async def surface_of(client: Any) -> Surface:
             t.uri_template for t in (await client.list_resource_templates()).resource_templates
         ]
     return Surface(tuple(prompts), tuple(templates))
-
-
-def _request(method: str, params: bytes, modern: bool, rid: int) -> bytes:
-    """A request with `params` (raw JSON object text, without the closing brace's `_meta`)."""
-    if modern:
-        meta = b'"_meta":' + json.dumps(MODERN_META).encode() + b"}"
-        params = params[:-1] + (meta if params.strip() == b"{}" else b"," + meta)
-    return (
-        b'{"jsonrpc":"2.0","id":'
-        + str(rid).encode()
-        + b',"method":'
-        + json.dumps(method).encode()
-        + b',"params":'
-        + params
-        + b"}"
-    )
-
-
-def _uri_value(template: str, value: bytes) -> bytes:
-    """The template's URI as a JSON string with the raw value text in place of each variable."""
-    import re
-
-    # The value is JSON text; inside the URI string only its string content fits.
-    inner = value[1:-1] if value.startswith(b'"') and value.endswith(b'"') else value
-    pieces = [json.dumps(p).encode()[1:-1] for p in re.split(r"\{[^}]+\}", template)]
-    return b'"' + inner.join(pieces) + b'"'
-
-
-def method_bodies(surface: Surface) -> list[tuple[str, str, bytes]]:
-    """(label, method, raw params object) for every prompt argument and template variable."""
-    out: list[tuple[str, str, bytes]] = []
-    for name, arguments in surface.prompts:
-        ref = b'{"type":"ref/prompt","name":' + json.dumps(name).encode() + b"}"
-        for argument in arguments[:3] or ("x",):
-            key = json.dumps(argument).encode()
-            for label, value in RAW_VALUES:
-                out.append(
-                    (
-                        f"prompt {name}.{argument}: {label}",
-                        "prompts/get",
-                        b'{"name":'
-                        + json.dumps(name).encode()
-                        + b',"arguments":{'
-                        + key
-                        + b":"
-                        + value
-                        + b"}}",
-                    )
-                )
-                out.append(
-                    (
-                        f"complete {name}.{argument}: {label}",
-                        "completion/complete",
-                        b'{"ref":'
-                        + ref
-                        + b',"argument":{"name":'
-                        + key
-                        + b',"value":'
-                        + value
-                        + b"}}",
-                    )
-                )
-    for template in surface.templates:
-        ref = b'{"type":"ref/resource","uri":' + json.dumps(template).encode() + b"}"
-        for label, value in RAW_VALUES:
-            out.append(
-                (
-                    f"read {template}: {label}",
-                    "resources/read",
-                    b'{"uri":' + _uri_value(template, value) + b"}",
-                )
-            )
-            out.append(
-                (
-                    f"complete {template}: {label}",
-                    "completion/complete",
-                    b'{"ref":' + ref + b',"argument":{"name":"x","value":' + value + b"}}",
-                )
-            )
-    return out
-
-
-# Whole-message damage: the label, the message bytes, and whether an answer is owed (a
-# notification is owed none; everything else, even a request with an unusable id, gets one).
-ENVELOPE_DAMAGE: tuple[tuple[str, bytes], ...] = (
-    ("broken JSON", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"'),
-    ("invalid UTF-8", b'{"jsonrpc":"2.0","id":1,"method":"tools/list\xff\xfe"}'),
-    ("lone surrogate in the method", b'{"jsonrpc":"2.0","id":1,"method":"tools/\\ud800"}'),
-    ("NUL in the method", b'{"jsonrpc":"2.0","id":1,"method":"tools/list\\u0000"}'),
-    (
-        "deep nesting",
-        b'{"jsonrpc":"2.0","id":1,"method":"x","params":' + b"[" * 50_000 + b"]" * 50_000 + b"}",
-    ),
-    ("id an object", b'{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}'),
-    ("id an array", b'{"jsonrpc":"2.0","id":[1],"method":"tools/list"}'),
-    ("id null", b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}'),
-    ("id a fraction", b'{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}'),
-    ("id a boolean", b'{"jsonrpc":"2.0","id":true,"method":"tools/list"}'),
-    ("id past 64 bits", b'{"jsonrpc":"2.0","id":99999999999999999999999,"method":"tools/list"}'),
-    ("id with a lone surrogate", b'{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/list"}'),
-    ("no jsonrpc", b'{"id":1,"method":"tools/list"}'),
-    ("jsonrpc 1.0", b'{"jsonrpc":"1.0","id":1,"method":"tools/list"}'),
-    ("method a number", b'{"jsonrpc":"2.0","id":1,"method":7}'),
-    ("params an array", b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]}'),
-    ("a batch", b'[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]'),
-    ("not an object", b'"tools/list"'),
-    ("unknown method", b'{"jsonrpc":"2.0","id":1,"method":"tools/explode","params":{}}'),
-    ("tools/call without a name", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}'),
-)
-
-
-def plan_wire(surface: Surface, eras: Sequence[bool] = (False, True)) -> list[tuple[str, bytes]]:
-    """Every raw message this module sends, in each era (True: 2026-07-28 `_meta`)."""
-    plans: list[tuple[str, bytes]] = []
-    rid = 1000
-    for label, method, params in method_bodies(surface):
-        for modern in eras:
-            rid += 1
-            era = MODERN if modern else LEGACY
-            plans.append((f"{era}: {label}", _request(method, params, modern, rid)))
-    plans += [(f"envelope: {label}", body) for label, body in ENVELOPE_DAMAGE]
-    return plans
 
 
 def check_answer(label: str, sent: bytes, answer: Mapping[str, Any] | None) -> list[Finding]:
@@ -333,7 +206,7 @@ def wire_stdio(
             wire.process.stdin.flush()
         for label, body in plan_wire(surface, (modern,)):
             _tally(report, label, body, wire.exchange(_with_canary(body, canary)))
-        last = _request("tools/list", b"{}", modern, 1)
+        last = request_bytes("tools/list", b"{}", modern, 1)
         report.liveness_checks += 1
         answer = wire.exchange(last)
         # Alive is answering: a result, or a structured refusal (a connection whose era the
@@ -420,7 +293,7 @@ Request = Callable[[httpx2.AsyncClient], Any]
 def transport_requests(url: str, headers: Mapping[str, str]) -> list[tuple[str, Request]]:
     """Requests the SDK's transport answers by itself, each with what it should be refused for."""
     body = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
-    modern = _request("tools/list", b"{}", True, 1)
+    modern = request_bytes("tools/list", b"{}", True, 1)
 
     def post(changes: Mapping[str, str | None], content: bytes = body) -> Request:
         sent = {k: v for k, v in {**headers, **changes}.items() if v is not None}

@@ -23,6 +23,7 @@ from typing import Any, Final
 from drivable.canonical import canonical_text
 from drivable.effects import SqlEffectStore, Transaction
 from drivable.effects.backend import READING
+from drivable.tasks.input_requests import InputRequests
 
 # The rounds a client answered before its task started (`LongRunning.asks_first`): kept under this
 # reserved key of `input_responses`, which tasks/update cannot write (it takes pending keys only).
@@ -144,7 +145,7 @@ def _kept(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-class TaskStore:
+class TaskStore(InputRequests):
     """The task rows of one effect store."""
 
     def __init__(self, store: SqlEffectStore, *, clock: Callable[[], float] = time.time) -> None:
@@ -374,69 +375,6 @@ class TaskStore:
                 )
             return row
 
-    async def ask(self, task_id: str, owner: str, key: str, request: Mapping[str, Any]) -> bool:
-        """Add one pending input request; the task shows input_required until all are answered."""
-        now = self.clock()
-        async with self._write() as tx:
-            row = await self._locked(tx, task_id)
-            if row is None or row.owner != owner or row.terminal:
-                return False
-            pending = dict(row.input_requests)
-            pending[key] = dict(request)
-            await tx.execute(
-                "UPDATE drivable_tasks SET input_requests = ?, status = 'input_required', "
-                "status_message = ?, updated_at = ? WHERE task_id = ?",
-                [canonical_text(pending), _waiting_message(len(pending)), now, task_id],
-            )
-        return True
-
-    async def answer(
-        self, task_id: str, principal: str, responses: Mapping[str, Any]
-    ) -> TaskRow | None:
-        """Deliver answers to pending requests (others are ignored, as the extension says)."""
-        now = self.clock()
-        async with self._write() as tx:
-            row = await self._locked(tx, task_id)
-            if row is None or row.principal != principal:
-                return None
-            if row.terminal:
-                return row
-            pending = dict(row.input_requests)
-            answered = dict(row.input_responses)
-            taken = [k for k in responses if k in pending]
-            if not taken:
-                return row
-            for key in taken:
-                answered[key] = responses[key]
-                del pending[key]
-            status = "input_required" if pending else "working"
-            message = (
-                _waiting_message(len(pending)) if pending else "Input received; working again."
-            )
-            await tx.execute(
-                "UPDATE drivable_tasks SET input_requests = ?, input_responses = ?, status = ?, "
-                "status_message = ?, updated_at = ? WHERE task_id = ?",
-                [canonical_text(pending), canonical_text(answered), status, message, now, task_id],
-            )
-            return row
-
-    async def consume(self, task_id: str, owner: str, key: str) -> tuple[bool, Any]:
-        """Take the answer to `key` if it arrived: (True, answer) or (False, None)."""
-        row = await self.get(task_id)
-        if row is None or key not in row.input_responses:
-            return False, None
-        async with self._write() as tx:
-            locked = await self._locked(tx, task_id)
-            if locked is None or locked.owner != owner or key not in locked.input_responses:
-                return False, None
-            answered = dict(locked.input_responses)
-            value = answered.pop(key)
-            await tx.execute(
-                "UPDATE drivable_tasks SET input_responses = ? WHERE task_id = ?",
-                [canonical_text(answered), task_id],
-            )
-            return True, value
-
     async def release_key(self, task_id: str) -> None:
         """Free an expired task's idempotency key, so the same call starts a new task."""
         async with self._write() as tx:
@@ -452,13 +390,3 @@ class TaskStore:
                 "DELETE FROM drivable_tasks WHERE forget_at < ?", [self.clock()]
             )
         return done.rowcount
-
-
-def _waiting_message(count: int) -> str:
-    if count == 1:
-        return (
-            "Waiting for one answer from the client (see inputRequests; reply with tasks/update)."
-        )
-    return (
-        f"Waiting for {count} answers from the client (see inputRequests; reply with tasks/update)."
-    )

@@ -14,15 +14,9 @@ from the generated bookings, as its naive twin does.
 from __future__ import annotations
 
 import atexit
-import datetime
 import secrets
 import shutil
 import tempfile
-from collections import Counter
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal
-
-from pydantic import Field
 
 from drivable import settings
 from drivable.contract import (
@@ -32,319 +26,44 @@ from drivable.contract import (
     Call,
     Contract,
     Issue,
-    Output,
     Repair,
     Summary,
     ToolError,
 )
-from drivable.contract.durable import CONFIRM_TOKEN, DRY_RUN, ConfirmToken
-from drivable.contract.paging import PageInfo, Pager
-from drivable.contract.relax import Filter
+from drivable.contract.paging import Pager
 from drivable.effects import open_store
 from drivable.eval.corpus.bookings import data
-from drivable.eval.corpus.bookings.data import ROOM_BY_ID, ROOMS, TODAY, Booking, Room
+from drivable.eval.corpus.bookings.data import ROOM_BY_ID, TODAY
+from drivable.eval.corpus.bookings.domain import (
+    FILTERS,
+    booking_row,
+    closed_day,
+    facet,
+    matching,
+    range_issue,
+    room_row,
+    slot,
+    the_range,
+    unknown_room,
+    weekday_name,
+)
+from drivable.eval.corpus.bookings.models import (
+    Booked,
+    BookInput,
+    CancelInput,
+    Cancelled,
+    GetRoomInput,
+    ListInput,
+    MyBookings,
+    RoomDay,
+    Rooms,
+    SearchInput,
+    TimeRange,
+)
 from drivable.eval.corpus.bookings.store import Bookings, Busy
-from drivable.kinds import Kind, KindModel
-
-Building = Literal["Harbour House", "Mill Yard", "Station Court", "Foundry"]
-Equipment = Literal["screen", "whiteboard", "video"]
-
-
-def today() -> datetime.date:
-    return TODAY
-
-
-Day = Annotated[datetime.date, Kind("date", clock=today)]
-DayFrom = Annotated[datetime.date, Kind("date", clock=today, bound="from")]
-DayTo = Annotated[datetime.date, Kind("date", clock=today, bound="to")]
-# IdOf("room_", lookup=...) spelled out: mypy takes no call as a type alias
-RoomId = Annotated[str, Kind("identifier", prefix="room_", lookup=("search_rooms", "query"))]
-BookingId = Annotated[str, Kind("identifier", prefix="bk_")]
 
 NAME = "bookings"
 VERSION = "1.0.0"
-
-
-# -- inputs --------------------------------------------------------------------------------------
-
-
-class SearchInput(KindModel):
-    building: Building | None = Field(None, description="Only rooms in this building.")
-    min_seats: int | None = Field(
-        None, ge=1, description="Only rooms with at least this many seats."
-    )
-    equipment: list[Equipment] | None = Field(
-        None, description="Only rooms that have every item listed."
-    )
-    query: str | None = Field(
-        None, max_length=100, description="A room's name, as the user says it."
-    )
-    day: Day | None = Field(
-        None,
-        description="YYYY-MM-DD. With start and end: only rooms free for that whole time. "
-        "Alone: every room with its free times that day.",
-    )
-    start: datetime.time | None = Field(
-        None, description="HH:MM on the 24-hour clock, on the half hour; needs day."
-    )
-    end: datetime.time | None = Field(
-        None, description="HH:MM on the 24-hour clock, on the half hour, after start; needs day."
-    )
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first."
-    )
-    limit: int = Field(10, ge=1, le=40, description="Rooms per page.")
-
-
-class GetRoomInput(KindModel):
-    room_id: RoomId = Field(description="The room_id search_rooms returned.")
-    day: Day | None = Field(None, description="YYYY-MM-DD; today when omitted.")
-
-
-class BookInput(KindModel):
-    room_id: RoomId = Field(description="The room_id search_rooms returned.")
-    day: Day = Field(description="YYYY-MM-DD, a weekday from today on.")
-    start: datetime.time = Field(
-        description="HH:MM on the 24-hour clock, on the half hour, 08:00 to 18:30."
-    )
-    end: datetime.time = Field(
-        description="HH:MM on the 24-hour clock, on the half hour, after start, at the latest 19:00."
-    )
-    title: str = Field(min_length=1, max_length=80, description="What the meeting is.")
-    organiser_email: str = Field(description="The email of the person who books.")
-
-
-class ListInput(KindModel):
-    organiser_email: str = Field(description="Whose bookings: the organiser's email.")
-    date_from: DayFrom | None = Field(None, description="First day, YYYY-MM-DD; today if omitted.")
-    date_to: DayTo | None = Field(None, description="Last day, YYYY-MM-DD, inclusive.")
-    include_cancelled: bool = Field(False, description="Also list cancelled bookings.")
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first."
-    )
-    limit: int = Field(10, ge=1, le=50, description="Bookings per page.")
-
-
-class CancelInput(KindModel):
-    booking_id: BookingId = Field(description="The booking_id list_my_bookings returned.")
-    dry_run: bool = DRY_RUN
-    confirm_token: ConfirmToken = CONFIRM_TOKEN
-
-
-# -- outputs -------------------------------------------------------------------------------------
-
-
-class TimeRange(Output):
-    start: str
-    end: str
-
-
-class RoomRow(Output):
-    room_id: str
-    name: str
-    building: str
-    floor: int
-    seats: int
-    equipment: list[str]
-    free_times: list[TimeRange] | None = None  # with a day
-
-
-class Rooms(PageInfo):
-    results: list[RoomRow]
-
-
-class RoomDay(Output):
-    room: RoomRow
-    day: str
-    open: bool
-    free_times: list[TimeRange]
-    busy: list[TimeRange]
-
-
-class BookingRow(Output):
-    booking_id: str
-    room_id: str
-    room_name: str
-    building: str
-    day: str
-    start: str
-    end: str
-    title: str
-    organiser_email: str
-    status: Literal["confirmed", "cancelled"]
-
-
-class Booked(Output):
-    booking: BookingRow
-
-
-class MyBookings(PageInfo):
-    results: list[BookingRow]
-
-
-class Cancelled(Output):
-    booking: BookingRow
-    cancelled: bool
-    summary: str
-
-
-# -- what the tools share ------------------------------------------------------------------------
-
-
-def room_row(room: Room, free: list[tuple[str, str]] | None = None) -> RoomRow:
-    return RoomRow(
-        room_id=room.room_id,
-        name=room.name,
-        building=room.building,
-        floor=room.floor,
-        seats=room.seats,
-        equipment=list(room.equipment),
-        free_times=None if free is None else [TimeRange(start=s, end=e) for s, e in free],
-    )
-
-
-def booking_row(b: Booking) -> BookingRow:
-    room = ROOM_BY_ID[b.room_id]
-    return BookingRow(
-        booking_id=b.booking_id,
-        room_id=b.room_id,
-        room_name=room.name,
-        building=room.building,
-        day=b.day,
-        start=b.start,
-        end=b.end,
-        title=b.title,
-        organiser_email=b.organiser_email,
-        status="cancelled" if b.status == "cancelled" else "confirmed",
-    )
-
-
-def weekday_name(day: datetime.date) -> str:
-    return ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[
-        day.weekday()
-    ]
-
-
-def closed_day(day: datetime.date, tool: str) -> ToolError:
-    return ToolError(
-        "invalid_arguments",
-        f"{day.isoformat()} is a {weekday_name(day)}; rooms open Monday to Friday.",
-        hint=f"Ask the user which weekday they meant, then call {tool} with it as day "
-        "(YYYY-MM-DD).",
-        issues=[
-            Issue("day", "invalid_date", "Rooms open Monday to Friday.", day.isoformat(), None)
-        ],
-    )
-
-
-def range_issue(start: str, end: str, tool: str) -> ToolError:
-    return ToolError(
-        "invalid_arguments",
-        f"{start}-{end} is no time range: end must be after start, both within the opening "
-        f"hours {data.OPENS}-{data.CLOSES}.",
-        hint=f"Call {tool} again with an end later than start (both HH:MM on the half hour); "
-        "ask the user if it is unclear which of the two is wrong.",
-        issues=[Issue("end", "out_of_range", f"end must be after start {start}.", end, None)],
-    )
-
-
-def slot(value: datetime.time, field: str, tool: str, see: Repair | None = None) -> str:
-    """A time read by the time kind as the half hour it names ("09:30"); a refusal when it is not
-    one a booking can start (or, for `end`, finish) on: rooms are booked in whole half hours
-    within the opening hours, in the building's own time. The refusal names the call to make and
-    no other time: which one the user meant is theirs to say."""
-    spelled = "24:00" if value == datetime.time.max else value.isoformat(timespec="minutes")
-    allowed = data.ENDS if field == "end" else data.STARTS
-    why, code = "", "invalid_value"
-    if value.tzinfo is not None:
-        why = "has a zone; rooms are booked in the building's own time, written without one"
-    elif value.second or value.microsecond or value.minute not in (0, 30):
-        why = "is not on the half hour; bookings start and end at :00 or :30"
-    elif spelled not in allowed:
-        why = f"is outside the opening hours, {data.OPENS} to {data.CLOSES}"
-        code = "out_of_range"
-    if not why:
-        return spelled
-    shows = (
-        f"; {see.tool} (the call in `repair`) shows the room's free times that day" if see else ""
-    )
-    raise ToolError(
-        "invalid_arguments",
-        f"{field} {spelled} {why}.",
-        hint=f"Rooms are booked in half hours between {data.OPENS} and {data.CLOSES}: ask the "
-        f"user which {field} they meant, then call {tool} again with it as {field} (HH:MM)"
-        f"{shows}.",
-        issues=[
-            Issue(
-                field,
-                code,
-                f"{field} {why}.",
-                received=spelled,
-                expected="HH:MM on the half hour",
-                has_received=True,
-            )
-        ],
-        repair=see,
-    )
-
-
-def unknown_room(room_id: str) -> ToolError:
-    return ToolError(
-        "not_found",
-        f"No room has the id {room_id}.",
-        hint="Find the room with search_rooms (by building, seats or its name in query) and use "
-        "the room_id it returns.",
-        repair=Repair("search_rooms", {}, "search_first"),
-    )
-
-
-def the_range(args: SearchInput) -> tuple[str, str] | None:
-    """The time a search asks about: start to end; start alone is its half hour, end alone the
-    half hour before it."""
-    start = args.start and slot(args.start, "start", "search_rooms")
-    end = args.end and slot(args.end, "end", "search_rooms")
-    if start and end:
-        return start, end
-    if start:
-        return start, data.SLOTS[data.SLOTS.index(start) + 1]
-    if end:
-        return data.SLOTS[data.SLOTS.index(end) - 1], end
-    return None
-
-
-# search_rooms' filters, for the minimal relaxation of an empty page (`Call.relax`). The seats are
-# a requirement, never left out: a room with fewer seats than the meeting has people is no room
-# for it, whatever else matches. The name (query), the day and the time are what the user asked
-# about, not filters.
-FILTERS = (
-    Filter("building"),
-    Filter("min_seats", "lower", requirement=True),
-    Filter("equipment"),
-)
-
-
-def matching(args: SearchInput, busy: Busy | None, kept: Mapping[str, Any]) -> list[Room]:
-    """The rooms a search finds with the filters in `kept` (and its query, day and time)."""
-    span = the_range(args)
-    return data.in_order(
-        room
-        for room in ROOMS
-        if data.fits(
-            room,
-            building=kept.get("building"),
-            min_seats=kept.get("min_seats"),
-            equipment=kept.get("equipment") or (),
-            query=args.query,
-        )
-        and (span is None or busy is None or data.is_free(busy.get(room.room_id, ()), *span))
-    )
-
-
-def facet(rooms: list[Room], name: str) -> Counter[Any]:
-    """Each value of one filter among `rooms`, with how many rooms have it."""
-    if name == "equipment":
-        return Counter(item for room in rooms for item in room.equipment)
-    return Counter(getattr(room, {"min_seats": "seats"}.get(name, name)) for room in rooms)
 
 
 # -- the contract --------------------------------------------------------------------------------

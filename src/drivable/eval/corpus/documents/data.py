@@ -13,6 +13,7 @@ import datetime
 import random
 from dataclasses import dataclass
 
+from drivable.eval.corpus.documents.texts import AREA_SENTENCES, LONG
 from drivable.kinds.text_folding import words
 
 SEED = 2026_038
@@ -325,157 +326,6 @@ _SIZES = {  # type -> (smallest, largest) in bytes; drawn log-uniformly
     "csv": (3 * KB, 30 * MB),
 }
 
-_AREA_SENTENCES: dict[str, tuple[str, ...]] = {
-    "company": (
-        "This folder holds what everyone in the company needs day to day.",
-        "Ask in the #office channel if something here is out of date.",
-        "The office is open from 8:00 to 19:00 on working days.",
-        "Visitors sign in at the front desk and wear a badge.",
-    ),
-    "engineering": (
-        "The service runs in two regions with automatic failover.",
-        "Every change goes through code review and the CI pipeline before it ships.",
-        "Latency targets are measured at the 95th percentile over a rolling week.",
-        "Open questions are tracked in the engineering backlog with the label design.",
-        "The on-call engineer owns alerts outside office hours.",
-        "Dependencies are upgraded monthly; security fixes ship within two days.",
-    ),
-    "finance": (
-        "Figures are in EUR unless a sheet says otherwise.",
-        "Department heads review their lines before the monthly close.",
-        "Forecasts are updated at the end of every quarter.",
-        "Capital expenses above 10,000 EUR need approval from the finance director.",
-        "Actuals come from the ledger export of the last working day of the month.",
-    ),
-    "invoice": (
-        "Payment terms: 30 days from the invoice date.",
-        "Please quote the invoice number with every payment.",
-        "VAT is charged at the standard rate unless the reverse charge applies.",
-        "Bank transfer details are printed at the bottom of the invoice.",
-    ),
-    "people": (
-        "Questions about this document go to the people team.",
-        "Managers walk new colleagues through it in their first week.",
-        "The policy applies to every employee and contractor.",
-        "Changes are announced in the monthly all-hands meeting.",
-        "Where local law gives you more, local law applies.",
-        "Your manager can answer most questions; the people team answers the rest.",
-    ),
-    "legal": (
-        "This document is confidential and may not be shared outside the parties.",
-        "Either party may request changes in writing.",
-        "The governing law is the law of the Czech Republic.",
-        "Signed copies are kept in the Signed folder.",
-    ),
-    "marketing": (
-        "The campaign targets small and medium businesses in Europe.",
-        "Creative assets follow the brand guidelines.",
-        "Results are measured by sign-ups, qualified leads and cost per lead.",
-        "Social posts go out on Tuesdays and Thursdays.",
-    ),
-    "reports": (
-        "Revenue grew compared with the same period last year.",
-        "Churn stayed below the target of two percent a month.",
-        "The sales pipeline is strongest in Germany and the Nordics.",
-        "All figures are unaudited until the annual report.",
-        "Enterprise deals made up a larger share of new bookings.",
-    ),
-    "meeting": (
-        "Attendees went through the open action items from last time.",
-        "The release is on track; two bugs block the beta.",
-        "Hiring: two interviews this week for the backend role.",
-        "Action: update the roadmap slide before the board meeting.",
-        "Next sync in two weeks, same time.",
-    ),
-}
-
-# Long texts: sections of a heading and the fact a reader looks for, padded with the area's prose.
-_LONG: dict[str, tuple[tuple[str, str], ...]] = {
-    "Employee handbook.pdf": (
-        ("Welcome", "This handbook describes how we work together and what you can expect."),
-        ("Working hours", "Core hours are 10:00 to 15:00; the rest of the day is flexible."),
-        ("Remote work", "You may work remotely up to three days a week, agreed with your manager."),
-        ("Holidays", "Full-time employees receive 25 days of paid holiday a year."),
-        ("Public holidays", "Public holidays of the country you work in are days off."),
-        ("Sick leave", "Tell your manager before 10:00 on the first day you are ill."),
-        ("Doctor's note", "From the fourth day of sickness a doctor's note is needed."),
-        ("Parental leave", "Parents receive 16 weeks of paid parental leave."),
-        ("Expenses", "Submit expenses within 30 days; over 500 EUR needs approval first."),
-        ("Travel", "Book travel through the travel desk at least 14 days ahead."),
-        ("Equipment", "Laptops are replaced every three years."),
-        ("Security", "Lock your screen when you leave your desk."),
-        ("Lost devices", "Report a lost laptop or phone to IT within one hour."),
-        ("Training", "Every employee has a training budget of 1,500 EUR a year."),
-        ("Performance reviews", "Reviews happen twice a year, in March and September."),
-        ("Probation", "The probation period is three months."),
-        ("Notice period", "After probation the notice period is two months for both sides."),
-        ("Gifts", "Gifts from suppliers worth more than 50 EUR must be declared."),
-        ("Wellbeing", "Everyone may use the employee assistance programme free of charge."),
-        ("Leaving", "Return your equipment on your last working day."),
-    ),
-    "Incident response runbook.md": (
-        ("Purpose", "This runbook says who does what when production is degraded."),
-        ("Severity levels", "SEV1 means customers cannot use the product at all."),
-        ("SEV2", "SEV2 means a major feature is broken for many customers."),
-        ("SEV3 and SEV4", "SEV3 and SEV4 are handled in office hours."),
-        ("Paging", "A SEV1 pages the on-call engineer and the incident commander."),
-        ("First five minutes", "Acknowledge the page within five minutes."),
-        ("Status page", "Post on the status page within 15 minutes of a SEV1."),
-        ("Rollback", "Roll back the last deploy first if it went out in the last hour."),
-        ("Escalation", "Escalate to the head of engineering after 30 minutes without a fix."),
-        ("Customer updates", "Update affected customers every 30 minutes."),
-        ("Closing", "The incident commander declares the incident resolved."),
-        ("Postmortem", "Write the postmortem within five working days."),
-    ),
-    "Annual report 2025.pdf": (
-        ("Letter from the CEO", "2025 was the year we doubled our enterprise customers."),
-        ("Revenue", "Revenue for 2025 was 18.4 million EUR, up 31 percent."),
-        ("First quarter", "Q1 2025 revenue was 4.0 million EUR."),
-        ("Second quarter", "Q2 2025 revenue was 4.4 million EUR."),
-        ("Third quarter", "Q3 2025 revenue was 4.7 million EUR."),
-        ("Fourth quarter", "Q4 2025 revenue was 5.3 million EUR."),
-        ("Customers", "We ended the year with 1,240 paying customers."),
-        ("People", "Headcount grew from 96 to 128."),
-        ("Markets", "Germany became our largest market after the Czech Republic."),
-        ("Product", "We shipped single sign-on and the new reporting module."),
-        ("Outlook", "For 2026 we plan revenue of 24 million EUR."),
-    ),
-    "Master services agreement Cobalt Cloud.docx": (
-        ("Parties", "This agreement is between our company and Cobalt Cloud s.r.o."),
-        ("Services", "Cobalt Cloud provides hosting as described in each order form."),
-        ("Term", "The agreement runs for three years from 1 February 2026."),
-        ("Fees", "Fees are set out in the order forms."),
-        ("Payment terms", "Invoices are payable within 30 days of receipt."),
-        ("Service levels", "Cobalt Cloud guarantees 99.9 percent monthly availability."),
-        ("Service credits", "Each 0.1 percent below the guarantee earns a 5 percent credit."),
-        ("Confidentiality", "Confidential information stays confidential for five years."),
-        ("Data protection", "Personal data is processed under the data processing agreement."),
-        ("Liability", "Liability is capped at the fees paid in the previous twelve months."),
-        ("Termination", "Either party may terminate with 90 days written notice."),
-        ("Governing law", "This agreement is governed by Czech law."),
-    ),
-    "Brand guidelines.pdf": (
-        ("Our brand", "We sound clear, warm and direct."),
-        ("Logo", "Keep clear space around the logo equal to the height of the letter o."),
-        ("Logo misuse", "Never stretch, rotate or recolour the logo."),
-        ("Colours", "The primary colour is Harbour Blue, #1F4E79."),
-        ("Secondary colours", "Secondary colours are Sand #E8DCC4 and Coral #F26B5B."),
-        ("Typography", "Headings use Inter Bold; body text uses Inter Regular at 16 px."),
-        ("Photography", "Photos show real customers at work, in natural light."),
-        ("Icons", "Icons are line icons, 2 px stroke, rounded corners."),
-        ("Writing", "Write in plain English and use sentence case for headings."),
-    ),
-    "Privacy policy.md": (
-        ("Who we are", "We are the controller of the personal data described here."),
-        ("What we collect", "We collect account, billing and usage data."),
-        ("Why", "We use the data to provide the service and to bill for it."),
-        ("Retention", "Account data is deleted 90 days after the account is closed."),
-        ("Sharing", "We share data only with the processors listed in the annex."),
-        ("Your rights", "You may ask for a copy of your data at privacy@example.org."),
-        ("Cookies", "We use only the cookies the service needs to work."),
-    ),
-}
-
 
 def generate() -> Library:
     rng = random.Random(SEED)
@@ -573,8 +423,8 @@ def _shares(rng: random.Random, owners: tuple[str, ...]) -> tuple[Share, ...]:
 
 def _text(rng: random.Random, name: str, area: str) -> str:
     stem = name.rsplit(".", 1)[0]
-    bank = _AREA_SENTENCES[area]
-    sections = _LONG.get(name)
+    bank = AREA_SENTENCES[area]
+    sections = LONG.get(name)
     if sections is None:
         paragraphs = [
             " ".join(rng.sample(bank, min(len(bank), rng.randint(2, 4))))
