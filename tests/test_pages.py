@@ -77,7 +77,8 @@ def test_prose_sets_paired_backticks_as_code_and_keeps_every_other_character(val
     if value.count("`") % 2:
         assert parsed.tags == [] and parsed.text == carriable(value)
     else:
-        assert parsed.text == carriable(value.replace("`", ""))
+        # each span is carried on its own: a CR closing a code span is a line end there
+        assert parsed.text == "".join(carriable(part) for part in value.split("`"))
         assert len(parsed.tags) == value.count("`") // 2
 
 
