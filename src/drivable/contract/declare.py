@@ -34,7 +34,7 @@ from drivable.contract.durable import (
 )
 from drivable.contract.tool import ContractError, Effects, Handler
 from drivable.kinds import KindModel, validate
-from drivable.kinds.absence import placeholder_of
+from drivable.kinds.absence import is_template
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ def check_copyable(name: str, example: Mapping[str, Any]) -> None:
     for path, value in _leaves(example):
         if path.split(".", 1)[0] in _SAME_FOR_EVERY_CALL:
             continue
-        if not _template(value):
+        if not is_template(value):
             raise ContractError(
                 f"tool {name!r}: the example sends {path}={json.dumps(value, ensure_ascii=False)}, "
                 "a value a model copies as if the user had given it; write a placeholder that "
@@ -245,21 +245,11 @@ def check_copyable(name: str, example: Mapping[str, Any]) -> None:
 
 
 def has_placeholder(value: Any) -> bool:
-    return any(_template(leaf) for _, leaf in _leaves(value))
+    return any(is_template(leaf) for _, leaf in _leaves(value))
 
 
 def _placeholders_only(value: Any) -> bool:
-    return all(_template(leaf) for _, leaf in _leaves(value))
-
-
-def _template(value: Any) -> bool:
-    """`<YYYY-MM-DD>`, `<id of a search result>`: a placeholder that names what goes there (an
-    empty string or "none" is a placeholder too, but names nothing a model could fill)."""
-    opens = value.strip()[:1] if isinstance(value, str) else ""
-    return opens in _TEMPLATE_OPENERS and placeholder_of(value) is not None
-
-
-_TEMPLATE_OPENERS = frozenset("<{[$")
+    return all(is_template(leaf) for _, leaf in _leaves(value))
 
 
 def _leaves(value: Any, path: str = "") -> list[tuple[str, Any]]:

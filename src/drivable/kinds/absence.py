@@ -74,6 +74,13 @@ def placeholder_of(value: Any) -> str | None:
     return None
 
 
+def is_template(value: Any) -> bool:
+    """`<YYYY-MM-DD>`, `<id of a search result>`: a placeholder that names what goes there (an
+    empty string or "none" is a placeholder too, but names nothing a model could fill)."""
+    opens = value.strip()[:1] if isinstance(value, str) else ""
+    return opens in _TEMPLATE_OPENERS and placeholder_of(value) is not None
+
+
 _TEMPLATE_OPENERS = frozenset("<{[$")
 _BRACKETS = frozenset("<{[")
 _DIGIT = re.compile(r"[0-9]")
