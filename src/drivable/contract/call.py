@@ -124,19 +124,23 @@ class Call:
         facet: Facet,
         *,
         noun: str = "result",
+        query: str | None = None,
     ) -> Relaxation | None:
         """Explain an empty first page under filters by its minimal relaxation
         (`drivable.contract.relax`): the same call without the one filter whose removal brings
         back the fewest rows, every other argument as `args` was sent, is its `next_call`;
         `message` and `hint` say so, and a no_hits_filtered warning per filter left out names the
         values that would have matched. `count` and `facet` are the domain's, over its own data
-        (sync or async). Without a filter sent, nothing is said and None is returned."""
+        (sync or async). `query` names the argument whose words every row must hold: its words
+        that a filter sent asks, or that no row holds, leave the next call's query first (rule 6;
+        `count` and `facet` then read the query from `kept`). Without a filter sent or a word to
+        leave out, nothing is said and None is returned."""
         from drivable.contract.relax import declared, relax, sent_arguments, words
         from drivable.contract.tool import cursor_field
 
         model = type(args)
         sent = sent_arguments(args, cursor_field(model))
-        found = await relax(sent, declared(model, filters), count, facet)
+        found = await relax(sent, declared(model, filters), count, facet, query=query)
         if found is None:
             return None
         said = words(found, self.tool, noun)

@@ -22,6 +22,13 @@ The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
    must meet to be of any use for the call, such as the seats a meeting needs) is never left out.
    It is kept like an argument that is not a filter, and rules 1-4 run over the other filters
    (why: docs/decisions/0021-a-requirement-is-never-relaxed.md).
+6. The words of a query the author names (`query=`, a search whose rows hold every word), before
+   any filter: a word that spells the value of a filter sent is asked by that filter, and a word
+   no row holds on its own can be in no row the search returns; both leave the query, named, and
+   every other word stays as sent. When the rest finds rows, that is the next call, every filter
+   kept; else rules 1-4 run with the rest of the query. A word that no row holds is left out only
+   when something else the caller sent still narrows the search (a word or a filter): never a
+   next call that lists everything (why: docs/decisions/0034-the-words-of-an-empty-search.md).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from itertools import combinations
 from typing import Any, Literal
 
 from pydantic import BaseModel
+
+from drivable.kinds.text_folding import words as folded
 
 Side = Literal["equal", "lower", "upper"]
 Kept = Mapping[str, Any]
@@ -70,6 +79,10 @@ class Relaxation:
     unfiltered: int | None = None  # rows without any filter, when nothing smaller brought rows
     values: dict[str, tuple[Value, ...]] = field(default_factory=dict)  # per dropped filter
     required: tuple[str, ...] = ()  # the requirements among `active`: never left out
+    query: str | None = None  # the argument whose words rule 6 reads
+    # the words the next call's query leaves out (rule 6), each with the filter that asks it
+    # ("" when no row holds it), in the order sent
+    unasked: tuple[tuple[str, str], ...] = ()
 
     @property
     def loose(self) -> tuple[str, ...]:
@@ -77,11 +90,31 @@ class Relaxation:
         return tuple(n for n in self.active if n not in self.required)
 
     @property
-    def arguments(self) -> dict[str, Any] | None:
-        """The next call's arguments: everything sent but the dropped filters; None without one."""
-        if not self.dropped:
+    def words_kept(self) -> str | None:
+        """The query the next call sends (rule 6): the words sent but `unasked`; None for none."""
+        if self.query is None or not isinstance(self.sent.get(self.query), str):
             return None
-        return {k: v for k, v in self.sent.items() if k not in self.dropped}
+        gone = [w for w, _ in self.unasked]
+        kept = []
+        for word in self.sent[self.query].split():
+            if word in gone:
+                gone.remove(word)
+            else:
+                kept.append(word)
+        return " ".join(kept) or None
+
+    @property
+    def arguments(self) -> dict[str, Any] | None:
+        """The next call's arguments: everything sent but the dropped filters and the words left
+        out; None without a next call."""
+        if (not self.dropped and not self.unasked) or self.matches <= 0:
+            return None
+        out = {k: v for k, v in self.sent.items() if k not in self.dropped}
+        if self.unasked and self.query is not None:
+            out.pop(self.query)
+            if self.words_kept is not None:
+                out[self.query] = self.words_kept
+        return out
 
 
 def sent_arguments(args: BaseModel, cursor: str | None = None) -> dict[str, Any]:
@@ -102,6 +135,37 @@ async def _settle(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
+def asked_by(word: str, sent: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The first filter among `names` whose value as sent spells `word` (rule 6: case, accents and
+    punctuation aside, the word is one of the value's words, or of a listed value's); ""."""
+    pieces = folded(word).split()
+    if not pieces:
+        return ""
+    for name in names:
+        value = sent[name]
+        for one in value if isinstance(value, list) else [value]:
+            scalar = isinstance(one, str | int | float) and not isinstance(one, bool)
+            if scalar and set(pieces) <= set(folded(str(one)).split()):
+                return name
+    return ""
+
+
+async def unasked_words(
+    sent: Mapping[str, Any], names: Sequence[str], query: str, count: Count
+) -> tuple[tuple[str, str], ...]:
+    """Rule 6's words, in the order sent: those a filter sent asks, then those no row holds."""
+    text = sent.get(query)
+    if not isinstance(text, str):
+        return ()
+    sent_words = text.split()
+    asked = [(w, asked_by(w, sent, names)) for w in sent_words]
+    rest = [w for w, by in asked if not by]
+    held = {w: int(await _settle(count({query: w}))) > 0 for w in dict.fromkeys(rest)}
+    nowhere = [w for w in rest if not held[w]]
+    keeps_some = len(nowhere) < len(rest) or bool(names)
+    return tuple((w, by) for w, by in asked if by or (keeps_some and w in nowhere))
+
+
 async def relax(
     sent: Mapping[str, Any],
     filters: Sequence[Filter],
@@ -109,21 +173,33 @@ async def relax(
     facet: Facet,
     *,
     limit: int = VALUES,
+    query: str | None = None,
 ) -> Relaxation | None:
     """The minimal relaxation of a search that found nothing under `sent` (module docstring);
-    None when no filter was sent but requirements. `filters` in declaration order."""
+    None when neither a filter but requirements nor a word of `query` may be left out.
+    `filters` in declaration order. With `query`, `count` and `facet` find the query's words
+    in `kept` (absent: no words), as rule 6 leaves them."""
     active = [f for f in filters if f.name in sent]
     loose = [i for i, f in enumerate(active) if not f.requirement]
-    if not loose:  # no filter sent that may be left out: the empty page is the answer
-        return None
     names = tuple(f.name for f in active)
     required = tuple(f.name for f in active if f.requirement)
+    unasked = await unasked_words(sent, names, query, count) if query else ()
+    said = Relaxation(dict(sent), names, required=required, query=query, unasked=unasked)
+    words_kept = {query: said.words_kept} if query and said.words_kept else {}
+    if unasked:
+        n = int(await _settle(count({**{k: sent[k] for k in names}, **words_kept})))
+        if n > 0:
+            return Relaxation(
+                dict(sent), names, matches=n, required=required, query=query, unasked=unasked
+            )
+    if not loose:  # no filter sent that may be left out: the empty page is the answer
+        return said if unasked else None
     counted: dict[frozenset[str], int] = {}
 
     async def rows_without(dropped: tuple[str, ...]) -> int:
         key = frozenset(dropped)
         if key not in counted:
-            kept = {n: sent[n] for n in names if n not in key}
+            kept = {**{n: sent[n] for n in names if n not in key}, **words_kept}
             counted[key] = int(await _settle(count(kept)))
         return counted[key]
 
@@ -140,15 +216,26 @@ async def relax(
                 best = rank
         if best is not None:
             n, _, dropped = best
-            kept = {k: sent[k] for k in names if k not in dropped}
+            kept = {**{k: sent[k] for k in names if k not in dropped}, **words_kept}
             values = {}
             for f in active:
                 if f.name in dropped:
                     found = await _settle(facet(f.name, kept))
                     values[f.name] = ordered(found, f.side, limit)
-            return Relaxation(dict(sent), names, dropped, n, values=values, required=required)
+            return Relaxation(
+                dict(sent),
+                names,
+                dropped,
+                n,
+                values=values,
+                required=required,
+                query=query,
+                unasked=unasked,
+            )
     unfiltered = await rows_without(tuple(names[i] for i in loose))
-    return Relaxation(dict(sent), names, unfiltered=unfiltered, required=required)
+    return Relaxation(
+        dict(sent), names, unfiltered=unfiltered, required=required, query=query, unasked=unasked
+    )
 
 
 def ordered(found: Iterable[Value], side: Side, limit: int) -> tuple[Value, ...]:
@@ -197,8 +284,38 @@ class Words:
     warnings: tuple[tuple[str | None, str], ...]
 
 
+def unasked_said(r: Relaxation, noun: str) -> str:
+    """Rule 6 in words: which words the next call's query leaves out, and why."""
+    asked = [(w, by) for w, by in r.unasked if by]
+    nowhere = [w for w, by in r.unasked if not by]
+    parts = []
+    if asked:
+        by = list(dict.fromkeys(b for _, b in asked))
+        parts.append(
+            f"{_either([spelled(w) for w, _ in asked])} in {r.query} "
+            f"{'is' if len(asked) == 1 else 'are'} asked by "
+            + _either([f"{b} {spelled(r.sent[b])}" for b in by])
+        )
+    if nowhere:
+        parts.append(f"no {noun} holds {_either([spelled(w) for w in nowhere], 'or')}")
+    text = "; ".join(parts)
+    return f"{text[0].upper()}{text[1:]}."
+
+
 def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
     r = relaxation
+    said = f" {unasked_said(r, noun)}" if r.unasked else ""
+    if r.unasked and not r.dropped and r.matches > 0:
+        rest = r.words_kept
+        return Words(
+            f"No {noun} matches every word of {r.query} with the filters sent.{said} "
+            + (f"With {r.query} {spelled(rest)}" if rest else f"Without {r.query}")
+            + f", {r.matches} {'does' if r.matches == 1 else 'do'}.",
+            f"Call {tool} again "
+            + (f"with {r.query} {spelled(rest)}" if rest else f"without {r.query}")
+            + " (the call in next_call keeps every filter and every other argument as sent).",
+            (),
+        )
     needs = _either([f"{q} {spelled(r.sent[q])}" for q in r.required])
     never = "a requirement is" if len(r.required) == 1 else "requirements are"
     kept = f" ({needs} kept: {never} never left out)" if r.required else ""
@@ -212,6 +329,7 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
         single = len(r.dropped) == 1
         message = (
             f"No {noun} matches every filter together"
+            + ("" if not said else f" and every word of {r.query}")
             + ("" if single else ", nor with any one of them left out")
             + f"; without {left_out}, {r.matches} {'does' if r.matches == 1 else 'do'}"
             + (
@@ -221,10 +339,16 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
             )
             + (f" {values[0].upper()}{values[1:]}." if values else "")
             + (f" It keeps {needs}: {never} never left out." if r.required else "")
+            + said
         )
         hint = (
-            f"Call {tool} again without {_either(list(r.dropped))} (the call in next_call keeps "
-            "every other argument as sent), or with "
+            f"Call {tool} again without {_either(list(r.dropped))}"
+            + (
+                f" and with {r.query} {spelled(r.words_kept)}"
+                if r.unasked and r.words_kept
+                else (f" and without {r.query}" if r.unasked else "")
+            )
+            + " (the call in next_call keeps every other argument as sent), or with "
             f"{_either(list(r.dropped), 'or')} set to a value that would match. The {noun}s it "
             f"finds are not limited to "
             f"{_either([f'{d} {spelled(r.sent[d])}' for d in r.dropped], 'or')}."
@@ -243,16 +367,22 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
             )
         return Words(message, hint, tuple(warned))
     names = list(r.loose)
+    if not names:  # rule 6 only: the words left did not bring rows back either
+        return Words(
+            f"No {noun} matches every word of {r.query}.{said}",
+            f"Call {tool} again with fewer words in {r.query}; which to keep is the user's choice.",
+            (),
+        )
     if not r.unfiltered:
         return Words(
             f"No {noun} matches, even without the filters ({', '.join(names)}){kept}: the "
-            "other arguments match none.",
+            f"other arguments match none.{said}",
             f"Leaving filters out of {tool} finds no {noun}; change the other arguments instead.",
             (),
         )
     return Words(
         f"No {noun} matches every filter together, nor with any one or two of them left out; "
-        f"without any filter{kept}, {r.unfiltered} {'does' if r.unfiltered == 1 else 'do'}.",
+        f"without any filter{kept}, {r.unfiltered} {'does' if r.unfiltered == 1 else 'do'}.{said}",
         f"Call {tool} again with fewer of its filters ({', '.join(names)}); which to keep is the "
         "user's choice.",
         ((None, f"No {noun} matches these filters together: {', '.join(r.active)}."),),

@@ -8,7 +8,7 @@ and checks it: a repair is only offered when the repaired arguments validate.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -368,7 +368,7 @@ def repaired_arguments(
     issues: Sequence[Issue],
     schema: Mapping[str, Any],
     *,
-    drop_unknown: bool = False,
+    drop_unknown: bool | Collection[str] = False,
 ) -> Fix | None:
     """Arguments with every certain fix applied, or None when some issue needs a decision.
 
@@ -377,8 +377,8 @@ def repaired_arguments(
     (renamed, its value kept); a refused cursor (left out: the same query from its first page).
     With `drop_unknown` (a read-only tool, where leaving a property out cannot change what the
     call does to anything), an unknown top-level property that no declared property means is
-    left out, its issue saying so. Several candidates, a missing value, an ambiguous date: the
-    caller decides.
+    left out, its issue saying so; given names instead (an idempotent tool's `RETRY_CONTROLS`),
+    only those. Several candidates, a missing value, an ambiguous date: the caller decides.
     """
     fixed = dict(raw)
     renamed: dict[str, str] = {}
@@ -408,7 +408,10 @@ def repaired_arguments(
         if issue.code != "unknown_property":
             return None
         found = counterpart(name, allowed)
-        if found.renamed is None and not found.candidates and drop_unknown:
+        droppable = drop_unknown is True or (
+            not isinstance(drop_unknown, bool) and name in drop_unknown
+        )
+        if found.renamed is None and not found.candidates and droppable:
             fixed.pop(name, None)
             dropped.append(issue.path)
             continue
@@ -417,6 +420,12 @@ def repaired_arguments(
         fixed[found.renamed] = fixed.pop(name)
         renamed[name] = found.renamed
     return Fix(fixed, renamed, dropped, restarted)
+
+
+# Arguments that say how a call is retried, not what it does: a tool that declares itself
+# idempotent does the same on a retry without a key, so a key sent to one that takes none is left
+# out of the repair (docs/decisions/0035-a-key-an-idempotent-tool-does-not-take.md).
+RETRY_CONTROLS = frozenset({"idempotency_key"})
 
 
 def rejected_entries(

@@ -19,6 +19,7 @@ from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
 from drivable.contract.validation import (
+    RETRY_CONTROLS,
     callable_repair,
     issues_from,
     placeholder_said,
@@ -60,7 +61,10 @@ def invalid_arguments(
     contract: StageContext | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
-    fix = repaired_arguments(raw, issues, spec.input_schema, drop_unknown=spec.effects.read_only)
+    droppable = (
+        True if spec.effects.read_only else RETRY_CONTROLS if spec.effects.idempotent else False
+    )
+    fix = repaired_arguments(raw, issues, spec.input_schema, drop_unknown=droppable)
     repair = None
     if fix is not None:
         try:
@@ -111,6 +115,17 @@ def invalid_arguments(
             f"{first.message.rstrip('.')}. The next page comes from the previous page's "
             f"next_call (its next_cursor as `cursor`); the call in `repair` is {spec.name} "
             "from the first page, every other argument kept."
+        )
+    elif (
+        repair is not None
+        and fix is not None
+        and fix.dropped
+        and set(fix.dropped) <= RETRY_CONTROLS
+    ):
+        names = ", ".join(fix.dropped)
+        hint = (
+            f"{spec.name} is idempotent: it does the same on a retry without a key, so it takes "
+            f"no {names}. The call in `repair` leaves it out, every other argument as sent."
         )
     elif repair is not None and fix is not None and fix.dropped:
         names = ", ".join(fix.dropped)

@@ -58,6 +58,11 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
                 structured[key] = text
     if following is not None and "next_call" in declared:
         structured["next_call"] = following.model_dump()
+    if "message" in structured and call.message:
+        # a result that is not what the call wanted leads with why and the call to make, as a
+        # refusal does (docs/decisions/0036-why-before-the-rows.md)
+        first = {k: structured.pop(k) for k in ("message", "hint", "next_call") if k in structured}
+        structured = {**first, **structured}
     if call.notes:
         structured["notes"] = call.notes
     if call.warnings:

@@ -17,6 +17,9 @@ kind), and this module, the contract.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from drivable.contract import READ_ONLY, Call, Contract, Repair, Summary, ToolError
 from drivable.contract.envelope import Issue
 from drivable.servers.caselaw.courts import (
@@ -77,6 +80,11 @@ SUMMARY = Summary(
 
 
 READ_SCOPE = "caselaw:read"
+
+
+def filters_in(kept: Mapping[str, Any]) -> Filters:
+    """The filters an empty page's relaxation keeps (its query's words aside)."""
+    return Filters(**{k: v for k, v in kept.items() if k != "query"})
 
 
 def make_contract(handle: Handle | None = None) -> Contract:
@@ -153,15 +161,17 @@ def make_contract(handle: Handle | None = None) -> Contract:
         rows, total = store.search(args.query, filters, start, args.limit, any_word=any_word)
         if not rows and start == 0:
             # the same search without the one filter whose removal finds fewest decisions
-            query = args.query
             await call.relax(
                 args,
                 SEARCH_FILTERS,
-                count=lambda kept: store.matching(query, Filters(**kept), any_word=any_word),
+                count=lambda kept: store.matching(
+                    kept.get("query"), filters_in(kept), any_word=any_word
+                ),
                 facet=lambda name, kept: store.values(
-                    query, Filters(**kept), name, any_word=any_word
+                    kept.get("query"), filters_in(kept), name, any_word=any_word
                 ),
                 noun="decision",
+                query="query",
             )
         more = start + len(rows) < total
         page = pager.page("search_decisions", args, start, len(rows), more)

@@ -2,8 +2,8 @@
 search counts and names.
 
 An empty page under filters leads on by the runtime's minimal relaxation (`Call.relax` over
-FILTERS): the words of the query are what was asked, never left out; this module gives it the
-domain's counting and each filter's values among the documents found.
+FILTERS and the query's words, rule 6); this module gives it the domain's counting and each
+filter's values among the documents found.
 """
 
 from __future__ import annotations

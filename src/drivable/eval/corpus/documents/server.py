@@ -114,9 +114,12 @@ def make_contract(store: Store) -> Contract:
                 await call.relax(
                     args,
                     FILTERS,
-                    count=lambda kept: store.count(tx, filters_of(args.query, kept)),
-                    facet=lambda name, kept: facet(store, tx, filters_of(args.query, kept), name),
+                    count=lambda kept: store.count(tx, filters_of(kept.get("query"), kept)),
+                    facet=lambda name, kept: facet(
+                        store, tx, filters_of(kept.get("query"), kept), name
+                    ),
                     noun="document",
+                    query="query",
                 )
         page = pager.page(call, args, start, len(rows), start + len(rows) < total)
         return SearchOutput(

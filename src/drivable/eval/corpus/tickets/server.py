@@ -223,9 +223,12 @@ def make_contract(tracker: Tracker) -> Contract:
                 await call.relax(
                     args,
                     FILTERS,
-                    count=lambda kept: tracker.count(tx, _filters(args.query, kept)),
-                    facet=lambda name, kept: _facet(tracker, tx, _filters(args.query, kept), name),
+                    count=lambda kept: tracker.count(tx, _filters(kept.get("query"), kept)),
+                    facet=lambda name, kept: _facet(
+                        tracker, tx, _filters(kept.get("query"), kept), name
+                    ),
                     noun="ticket",
+                    query="query",
                 )
         page = pager.page(call, args, start, len(records), start + len(records) < total)
         return SearchOutput(

@@ -1,0 +1,172 @@
+"""Rule 6 of the minimal relaxation (`drivable.contract.relax`): the words of an empty search's
+query, over generated tables, queries and filters.
+
+For every empty page of a search whose rows hold every word of its query: a word the next call
+leaves out is asked by a filter sent (it spells that filter's value) or held by no row at all;
+every other word stays, in the order sent; a word no row holds goes only when something else
+sent still narrows the search; when the words alone bring rows back every filter is kept as sent;
+and the next call returns the rows it says. The table is plain data the test counts itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import anyio
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivable.contract.relax import Filter, Relaxation, relax, words
+
+FILTERS = (Filter("colour"), Filter("shape"), Filter("tags"))
+# words the rows hold, some of them spelling a filter's values ("red", "round")
+VOCABULARY = ("red", "blue", "round", "alpha", "beta", "gamma")
+ROW = st.fixed_dictionaries(
+    {
+        "colour": st.sampled_from(["red", "blue", "green"]),
+        "shape": st.sampled_from(["round", "square"]),
+        "tags": st.sets(st.sampled_from(["alpha", "beta"]), max_size=2).map(sorted),
+        "words": st.sets(st.sampled_from(VOCABULARY), max_size=4),
+    }
+)
+TABLES = st.lists(ROW, max_size=30)
+# a query's words as a caller spells them: any case, and words no row holds ("zeta", "5MB")
+WORD = st.sampled_from((*VOCABULARY, "zeta", "5MB")).flatmap(
+    lambda w: st.sampled_from([w, w.upper(), w.title()])
+)
+SENT = st.fixed_dictionaries(
+    {"query": st.lists(WORD, min_size=1, max_size=4).map(" ".join)},
+    optional={
+        "colour": st.sampled_from(["red", "blue", "green", "pink"]),
+        "shape": st.sampled_from(["round", "square", "oval"]),
+        "tags": st.lists(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1, max_size=2),
+        "limit": st.integers(1, 20),
+    },
+)
+
+
+def holds(row: Mapping[str, Any], word: str) -> bool:
+    return word.casefold() in row["words"]
+
+
+def matching(rows: Sequence[Mapping[str, Any]], kept: Mapping[str, Any]) -> list[Any]:
+    out = []
+    for row in rows:
+        if not all(holds(row, w) for w in str(kept.get("query") or "").split()):
+            continue
+        if any(row[n] != kept[n] for n in ("colour", "shape") if n in kept):
+            continue
+        if "tags" in kept and not set(kept["tags"]) <= set(row["tags"]):
+            continue
+        out.append(row)
+    return out
+
+
+def run(rows: Sequence[Mapping[str, Any]], sent: dict[str, Any]) -> Relaxation | None:
+    def count(kept: Mapping[str, Any]) -> int:
+        return len(matching(rows, kept))
+
+    async def facet(name: str, kept: Mapping[str, Any]) -> list[tuple[Any, int]]:
+        found = matching(rows, kept)
+        if name == "tags":
+            return list(Counter(t for r in found for t in r["tags"]).items())
+        return list(Counter(r[name] for r in found).items())
+
+    return anyio.run(lambda: relax(sent, FILTERS, count, facet, query="query"))
+
+
+def spells(word: str, sent: Mapping[str, Any], name: str) -> bool:
+    value = sent[name]
+    return word.casefold() in [
+        str(v).casefold() for v in (value if isinstance(value, list) else [value])
+    ]
+
+
+@given(rows=TABLES, sent=SENT)
+@settings(max_examples=400, deadline=None)
+def test_the_words_of_an_empty_search_over_generated_tables(
+    rows: list[dict[str, Any]], sent: dict[str, Any]
+) -> None:
+    if matching(rows, sent):
+        return  # rows came back: there is no empty page to explain
+    found = run(rows, sent)
+    filters = [f.name for f in FILTERS if f.name in sent]
+    sent_words = sent["query"].split()
+    if found is None:
+        # nothing said only when no filter was sent and no word could leave the query
+        assert not filters
+        held = [w for w in sent_words if any(holds(r, w) for r in rows)]
+        assert not held or len(held) == len(sent_words)
+        return
+    unasked = list(found.unasked)
+    left = [w for w, _ in unasked]
+    # each word left out is asked by the filter named, or held by no row at all
+    for word, by in unasked:
+        if by:
+            assert by in filters and spells(word, sent, by), (word, by)
+        else:
+            assert not any(holds(r, word) for r in rows), word
+    # every word asked by a filter sent leaves; every word no row holds leaves when something
+    # else sent narrows the search; nothing else leaves
+    kept_words = list(sent_words)
+    for word in left:
+        kept_words.remove(word)
+    for word in kept_words:
+        assert not any(spells(word, sent, n) for n in filters), word
+    unasked_words = [w for w in sent_words if not any(spells(w, sent, n) for n in filters)]
+    nowhere = [w for w in unasked_words if not any(holds(r, w) for r in rows)]
+    narrows = bool(filters) or len(nowhere) < len(unasked_words)
+    if nowhere:
+        assert all(w in left for w in nowhere) == narrows, (nowhere, left)
+    # the next call: every other word as sent, in order; rows come back, as many as it says
+    following = found.arguments
+    if following is None:
+        assert found.matches == 0
+        return
+    assert following.get("query", "").split() == kept_words
+    assert matching(rows, following) and len(matching(rows, following)) == found.matches
+    if not found.dropped:
+        # the words alone brought rows back: every filter and every other argument as sent
+        assert {k: v for k, v in following.items() if k != "query"} == {
+            k: v for k, v in sent.items() if k != "query"
+        }
+    else:
+        assert all(following[k] == v for k, v in sent.items() if k not in (*found.dropped, "query"))
+    # said: the words left out are named in the message
+    said = words(found, "find", "row")
+    assert all(f'"{w}"' in said.message for w in left), said.message
+
+
+def test_every_case_of_the_words_is_met_by_the_generated_tables() -> None:
+    seen: Counter[str] = Counter()
+
+    @given(rows=TABLES, sent=SENT)
+    @settings(max_examples=400, deadline=None)
+    def cases(rows: list[dict[str, Any]], sent: dict[str, Any]) -> None:
+        if matching(rows, sent):
+            return
+        found = run(rows, sent)
+        if found is None or not found.unasked:
+            seen["no word left out"] += 1
+        elif found.arguments is None:
+            seen["words left out, nothing found"] += 1
+        elif found.dropped:
+            seen["words and a filter left out"] += 1
+        else:
+            seen["words left out, filters kept"] += 1
+        if found is not None and any(by for _, by in found.unasked):
+            seen["a word asked by a filter"] += 1
+        if found is not None and any(not by for _, by in found.unasked):
+            seen["a word no row holds"] += 1
+
+    cases()
+    assert set(seen) == {
+        "no word left out",
+        "words left out, nothing found",
+        "words and a filter left out",
+        "words left out, filters kept",
+        "a word asked by a filter",
+        "a word no row holds",
+    }, seen
