@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from drivable.contract import envelope_of
+from drivable.kinds.text_folding import words as folded
 from drivable.target import Target, connect
 
 Send = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -120,16 +121,70 @@ def _relaxing(page: Mapping[str, Any]) -> list[Any]:
     return [w for w in page.get("warnings") or [] if w.get("code") == "no_hits_filtered"]
 
 
+def _spells(word: str, value: Any) -> bool:
+    """Rule 6's "asked by a filter": the word is one of the value's words (or a listed value's),
+    case, accents and punctuation aside."""
+    pieces = set(folded(word).split())
+    values = value if isinstance(value, list) else [value]
+    return bool(pieces) and any(
+        pieces <= set(folded(str(v)).split()) for v in values if not isinstance(v, bool)
+    )
+
+
+async def _words_step(
+    send: Send, tool: str, read: Mapping[str, Any], names: Sequence[str], query: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Rule 6 from the outside: the words the next call's query leaves out (a filter sent asks
+    it, or no row holds it alone and something else still narrows), and the arguments without."""
+    text = read.get(query)
+    if not isinstance(text, str):
+        return [], dict(read)
+    words = text.split()
+    asked = [w for w in words if any(_spells(w, read[n]) for n in names)]
+    rest = [w for w in words if w not in asked]
+    nowhere = []
+    for word in dict.fromkeys(rest):
+        out = await send(tool, {query: word})
+        assert not out["is_error"], out
+        if not out["total"]:
+            nowhere.append(word)
+    narrows = bool(names) or any(w not in nowhere for w in rest)
+    gone = [w for w in words if w in asked or (narrows and w in nowhere)]
+    kept = [w for w in words if w not in gone]
+    reduced = {k: v for k, v in read.items() if k != query}
+    if kept:
+        reduced[query] = " ".join(kept)
+    return gone, reduced if gone else dict(read)
+
+
 async def check_empty_page(
     send: Send,
     tool: str,
     read: Mapping[str, Any],
     filters: Sequence[tuple[str, str]],
     page: Mapping[str, Any],
+    *,
+    query: str | None = None,
 ) -> str:
-    """Every rule of an empty filtered page; returns the case met."""
+    """Every rule of an empty filtered page; returns the case met. `query`: the argument whose
+    words rule 6 reads (a search whose rows hold every word)."""
     names = [n for n, _ in filters if n in read]
     side = dict(filters)
+    gone: list[str] = []
+    if query is not None and not page["results"]:
+        gone, reduced = await _words_step(send, tool, read, names, query)
+        if gone:
+            # (6) every word left out is named, and the words alone come first
+            assert all(json.dumps(w, ensure_ascii=False) in page["message"] for w in gone), page
+            out = await send(tool, reduced)
+            if out["total"]:
+                assert page["next_call"] == {"tool": tool, "arguments": reduced}, (page, reduced)
+                assert not _relaxing(page), page
+                return "words"
+            if not names:
+                assert "next_call" not in page, page
+                return "words, nothing"
+            read = reduced
     if page["results"] or not names:
         # rows, or no filter to blame: the page says nothing of filters and leads nowhere new
         assert "message" not in page and "hint" not in page and not _relaxing(page), page

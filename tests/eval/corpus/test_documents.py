@@ -499,7 +499,9 @@ def test_an_empty_filtered_page_leads_on_by_its_minimal_relaxation(
             assert not page["is_error"], page
             read = read_as(SearchInput, asked)
             assert read is not None
-            seen[await check_empty_page(send, "search_documents", read, sides, page)] += 1
+            seen[
+                await check_empty_page(send, "search_documents", read, sides, page, query="query")
+            ] += 1
 
         anyio.run(go)
 

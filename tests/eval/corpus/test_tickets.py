@@ -395,7 +395,7 @@ def test_an_empty_filtered_page_leads_on_by_its_minimal_relaxation(tmp_path: Pat
             page = await send("search_tickets", filters)
             read = read_as(SearchInput, filters)
             assert read is not None
-            await check_empty_page(send, "search_tickets", read, sides, page)
+            await check_empty_page(send, "search_tickets", read, sides, page, query="query")
 
         asyncio.run(go())
 

@@ -72,7 +72,11 @@ def test_an_empty_filtered_search_leads_to_its_minimal_relaxation(caselaw_db: Pa
                     return
                 read = read_as(SearchInput, sent)
                 assert read is not None
-                seen[await check_empty_page(send, "search_decisions", read, FILTERS, page)] += 1
+                seen[
+                    await check_empty_page(
+                        send, "search_decisions", read, FILTERS, page, query="query"
+                    )
+                ] += 1
 
             asyncio.run(go())
 
