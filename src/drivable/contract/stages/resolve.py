@@ -62,7 +62,18 @@ def unknown_tool(
     wrapped = None if near else wrapped_call(raw)
     if wrapped is not None:
         repair = _checked(tools, wrapped[0], wrapped[1], "send_the_call_it_wraps")
-    if near:
+    described = [] if same or repair is not None else described_tools(tools, name, raw, namespace)
+    if len(described) == 1 and isinstance(raw, Mapping):
+        repair = _checked(tools, described[0], raw, "call_the_tool_that_does_it")
+    if len(described) == 1:
+        how = " (the call in `repair`, the arguments as sent)" if repair is not None else ""
+        hint = (
+            f"No tool is named {name!r}; {described[0]}'s description says it does that: call "
+            f"{described[0]}{how}. Tools: {', '.join(names)}."
+        )
+    elif described:
+        hint = f"No tool is named {name!r}; {', '.join(described)} each say they do that: call the one meant."
+    elif near:
         how = " (the call in `repair`)" if repair is not None else ""
         hint = f"{name!r} is what this server calls {near[0]}: call {near[0]}{how}. Tools: {', '.join(names)}."
     elif same:
@@ -77,6 +88,41 @@ def unknown_tool(
     else:
         hint = f"Call one of: {', '.join(names)} (tools/list describes them)."
     return Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
+
+
+def described_tools(
+    tools: Mapping[str, ToolSpec], name: str, raw: Any, namespace: Iterable[str] = ()
+) -> list[str]:
+    """The tools whose own name and the first sentence of whose description (what the tool does,
+    in the author's words) hold every word of `name`, a host's namespace aside, each word as its
+    singular.
+    Several: those of them that take the call's arguments as sent, when that is one; else all
+    (docs/decisions/0037-the-tool-whose-description-says-it.md)."""
+    words = list(name_words(name))
+    prefixes = NAMESPACE_WORDS | set(namespace)
+    while len(words) > 1 and words[0] in prefixes:
+        words.pop(0)
+    if not words:
+        return []
+    found = [
+        n
+        for n, spec in sorted(tools.items())
+        if set(words) <= set(name_words(f"{n} {first_sentence(spec.description)}"))
+    ]
+    if len(found) > 1 and isinstance(raw, Mapping):
+        fitting = [n for n in found if callable_among(tools, Repair(n, dict(raw), ""))]
+        if len(fitting) == 1:
+            return fitting
+    return found
+
+
+def first_sentence(text: str) -> str:
+    """What a description says first: up to the first full stop that ends a sentence."""
+    end = next(
+        (i for i in range(len(text)) if text[i] == "." and text[i + 1 : i + 2] in ("", " ", "\n")),
+        len(text),
+    )
+    return text[:end]
 
 
 def wrapped_call(raw: Any) -> tuple[str, Mapping[str, Any]] | None:
