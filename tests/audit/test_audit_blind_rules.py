@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from drivable.audit import heuristics as h
 from drivable.audit.probes.call import ProbeCall
-from drivable.audit.probes.judge import empty_answer
 from drivable.audit.probes.leaks import leaks_in
 from drivable.audit.probes.plan import plan_for, typo_of, wrong_type_field
+from drivable.audit.probes.successes import empty_answer
 from drivable.audit.probes.values import Knowledge, baseline_arguments
 from drivable.audit.runner import audit_surface
 from drivable.kinds.absence import placeholder_of

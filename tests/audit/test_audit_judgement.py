@@ -167,7 +167,7 @@ def test_an_unknown_property_answered_as_the_failed_baseline_was_never_looked_at
 ) -> None:
     """Word for word the failed baseline's answer: the property was ignored (a closed schema is
     checked before the tool runs). Another answer, or a state a write changed, proves nothing."""
-    from drivable.audit.probes.judge import check_envelope
+    from drivable.audit.probes.rejections import check_envelope
 
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
     state = ProbeState({"t": tool}, allow_writes=True)
@@ -197,7 +197,7 @@ def test_a_date_without_format_passes_only_when_the_server_asked_which_day(
     stays, at most minor and saying no probe confirmed it."""
     import json
 
-    from drivable.audit.probes.judge import check_envelope
+    from drivable.audit.probes.rejections import check_envelope
 
     tool = {
         "name": "t",

@@ -16,35 +16,22 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
-from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
+from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
 from drivable.contract import Contract, Envelope, Outcome, Principal, ToolSpec
 from drivable.contract.client import MissingCapability
-from drivable.contract.envelope import rpc_data
 from drivable.contract.long_running import LongRunning
 from drivable.contract.stages.handler import internal_error
 from drivable.effects import SqlEffectStore
 from drivable.tasks.control import _CURRENT, TaskControl, task_client
-from drivable.tasks.store import TaskRow, TaskStore
+from drivable.tasks.recovery import take_over
+from drivable.tasks.store import FORGET_AFTER_S, TaskRow, TaskStore
+from drivable.tasks.watch import TaskWatch
 
 log = logging.getLogger("drivable.tasks")
-
-# Status messages are written at most this often; the last one is written at the next heartbeat.
-PROGRESS_WRITE_S = 0.5
-# How long after a tombstone's result expired the id is still recognised (as expired, not unknown).
-FORGET_AFTER_S = 86_400.0
-
-
-@dataclass
-class _Running:
-    control: TaskControl
-    scope: anyio.CancelScope
-    cancelled: bool = False
-    lost: bool = False
 
 
 class TaskRunner:
@@ -64,7 +51,7 @@ class TaskRunner:
         self.watch_s = watch_s
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._tasks: TaskStore | None = None
-        self._running: dict[str, _Running] = {}
+        self._running: dict[str, TaskWatch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._sweeper_loop: asyncio.AbstractEventLoop | None = None
         self._last_purge = 0.0
@@ -169,8 +156,7 @@ class TaskRunner:
     def cancel_local(self, task_id: str) -> None:
         running = self._running.get(task_id)
         if running is not None:
-            running.cancelled = True
-            running.scope.cancel()
+            running.cancel()
 
     def wake(self, task_id: str) -> None:
         running = self._running.get(task_id)
@@ -181,82 +167,12 @@ class TaskRunner:
 
     async def recover(self, task_id: str) -> TaskRow | None:
         """Take over an active task whose lease ran out: run it again, or fail it, as the tool's
-        declaration says. None when someone else took it (or it was alive after all)."""
+        declaration says (drivable.tasks.recovery). None when someone else took it (or it was
+        alive after all)."""
         if task_id in self._running:
             # Alive here, its lease only late (a heartbeat waited on a busy store): not abandoned.
             return None
-        seen = await self.tasks.get(task_id)
-        if seen is None or seen.tool not in self.task_tools:
-            return None  # another server's task (sharing the database): not ours to decide
-        claimed = await self.tasks.take_over(task_id, self.owner, self.lease_s)
-        if claimed is None:
-            return None
-        spec = self.contract.tools.get(claimed.tool)
-        policy = spec.task if spec is not None else None
-        keep = policy.keep_s if isinstance(policy, LongRunning) else 3_600.0
-        if claimed.cancel_requested:
-            await self.tasks.finish(
-                task_id,
-                self.owner,
-                status="cancelled",
-                status_message="Cancelled at the client's request; the worker running it had "
-                "stopped, so the work did not finish and nothing of it was kept.",
-                keep_s=keep,
-                forget_s=FORGET_AFTER_S,
-            )
-            return claimed
-        now = self.tasks.clock()
-        if (
-            spec is not None
-            and isinstance(policy, LongRunning)
-            and policy.on_worker_lost == "restart"
-            and claimed.attempt <= policy.max_attempts
-            and now < claimed.deadline_at
-        ):
-            message = (
-                "The worker running this task stopped; the work started again from the "
-                f"beginning on another worker (attempt {claimed.attempt} of {policy.max_attempts})."
-            )
-            await self.tasks.restart(task_id, self.owner, message)
-            log.info(
-                "restarted an abandoned task (tool=%s, attempt=%d)", claimed.tool, claimed.attempt
-            )
-            self.start(claimed)
-            return claimed
-        reason = (
-            "it may not run twice by itself"
-            if not isinstance(policy, LongRunning) or policy.on_worker_lost == "fail"
-            else "it had used all its attempts or its time"
-        )
-        envelope = self._envelope(
-            "worker_lost",
-            f"The worker running {claimed.tool} stopped before the task finished; it was not "
-            f"run again because {reason}.",
-            f"Call {claimed.tool} again"
-            + (
-                " with the same idempotency_key (an effect already applied is not applied again)."
-                if claimed.idem_key
-                else "."
-            ),
-            claimed.task_id,
-        )
-        await self.tasks.finish(
-            task_id,
-            self.owner,
-            status="failed",
-            status_message=envelope["human_message"]
-            + " This failure is temporary: "
-            + envelope["hint"],
-            error={"code": INTERNAL_ERROR, "message": envelope["human_message"], "data": envelope},
-            keep_s=keep,
-            forget_s=FORGET_AFTER_S,
-        )
-        log.info("failed an abandoned task (tool=%s)", claimed.tool)
-        return claimed
-
-    def _envelope(self, code: str, message: str, hint: str, rid: str) -> dict[str, Any]:
-        """The contract's error envelope for a code, as a JSON-RPC error's `data` carries it."""
-        return rpc_data(self.contract.finish(Envelope(code, message, hint=hint), rid).structured)
+        return await take_over(self, task_id)
 
     # -- running --------------------------------------------------------------------------
 
@@ -265,61 +181,11 @@ class TaskRunner:
         policy = spec.task
         assert isinstance(policy, LongRunning)
         control = TaskControl(row.task_id, row.attempt, self, self.owner)
-        running = _Running(control, anyio.CancelScope())
+        running = TaskWatch(
+            row.task_id, control, self.tasks, self.owner, self.lease_s, self.watch_s
+        )
         self._running[row.task_id] = running
         started = time.monotonic()
-        pending: list[str | None] = [None]
-        last_write = [0.0]
-
-        async def progress(done: float, total: float | None, message: str | None) -> None:
-            # The handler's own words, or its own counts; never a made-up percentage.
-            if message:
-                text = message
-            elif total:
-                text = f"{done:g} of {total:g} done."
-            else:
-                text = f"{done:g} done so far."
-            # Only kept here: the watch loop writes it. The handler never waits on the store for
-            # its progress (on SQLite a keyed handler's own effect transaction holds the write lock).
-            pending[0] = text
-
-        async def beat() -> bool:
-            message, pending[0] = pending[0], None
-            fresh = await self.tasks.heartbeat(row.task_id, self.owner, self.lease_s, message)
-            if fresh is None:
-                running.lost = True
-                running.scope.cancel()
-                return False
-            if fresh.cancel_requested:
-                running.cancelled = True
-                running.scope.cancel()
-                return False
-            return True
-
-        async def watch() -> None:
-            since_beat = 0.0
-            while True:
-                await anyio.sleep(self.watch_s)
-                since_beat += self.watch_s
-                try:
-                    due = time.monotonic() - last_write[0] >= PROGRESS_WRITE_S
-                    if since_beat >= self.lease_s / 3 or (pending[0] is not None and due):
-                        last_write[0] = time.monotonic()
-                        since_beat = 0.0
-                        if not await beat():
-                            return
-                        continue
-                    seen = await self.tasks.get(row.task_id)
-                    if seen is None or seen.owner != self.owner:
-                        running.lost = True
-                        running.scope.cancel()
-                        return
-                    if seen.cancel_requested:
-                        running.cancelled = True
-                        running.scope.cancel()
-                        return
-                except Exception:
-                    log.warning("task watch failed; trying again", exc_info=True)
 
         outcome: Outcome | None = None
         timed_out = False
@@ -327,7 +193,7 @@ class TaskRunner:
         try:
             with running.scope:
                 async with anyio.create_task_group() as group:
-                    group.start_soon(watch)
+                    group.start_soon(running.watch)
                     remaining = max(0.0, row.deadline_at - self.tasks.clock())
                     with anyio.move_on_after(remaining) as timer:
                         try:
@@ -339,7 +205,7 @@ class TaskRunner:
                                     frozenset(row.scopes) if row.scopes is not None else None,
                                 ),
                                 request_id=row.task_id[:16],
-                                progress=progress,
+                                progress=running.progress,
                                 client=task_client(row, control),
                             )
                         except MissingCapability as lacking:
@@ -374,7 +240,7 @@ class TaskRunner:
         row: TaskRow,
         spec: ToolSpec,
         policy: LongRunning,
-        running: _Running,
+        running: TaskWatch,
         control: TaskControl,
         outcome: Outcome | None,
         timed_out: bool,

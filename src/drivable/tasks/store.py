@@ -31,6 +31,9 @@ BEFORE_TASK_KEY = "dev.drivable/before-task"
 
 log = logging.getLogger("drivable.tasks")
 
+# How long after a tombstone's result expired the id is still recognised (as expired, not unknown).
+FORGET_AFTER_S: Final = 86_400.0
+
 TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
 ACTIVE: Final = frozenset({"working", "input_required"})
 

@@ -1,7 +1,7 @@
 """Dynamic probes: the calls models really make, and what a good server answers to each.
 
-`plan` builds the calls, `call` sends one, `judge` and `leaks` read the answers, `tools` drives a
-run over every tool the safety rules allow, `lists` probes lists and resources.
+`plan` builds the calls, `call` sends one, `successes`, `rejections` and `leaks` read the answers,
+`tools` drives a run over every tool the safety rules allow, `lists` probes lists and resources.
 """
 
 from drivable.audit.probes.call import UNKNOWN_PROPERTY, ProbeCall, call_raw

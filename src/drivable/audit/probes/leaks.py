@@ -16,6 +16,7 @@ from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.model import Severity
 from drivable.audit.probes.call import ProbeCall, answer_text
+from drivable.audit.probes.state import ProbeState
 
 TRACEBACK = re.compile(
     r"Traceback \(most recent call last\)|\bFile \"[^\"]+\", line \d+|"
@@ -116,3 +117,17 @@ def leaks_in(
             found.append((category, severity, snippet[:120]))
             break
     return found
+
+
+def check_leaks(call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str) -> None:
+    for category, severity, snippet in leaks_in(call, tool, state.known):
+        state.add(
+            "dv.substrate-leak",
+            severity,
+            subject,
+            f"The answer to the `{call.probe}` probe leaks a {category}: `{snippet}`.",
+            call.evidence(),
+            "Catch the failure at the tool boundary and answer with the closed envelope "
+            "(code, message, hint); log the internals to stderr under a request id.",
+            key=f"{subject}:{category}",
+        )

@@ -1,4 +1,6 @@
-"""Probing tools: decide which may be called (drivable.audit.safety), call them, judge answers.
+"""Probing tools: decide which may be called (drivable.audit.safety), call them, hand each answer
+to its judge (`successes`, `rejections`, `leaks`); a call that brought no answer (a crash, a
+timeout, a JSON-RPC error for bad arguments) is judged here.
 
 Listing and search tools go first, so the ids they return can fill the baseline calls of the
 tools that take ids. Every `tools/call` goes through `_send`, the one place that records what was
@@ -17,9 +19,10 @@ from mcp import Client
 
 from drivable import schema as sch
 from drivable.audit import heuristics as h
-from drivable.audit.probes import judge as j
+from drivable.audit.probes import rejections, successes
 from drivable.audit.probes.call import ProbeCall, answer_text, call_raw, text_blocks
 from drivable.audit.probes.envelope import envelope_of, mentions_field
+from drivable.audit.probes.leaks import check_leaks
 from drivable.audit.probes.plan import ProbePlan, plan_for
 from drivable.audit.probes.state import ProbeState
 from drivable.audit.probes.values import Knowledge
@@ -105,8 +108,8 @@ async def probe_tools(
     for name in [str(t.get("name")) for t in tools[max_tools:]]:
         state.skipped[name] = f"beyond --max-probe-tools {max_tools}"
     await _first_repair(client, state, timeout)
-    j.summarise_gaps(state)
-    j.compare_field_feedback(state)
+    rejections.summarise_gaps(state)
+    rejections.compare_field_feedback(state)
     return state
 
 
@@ -129,6 +132,29 @@ def _admissibility(call: ProbeCall) -> str | None:
             f"(JSON-RPC {error['code']}): not probed"
         )
     return f"refused the request itself (JSON-RPC {error['code']}): not probed"
+
+
+def _check_timeout(
+    call: ProbeCall, tool: dict[str, Any], state: ProbeState, subject: str, timeout: float
+) -> None:
+    """No answer within the timeout: major unless the tool says it is long or offers a task."""
+    from drivable.audit.rules.s7_long_running import DURATION_CUES, task_support
+
+    name = str(tool.get("name"))
+    if task_support(tool) or DURATION_CUES.search(str(tool.get("description") or "")):
+        return  # declared long: the probe's timeout is shorter than the tool's own
+    state.add(
+        "7.declare-duration",
+        "major",
+        subject,
+        f"The `{call.probe}` probe got no answer within {timeout:g} s, and nothing in "
+        f"`{name}`'s description says it may take long.",
+        {**call.evidence(), "timeout_s": timeout},
+        f"Bound the work `{name}` does (a time or size limit) and answer a structured error "
+        "past it; if it is long by nature, say its usual duration in the description and offer "
+        "a task.",
+        key=f"{subject}:timeout",
+    )
 
 
 async def _send(
@@ -168,11 +194,11 @@ async def _probe_one(
             return False
         if call.outcome == "timeout":
             # A call that never returns stalls a model's turn: a finding unless the tool says it
-            # is long (j.check_timeout). No more calls to it: the server may still be busy.
+            # is long (_check_timeout). No more calls to it: the server may still be busy.
             state.observe(name, f"timeout:{plan.probe}", "timeout")
             if plan.probe == "baseline":
                 state.baseline_ok[name] = False
-            j.check_timeout(call, tool, state, subject, timeout)
+            _check_timeout(call, tool, state, subject, timeout)
             return True
         refusal = _admissibility(call)
         if refusal is not None:
@@ -181,15 +207,15 @@ async def _probe_one(
             state.skipped[name] = refusal
             return True
         if call.outcome == "success":
-            j.check_error_as_success(call, state, subject)
+            successes.check_error_as_success(call, state, subject)
         if plan.probe == "unknown-id":
             continue  # asks one thing only: is a failed lookup told as a failure
         if plan.probe == "baseline":
             baseline = call
             state.baseline_ok[name] = call.succeeded
-        j.check_leaks(call, tool, state, subject)
+        check_leaks(call, tool, state, subject)
         if call.succeeded:
-            j.check_success(call, tool, state, subject, baseline)
+            successes.check_success(call, tool, state, subject, baseline)
         elif call.outcome == "jsonrpc-error" and plan.probe != "baseline":
             state.add(
                 "6.tool-errors",
@@ -201,17 +227,17 @@ async def _probe_one(
                 "problems; keep JSON-RPC errors for protocol-level failures.",
             )
         elif call.outcome == "error-result":
-            j.check_envelope(call, tool, state, subject)
+            rejections.check_envelope(call, tool, state, subject)
         if plan.probe == "wrong-type" and not call.succeeded and call.field:
             envelope, _ = envelope_of(call)
             said = mentions_field(call.field, envelope, answer_text(call))
             state.observe(name, "wrong-type", "named" if said else "unnamed")
         if plan.together and not call.succeeded:
-            j.check_exclusive(call, plan.together, tool, state, subject)
+            rejections.check_exclusive(call, plan.together, tool, state, subject)
         if plan.probe == "listed-value":
             listed = call
         elif plan.probe == "typo-value":
-            j.check_typo(listed, call, tool, state, subject)
+            successes.check_typo(listed, call, tool, state, subject)
         elif plan.probe in KEY_PROBES:
             keys.append(call)
         if plan.probe == "baseline" and call.succeeded:
@@ -221,7 +247,7 @@ async def _probe_one(
                 await _repeat(client, state, tool, plan, call, timeout)
             await _damaged_cursor(client, state, tool, plan, call, baseline, timeout)
     if keys:
-        j.check_keys(keys, tool, state, subject)
+        successes.check_keys(keys, tool, state, subject)
     return True
 
 
@@ -319,11 +345,11 @@ async def _damaged_cursor(
     damaged = cursor[:-4] + ("AAAA" if not cursor.endswith("AAAA") else "BBBB")
     extra = await _send(client, state, name, {**plan.arguments, cursor_field: damaged}, timeout)
     extra.probe, extra.field = "damaged-cursor", cursor_field
-    j.check_leaks(extra, tool, state, subject)
-    if extra.outcome == "success" and not j.check_error_as_success(extra, state, subject):
-        j.check_success(extra, tool, state, subject, baseline)
+    check_leaks(extra, tool, state, subject)
+    if extra.outcome == "success" and not successes.check_error_as_success(extra, state, subject):
+        successes.check_success(extra, tool, state, subject, baseline)
     elif extra.outcome == "error-result":
-        j.check_envelope(extra, tool, state, subject)
+        rejections.check_envelope(extra, tool, state, subject)
 
 
 def _next_cursor(call: ProbeCall) -> str | None:
@@ -342,7 +368,7 @@ async def _first_repair(client: Client, state: ProbeState, timeout: float) -> No
     call = await _send(client, state, plan["tool"], plan["arguments"], timeout)
     call.probe = "first-repair"
     origin: ProbeCall = plan["from"]
-    j.check_error_as_success(call, state, f"tool:{plan['tool']}")
+    successes.check_error_as_success(call, state, f"tool:{plan['tool']}")
     plan["outcome"] = "success" if call.succeeded else call.outcome
     plan["evidence"] = {"rejected": origin.evidence(), "repair_call": call.evidence()}
     if not call.succeeded:
