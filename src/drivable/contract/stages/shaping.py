@@ -61,7 +61,8 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
     if "message" in structured and call.message:
         # a result that is not what the call wanted leads with why and the call to make, as a
         # refusal does (docs/decisions/0036-why-before-the-rows.md)
-        first = {k: structured.pop(k) for k in ("message", "hint", "next_call") if k in structured}
+        leading: tuple[str, ...] = ("message", "hint", "next_call")
+        first: dict[str, Any] = {k: structured.pop(k) for k in leading if k in structured}
         structured = {**first, **structured}
     if call.notes:
         structured["notes"] = call.notes
