@@ -206,7 +206,8 @@ def test_a_result_that_leads_on_says_why_in_a_refusals_words(
         _checked(contract, "find_things", led.structured)
         keys = list(led.structured)
         expected = [k for k, v in (("message", message), ("hint", hint)) if v]
-        assert keys == ["found", *expected, "next_call"]
+        # words lead, as a refusal's do (decision 0036); without words the call follows the fields
+        assert keys == ([*expected, "next_call", "found"] if expected else ["found", "next_call"])
         assert all(led.structured[k] == {"message": message, "hint": hint}[k] for k in expected)
         plain = await contract.call("find_things", {"query": "all"})
         assert list(plain.structured) == ["found"]  # nothing to lead on to: no words either

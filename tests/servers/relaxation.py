@@ -135,7 +135,7 @@ async def _words_step(
     send: Send, tool: str, read: Mapping[str, Any], names: Sequence[str], query: str
 ) -> tuple[list[str], dict[str, Any]]:
     """Rule 6 from the outside: the words the next call's query leaves out (a filter sent asks
-    it, or no row holds it alone and something else still narrows), and the arguments without."""
+    it, or no row holds it alone and another unasked word stays), and the arguments without."""
     text = read.get(query)
     if not isinstance(text, str):
         return [], dict(read)
@@ -148,7 +148,7 @@ async def _words_step(
         assert not out["is_error"], out
         if not out["total"]:
             nowhere.append(word)
-    narrows = bool(names) or any(w not in nowhere for w in rest)
+    narrows = any(w not in nowhere for w in rest)  # another word of what was asked stays
     gone = [w for w in words if w in asked or (narrows and w in nowhere)]
     kept = [w for w in words if w not in gone]
     reduced = {k: v for k, v in read.items() if k != query}

@@ -27,8 +27,8 @@ The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
    no row holds on its own can be in no row the search returns; both leave the query, named, and
    every other word stays as sent. When the rest finds rows, that is the next call, every filter
    kept; else rules 1-4 run with the rest of the query. A word that no row holds is left out only
-   when something else the caller sent still narrows the search (a word or a filter): never a
-   next call that lists everything (why: docs/decisions/0034-the-words-of-an-empty-search.md).
+   when another word of the query, one no filter asks, stays: a next call never drops everything
+   the query asked for (why: docs/decisions/0034-the-words-of-an-empty-search.md).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ async def unasked_words(
     rest = [w for w, by in asked if not by]
     held = {w: int(await _settle(count({query: w}))) > 0 for w in dict.fromkeys(rest)}
     nowhere = [w for w in rest if not held[w]]
-    keeps_some = len(nowhere) < len(rest) or bool(names)
+    keeps_some = len(nowhere) < len(rest)  # a word of what was asked stays in the query
     return tuple((w, by) for w, by in asked if by or (keeps_some and w in nowhere))
 
 

@@ -102,7 +102,7 @@ def described_tools(
     prefixes = NAMESPACE_WORDS | set(namespace)
     while len(words) > 1 and words[0] in prefixes:
         words.pop(0)
-    if not words:
+    if len(words) < 2:  # a name that says what it does has a verb and what it acts on
         return []
     found = [
         n

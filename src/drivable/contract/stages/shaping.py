@@ -58,7 +58,9 @@ def said(attempt: Attempt, structured: dict[str, Any]) -> dict[str, Any]:
                 structured[key] = text
     if following is not None and "next_call" in declared:
         structured["next_call"] = following.model_dump()
-    if "message" in structured and call.message:
+    if any(
+        text and key in structured for key, text in (("message", call.message), ("hint", call.hint))
+    ):
         # a result that is not what the call wanted leads with why and the call to make, as a
         # refusal does (docs/decisions/0036-why-before-the-rows.md)
         leading: tuple[str, ...] = ("message", "hint", "next_call")
