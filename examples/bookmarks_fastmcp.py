@@ -13,7 +13,7 @@ import hmac
 import json
 import os
 import sqlite3
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -34,19 +34,18 @@ def db() -> sqlite3.Connection:
     return conn
 
 
-def sign(payload: dict[str, Any]) -> str:
+def sign(payload: dict) -> str:
     body = base64.urlsafe_b64encode(json.dumps(payload, sort_keys=True).encode()).decode()
     return f"{body}.{hmac.new(SECRET, body.encode(), hashlib.sha256).hexdigest()[:32]}"
 
 
-def unsign(token: str) -> dict[str, Any] | None:
+def unsign(token: str) -> dict | None:
     body, _, mac = token.rpartition(".")
     if not hmac.compare_digest(
         mac, hmac.new(SECRET, body.encode(), hashlib.sha256).hexdigest()[:32]
     ):
         return None
-    payload: dict[str, Any] = json.loads(base64.urlsafe_b64decode(body))
-    return payload
+    return json.loads(base64.urlsafe_b64decode(body))
 
 
 class Bookmark(BaseModel):

@@ -37,10 +37,6 @@ TARGETS = {
         "examples/bookmarks_drivable.py:contract",
         {"BOOKMARKS_DB": "{tmp}/bookmarks.sqlite"},
     ),
-    "bookings example": (
-        "examples/bookings_drivable.py:contract",
-        {"BOOKINGS_DB": "{tmp}/bookings.sqlite"},
-    ),
     "conformance fixture": ("tests.conformance.fixture:contract", {}),
 }
 
