@@ -150,11 +150,15 @@ async def _words_step(
             nowhere.append(word)
     narrows = any(w not in nowhere for w in rest)  # another word of what was asked stays
     gone = [w for w in words if w in asked or (narrows and w in nowhere)]
-    kept = [w for w in words if w not in gone]
+    return gone, _without_words(read, query, gone)
+
+
+def _without_words(read: Mapping[str, Any], query: str, gone: Sequence[str]) -> dict[str, Any]:
+    kept = [w for w in str(read[query]).split() if w not in gone]
     reduced = {k: v for k, v in read.items() if k != query}
     if kept:
         reduced[query] = " ".join(kept)
-    return gone, reduced if gone else dict(read)
+    return reduced if gone else dict(read)
 
 
 async def check_empty_page(
@@ -184,7 +188,10 @@ async def check_empty_page(
             if not names:
                 assert "next_call" not in page, page
                 return "words, nothing"
-            read = reduced
+            # filters may go from here on: a word a filter asked is back in the query
+            text = str(read[query]).split()
+            asked = [w for w in text if any(_spells(w, read[n]) for n in names)]
+            read = _without_words(read, query, [w for w in gone if w not in asked])
     if page["results"] or not names:
         # rows, or no filter to blame: the page says nothing of filters and leads nowhere new
         assert "message" not in page and "hint" not in page and not _relaxing(page), page

@@ -26,7 +26,8 @@ The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
    any filter: a word that spells the value of a filter sent is asked by that filter, and a word
    no row holds on its own can be in no row the search returns; both leave the query, named, and
    every other word stays as sent. When the rest finds rows, that is the next call, every filter
-   kept; else rules 1-4 run with the rest of the query. A word that no row holds is left out only
+   kept; else rules 1-4 run with the query less only the words no row holds (a word a filter
+   asks is back: the filter that asked it may be the one left out). A word that no row holds is left out only
    when another word of the query, one no filter asks, stays: a next call never drops everything
    the query asked for (why: docs/decisions/0034-the-words-of-an-empty-search.md).
 """
@@ -192,6 +193,11 @@ async def relax(
             return Relaxation(
                 dict(sent), names, matches=n, required=required, query=query, unasked=unasked
             )
+    # a word a filter asks leaves only while every filter stays: from here on filters may go,
+    # so only the words no row holds stay out of the query
+    unasked = tuple((w, by) for w, by in unasked if not by)
+    said = Relaxation(dict(sent), names, required=required, query=query, unasked=unasked)
+    words_kept = {query: said.words_kept} if query and said.words_kept else {}
     if not loose:  # no filter sent that may be left out: the empty page is the answer
         return said if unasked else None
     counted: dict[frozenset[str], int] = {}
