@@ -5,16 +5,28 @@
 The bookmarks live in BOOKMARKS_DB (default bookmarks.sqlite), so every worker sees the same ones.
 """
 
-import datetime
+import datetime as dt
 import os
 import sqlite3
+from typing import Annotated
 
 from pydantic import Field
 
-from drivable.contract import CREATE, DELETE, READ_ONLY, Call, Contract, Output, Summary, ToolError
-from drivable.contract.paging import PageInfo, Pager
-from drivable.kinds import KindModel
-from drivable.kinds.identifier import IdOf
+from drivable import (
+    CREATE,
+    DELETE,
+    READ_ONLY,
+    ConfirmToken,
+    Contract,
+    DryRun,
+    Id,
+    IdempotencyKey,
+    Output,
+    Page,
+    Paged,
+    Summary,
+    ToolError,
+)
 
 contract = Contract(
     "bookmarks",
@@ -25,7 +37,6 @@ contract = Contract(
         does_not=["fetch or archive the pages themselves"],
     ),
 )
-pager = Pager()
 
 
 def db() -> sqlite3.Connection:
@@ -40,92 +51,59 @@ class Bookmark(Output):
     id: str
     url: str
     title: str
-    saved_on: datetime.date
+    saved_on: dt.date
 
 
-class Bookmarks(PageInfo):
-    results: list[Bookmark]
+def bookmarks(where: str, params: tuple[str, ...], page: Page) -> Paged[Bookmark]:
+    query = f"SELECT * FROM b {where} ORDER BY saved DESC, id LIMIT ? OFFSET ?"
+    rows = db().execute(query, (*params, page.fetch, page.offset)).fetchall()
+    return Paged(results=[Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows])
 
 
-class Page(KindModel):
-    cursor: str | None = Field(
-        None, description="next_cursor of the previous page; omit for the first."
-    )
-    limit: int = Field(20, ge=1, le=100, description="Bookmarks per page.")
-
-
-def page_of(call: Call, args: Page, where: str, params: tuple[str, ...]) -> Bookmarks:
-    start = pager.offset(call, args)
-    rows = (
-        db()
-        .execute(
-            f"SELECT * FROM b {where} ORDER BY saved DESC, id LIMIT ? OFFSET ?",
-            (*params, args.limit + 1, start),
-        )
-        .fetchall()
-    )
-    page = pager.page(call, args, start, min(len(rows), args.limit), len(rows) > args.limit)
-    results = [Bookmark(id=i, url=u, title=t, saved_on=s) for i, u, t, s in rows[: args.limit]]
-    return Bookmarks(results=results, has_more=page.has_more, next_cursor=page.next_cursor)
-
-
-class Search(Page):
-    query: str = Field(min_length=1, max_length=200, description="Words in the title or URL.")
-    saved_after: datetime.date | None = Field(None, description="Only bookmarks saved on or after.")
-
-
-@contract.tool(effects=READ_ONLY, examples=[{"query": "<the user's words>", "saved_after": "<YYYY-MM-DD>"}])
-async def search_bookmarks(args: Search, call: Call) -> Bookmarks:
-    """Find bookmarks by words in the title or URL, optionally saved on or after a date. Use it to
-    find a bookmark's id; no match is an empty page, not an error."""
-    since = (args.saved_after or datetime.date.min).isoformat()
-    return page_of(
-        call,
-        args,
-        "WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2",
-        (f"%{args.query}%", since),
-    )
-
-
-@contract.tool(effects=READ_ONLY, examples=[{"limit": "<page size>"}])
-async def list_bookmarks(args: Page, call: Call) -> Bookmarks:
-    """List every bookmark, newest first, a page at a time. Use it to browse without words; with
-    no bookmarks the page is empty."""
-    return page_of(call, args, "", ())
-
-
-class New(KindModel):
-    url: str = Field(pattern=r"^https?://", max_length=2000, description="The page's URL.")
-    title: str = Field(min_length=1, max_length=200, description="A title to find it by.")
-
-
-@contract.tool(
-    effects=CREATE,
-    examples=[
-        {"url": "<the page's URL>", "title": "<title>", "idempotency_key": "<a key you make up>"}
+@contract.tool(effects=READ_ONLY)
+def search_bookmarks(
+    query: Annotated[
+        str, Field(min_length=1, max_length=200, description="Words in the title or URL.")
     ],
-)
-def create_bookmark(args: New) -> Bookmark:
+    saved_after: Annotated[
+        dt.date | None, Field(description="Only bookmarks saved on or after.")
+    ] = None,
+    *,
+    page: Page,
+) -> Paged[Bookmark]:
+    """Find bookmarks by words in the title or URL, optionally saved on or after a date. Use it to
+    find a bookmark's id; no match is an empty page, not an error.
+    Example: {"query": "<the user's words>", "saved_after": "<YYYY-MM-DD>"}."""
+    since = (saved_after or dt.date.min).isoformat()
+    where = "WHERE (title LIKE ?1 OR url LIKE ?1) AND saved >= ?2"
+    return bookmarks(where, (f"%{query}%", since), page)
+
+
+@contract.tool(effects=READ_ONLY)
+def list_bookmarks(page: Page) -> Paged[Bookmark]:
+    """List every bookmark, newest first, a page at a time. Use it to browse without words; with
+    no bookmarks the page is empty. Example: {"limit": "<page size>"}."""
+    return bookmarks("", (), page)
+
+
+@contract.tool(effects=CREATE)
+def create_bookmark(
+    url: Annotated[
+        str, Field(pattern=r"^https?://", max_length=2000, description="The page's URL.")
+    ],
+    title: Annotated[
+        str, Field(min_length=1, max_length=200, description="A title to find it by.")
+    ],
+    idempotency_key: IdempotencyKey,
+) -> Bookmark:
     """Save a bookmark and return it with its id. Use it when the user asks to keep a page; a URL
-    that is not http(s) is refused."""
-    saved = Bookmark(
-        id=f"bm_{os.urandom(4).hex()}",
-        url=args.url,
-        title=args.title,
-        saved_on=datetime.date.today(),
-    )
+    that is not http(s) is refused. Example: {"url": "<the page's URL>", "title": "<title>",
+    "idempotency_key": "<a key you make up>"}."""
+    saved = Bookmark(id=f"bm_{os.urandom(4).hex()}", url=url, title=title, saved_on=dt.date.today())
     with db() as conn:
-        conn.execute(
-            "INSERT INTO b VALUES (?, ?, ?, ?)",
-            (saved.id, saved.url, saved.title, saved.saved_on.isoformat()),
-        )
+        row = (saved.id, saved.url, saved.title, saved.saved_on.isoformat())
+        conn.execute("INSERT INTO b VALUES (?, ?, ?, ?)", row)
     return saved
-
-
-class Delete(KindModel):
-    bookmark_id: IdOf("bm_") = Field(
-        description="The id search_bookmarks or list_bookmarks returned."
-    )
 
 
 class Deleted(Output):
@@ -133,21 +111,27 @@ class Deleted(Output):
     deleted: bool
 
 
-@contract.tool(effects=DELETE, errors=["not_found"], examples=[{"bookmark_id": "<bookmark_id of a result>"}])
-def delete_bookmark(args: Delete) -> Deleted:
+@contract.tool(effects=DELETE, errors=["not_found"])
+def delete_bookmark(
+    bookmark_id: Annotated[
+        str, Id("bm_"), Field(description="The id search_bookmarks or list_bookmarks returned.")
+    ],
+    dry_run: DryRun = True,
+    confirm_token: ConfirmToken = None,
+) -> Deleted:
     """Delete one bookmark by id: the dry run shows it, the confirmed call deletes it. Use it only
-    when the user asks to remove a bookmark; an unknown id is not_found."""
+    when the user asks to remove a bookmark; an unknown id is not_found.
+    Example: {"bookmark_id": "<bookmark_id of a result>"}."""
     with db() as conn:
-        row = conn.execute("SELECT * FROM b WHERE id = ?", (args.bookmark_id,)).fetchone()
+        row = conn.execute("SELECT * FROM b WHERE id = ?", (bookmark_id,)).fetchone()
         if row is None:
             raise ToolError(
                 "not_found",
-                f"No bookmark has the id {args.bookmark_id}.",
+                f"No bookmark has the id {bookmark_id}.",
                 hint="Find it with search_bookmarks.",
             )
-        if not args.dry_run:
-            conn.execute("DELETE FROM b WHERE id = ?", (args.bookmark_id,))
+        if not dry_run:
+            conn.execute("DELETE FROM b WHERE id = ?", (bookmark_id,))
     return Deleted(
-        bookmark=Bookmark(id=row[0], url=row[1], title=row[2], saved_on=row[3]),
-        deleted=not args.dry_run,
+        bookmark=Bookmark(id=row[0], url=row[1], title=row[2], saved_on=row[3]), deleted=not dry_run
     )

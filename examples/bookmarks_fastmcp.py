@@ -13,7 +13,7 @@ import hmac
 import json
 import os
 import sqlite3
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -34,18 +34,19 @@ def db() -> sqlite3.Connection:
     return conn
 
 
-def sign(payload: dict) -> str:
+def sign(payload: dict[str, Any]) -> str:
     body = base64.urlsafe_b64encode(json.dumps(payload, sort_keys=True).encode()).decode()
     return f"{body}.{hmac.new(SECRET, body.encode(), hashlib.sha256).hexdigest()[:32]}"
 
 
-def unsign(token: str) -> dict | None:
+def unsign(token: str) -> dict[str, Any] | None:
     body, _, mac = token.rpartition(".")
     if not hmac.compare_digest(
         mac, hmac.new(SECRET, body.encode(), hashlib.sha256).hexdigest()[:32]
     ):
         return None
-    return json.loads(base64.urlsafe_b64decode(body))
+    payload: dict[str, Any] = json.loads(base64.urlsafe_b64decode(body))
+    return payload
 
 
 class Bookmark(BaseModel):

@@ -10,12 +10,15 @@ of an unexpected failure instead.
 
 from __future__ import annotations
 
-import difflib
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
 
+# `typing`, `difflib` and `collections.abc` are imported by no line `--help` runs: with them, `re`,
+# `enum` and `functools` came along, a third of the start-up above the bare interpreter's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     import typer
 
 PROG = "drivable"
@@ -23,10 +26,16 @@ HELP = "Make MCP servers drivable by language models, and measure that they are.
 HELP_OPTIONS = ["-h", "--help"]
 
 
-class Command(NamedTuple):
-    name: str
-    module: str
-    help: str
+class Command:
+    """One command: its name, the module that registers it, its one-line help."""
+
+    __slots__ = ("help", "module", "name")
+
+    def __init__(self, name: str, module: str, help: str) -> None:
+        self.name, self.module, self.help = name, module, help
+
+    def __repr__(self) -> str:
+        return f"Command({self.name!r}, {self.module!r})"
 
 
 # In help order. `help` is the first line of the command's own docstring (checked by a test).
@@ -167,6 +176,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 0
     command = _BY_NAME.get(first)
     if command is None:
+        import difflib
+
         near = difflib.get_close_matches(first, list(_BY_NAME), n=1)
         guess = f"did you mean '{near[0]}'? " if near else ""
         what = "option" if first.startswith("-") else "command"

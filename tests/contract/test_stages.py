@@ -190,7 +190,9 @@ def test_refusals_name_the_fix() -> None:
             """Find things by words without saying what the tool does to the world."""
             raise AssertionError
 
-    with pytest.raises(ContractError, match="optionally the Call"):
+    with pytest.raises(
+        ContractError, match=r"input model alone .* not both: move extra into Query"
+    ):
 
         @fresh.tool(effects=READ_ONLY)
         async def search_wrongly(args: Query, call: Call, extra: int) -> Found:

@@ -37,6 +37,10 @@ TARGETS = {
         "examples/bookmarks_drivable.py:contract",
         {"BOOKMARKS_DB": "{tmp}/bookmarks.sqlite"},
     ),
+    "bookings example": (
+        "examples/bookings_drivable.py:contract",
+        {"BOOKINGS_DB": "{tmp}/bookings.sqlite"},
+    ),
     "conformance fixture": ("tests.conformance.fixture:contract", {}),
 }
 

@@ -1,10 +1,12 @@
 """Declaring a tool the short way, as light as FastMCP's, keeping every import-time refusal.
 
 - the name is the function's, the description its docstring, the title the name in words;
-- the handler may take the input model alone (`async def f(args: In) -> Out`) or with the `Call`,
-  and may be a plain function (it then runs in a worker thread, off the event loop);
-- effect presets (`CREATE`, `DELETE`) add the control fields their effects need
-  (`idempotency_key`; `dry_run` and `confirm_token`) to the input model when it lacks them;
+- the handler takes its input as parameters or as one model, and the `Call` and the `Page` where
+  it wants them (`drivable.contract.signature`); a plain function runs in a worker thread;
+- effect presets (`CREATE`, `DELETE`) need control fields (`idempotency_key`; `dry_run` and
+  `confirm_token`): an input declares them in the open, as parameters (`IdempotencyKey`,
+  `DryRun`, `ConfirmToken`) or through the bases `Keyed` and `Confirmed`; an input that lacks
+  them still gets them added, as before the bases existed;
 - `examples` are data: each validates, canonically, against the input model at import, and they
   are published in the inputSchema (`examples`) and the first in the description.
 
@@ -13,8 +15,6 @@ Every refusal names the fix.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import json
 import re
 import typing
@@ -22,16 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import anyio.to_thread
 from pydantic import BaseModel, ValidationError, create_model
 
-from drivable.contract.durable import (
-    CONFIRM_TOKEN,
-    DRY_RUN,
-    IDEMPOTENCY_KEY,
-    ConfirmToken,
-    IdempotencyKey,
-)
+from drivable.contract.durable import ConfirmToken, DryRun, IdempotencyKey
+from drivable.contract.signature import adapt_call, read_signature
 from drivable.contract.tool import ContractError, Effects, Handler
 from drivable.kinds import KindModel, validate
 from drivable.kinds.absence import is_template
@@ -63,10 +57,25 @@ DELETE = Preset(
 )
 """A destructive action in two steps: the input gains `dry_run` (default true) and `confirm_token`."""
 
+
+class Keyed(KindModel):
+    """The input of a mutation a retry would duplicate (`CREATE`): a required idempotency key."""
+
+    idempotency_key: IdempotencyKey
+
+
+class Confirmed(KindModel):
+    """The input of a destructive action (`DELETE`): a dry run first (the default), which
+    returns a confirm_token; the real run sends `dry_run=false` with that token."""
+
+    dry_run: DryRun = True
+    confirm_token: ConfirmToken = None
+
+
 CONTROL_FIELDS: dict[str, tuple[Any, Any]] = {
-    "idempotency_key": (IdempotencyKey, IDEMPOTENCY_KEY),
-    "dry_run": (bool, DRY_RUN),
-    "confirm_token": (ConfirmToken, CONFIRM_TOKEN),
+    "idempotency_key": (IdempotencyKey, ...),
+    "dry_run": (DryRun, True),
+    "confirm_token": (ConfirmToken, None),
 }
 
 
@@ -88,77 +97,17 @@ def with_controls(model: type[KindModel], effects: Effects) -> type[KindModel]:
     return extended
 
 
-def signature_models(name: str, fn: Any, localns: Mapping[str, Any]) -> tuple[Any, Any, bool]:
-    """(input annotation, return annotation, takes_call) of a handler, or a refusal with the fix."""
-    if not callable(fn):
-        raise ContractError(
-            f"tool {name!r}: decorate a function (`async def {name}(args: In) -> Out`)"
-        )
-    params = [
-        p
-        for p in inspect.signature(fn).parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    if not 1 <= len(params) <= 2:
-        raise ContractError(
-            f"tool {name!r}: the handler takes its input model, and optionally the Call: "
-            f"`async def {name}(args: {name.title().replace('_', '')}Input, call: Call) -> ...`"
-        )
-    try:
-        hints = typing.get_type_hints(fn, localns=dict(localns))
-    except Exception as exc:
-        raise ContractError(
-            f"tool {name!r}: cannot resolve the handler's annotations ({exc}); declare the models "
-            "at module level, or before the function"
-        ) from exc
-    return hints.get(params[0].name), hints.get("return"), len(params) == 2
-
-
 def adapt(
     name: str, fn: Any, effects: Effects, localns: Mapping[str, Any]
 ) -> tuple[Handler, type[KindModel] | None]:
     """The handler as the pipeline calls it (`await handler(args, call)`), with annotations the
     registration reads, and the input model it will receive (None: left for build_spec to refuse)."""
-    input_model, output_model, takes_call = signature_models(name, fn, localns)
-    declared = input_model
-    if isinstance(input_model, type) and issubclass(input_model, KindModel):
-        input_model = with_controls(input_model, effects)
-    if inspect.iscoroutinefunction(fn) and takes_call and input_model is declared:
-        return fn, (input_model if isinstance(input_model, type) else None)  # as it is: no wrapper
-    if inspect.iscoroutinefunction(fn):
-        if takes_call:
-
-            async def handler(args: Any, call: Any) -> Any:
-                return await fn(args, call)
-
-        else:
-
-            async def handler(args: Any, call: Any) -> Any:
-                return await fn(args)
-
-    elif inspect.isasyncgenfunction(fn) or inspect.isgeneratorfunction(fn):
-        raise ContractError(
-            f"tool {name!r}: a handler returns its result once (a model); report progress with "
-            "`await call.report_progress(...)` instead of yielding"
-        )
-    else:
-        # A plain function runs in a worker thread so it cannot stall every other call.
-        async def handler(args: Any, call: Any) -> Any:
-            bound = functools.partial(fn, args, call) if takes_call else functools.partial(fn, args)
-            result = await anyio.to_thread.run_sync(bound)
-            if inspect.isawaitable(result):
-                raise TypeError(f"{name} returned an awaitable from a plain function")
-            return result
-
-    handler.__name__ = getattr(fn, "__name__", name)
-    handler.__doc__ = getattr(fn, "__doc__", None)
-    handler.__annotations__ = {"args": input_model, "call": Any, "return": output_model}
-    model = (
-        input_model
-        if isinstance(input_model, type) and issubclass(input_model, KindModel)
-        else None
-    )
-    return handler, model
+    signature = read_signature(name, fn, localns)
+    model = signature.input
+    if isinstance(model, type) and issubclass(model, KindModel):
+        model = with_controls(model, effects)
+    handler = adapt_call(name, fn, signature, model)
+    return handler, (model if isinstance(model, type) and issubclass(model, KindModel) else None)
 
 
 def check_examples(

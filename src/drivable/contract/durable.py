@@ -43,33 +43,40 @@ from drivable.kinds.idempotency_key import IdempotencyKey as _IdempotencyKey
 RECEIPT_WINDOW_S = 24 * 3600
 CONFIRM_TTL_S = 600
 
-IdempotencyKey = _IdempotencyKey
-"""Declare `idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY` on mutating tools. The kind reads
-it (drivable.kinds.idempotency_key): any key of the allowed characters as it is, a short one with
-a note; a placeholder copied from a description is refused with a fresh key to use."""
+_KEY_SAID = (
+    "A key you generate once per intended change (a UUID is fine) and resend unchanged on every "
+    "retry of that change."
+)
+_DRY_RUN_SAID = (
+    "true (the default) previews the effect and returns a confirm_token; false performs it."
+)
+_TOKEN_SAID = (
+    "The confirm_token the dry run of this exact call returned; required when dry_run is false."
+)
 
-IDEMPOTENCY_KEY: Any = Field(
-    description=(
-        "A key you generate once per intended change (a UUID is fine) and resend unchanged on "
-        "every retry of that change."
-    ),
-)
-DRY_RUN: Any = Field(
-    True,
-    description="true (the default) previews the effect and returns a confirm_token; false performs it.",
-)
-ConfirmToken = Annotated[str, Kind("text", intent="read")] | None
-"""Declare `confirm_token: ConfirmToken = CONFIRM_TOKEN` on destructive tools. Its placeholders
-('', "string", "n/a") read as no token, on a write too: without a token the call can only be
-refused with the dry run to make (`confirmation_required`), so reading them as absence loses
-nothing and spares the round trip a placeholder question would cost."""
+IdempotencyKey = Annotated[_IdempotencyKey, Field(description=_KEY_SAID)]
+"""Declare `idempotency_key: IdempotencyKey` on mutating tools (required; the `Keyed` base of
+`drivable.contract.inputs` declares it). The kind reads it (drivable.kinds.idempotency_key): any
+key of the allowed characters as it is, a short one with a note; a placeholder copied from a
+description is refused with a fresh key to use."""
 
-CONFIRM_TOKEN: Any = Field(
-    None,
-    min_length=1,
-    max_length=1024,
-    description="The confirm_token the dry run of this exact call returned; required when dry_run is false.",
-)
+DryRun = Annotated[bool, Field(description=_DRY_RUN_SAID)]
+"""Declare `dry_run: DryRun = True` on destructive tools (the `Confirmed` base declares it)."""
+
+ConfirmToken = Annotated[
+    Annotated[str, Kind("text", intent="read")] | None,
+    Field(min_length=1, max_length=1024, description=_TOKEN_SAID),
+]
+"""Declare `confirm_token: ConfirmToken = None` on destructive tools. Its placeholders ('',
+"string", "n/a") read as no token, on a write too: without a token the call can only be refused
+with the dry run to make (`confirmation_required`), so reading them as absence loses nothing and
+spares the round trip a placeholder question would cost."""
+
+# The same fields as defaults, as models declared before the annotated forms spell them
+# (`idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY`).
+IDEMPOTENCY_KEY: Any = Field(description=_KEY_SAID)
+DRY_RUN: Any = Field(True, description=_DRY_RUN_SAID)
+CONFIRM_TOKEN: Any = Field(None, min_length=1, max_length=1024, description=_TOKEN_SAID)
 
 
 def window_text(seconds: float) -> str:

@@ -109,9 +109,22 @@ def read_identifier(value: Any, options: Options) -> Reading:
     return Reading.repaired(value, canonical)
 
 
+class Id(Kind):
+    """The shared id kind as field metadata, for ids with `prefix`:
+    `booking_id: Annotated[str, Id("bk_")]`. `lookup` names the tool that lists them and its
+    parameter that finds one by a name (or None)."""
+
+    __slots__ = ()
+
+    def __init__(self, prefix: str, lookup: tuple[str, str | None] | None = None) -> None:
+        if lookup is None:
+            super().__init__("identifier", prefix=prefix)
+        else:
+            super().__init__("identifier", prefix=prefix, lookup=lookup)
+
+
 def IdOf(prefix: str, lookup: tuple[str, str | None] | None = None) -> Any:
-    """The shared id type for ids with `prefix`: `invoice_id: IdOf("inv_")`; `lookup` names the
-    tool that lists them and its parameter that finds one by name."""
-    if lookup is None:
-        return Annotated[str, Kind("identifier", prefix=prefix)]
-    return Annotated[str, Kind("identifier", prefix=prefix, lookup=lookup)]
+    """The shared id type for ids with `prefix`, as a type built by a call:
+    `invoice_id: IdOf("inv_")`. A type checker cannot follow a call in an annotation: declare
+    `Annotated[str, Id("inv_")]` (or a name for it) instead."""
+    return Annotated[str, Id(prefix, lookup)]
