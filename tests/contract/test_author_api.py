@@ -161,7 +161,7 @@ def test_parameters_validate_as_the_same_fields_of_a_model_do(
     assert built.model_json_schema() == {**Same.model_json_schema(), "title": built.__name__}
 
 
-def test_the_model_form_stays_and_its_unannotated_second_parameter_is_the_call() -> None:
+def test_the_model_form_stays_and_its_untyped_second_parameter_is_the_call() -> None:
     contract = _contract()
 
     class Query(KindModel):
@@ -173,9 +173,16 @@ def test_the_model_form_stays_and_its_unannotated_second_parameter_is_the_call()
         Example: {"query": "<words>"}."""
         return Said(said=f"{args.query} {call.tool}")
 
-    spec = contract.tools["search_words"]
-    assert spec.input_model is Query
-    assert spec.handler is search_words  # taken as it is: the pipeline's own calling convention
+    @contract.tool(effects=READ_ONLY)
+    async def search_again(args: Query, call: Any) -> Said:
+        """Find words in the index again by their spelling; no match is an empty result.
+        Example: {"query": "<words>"}."""
+        return Said(said=f"{args.query} {call.tool}")
+
+    for name, handler in (("search_words", search_words), ("search_again", search_again)):
+        spec = contract.tools[name]
+        assert spec.input_model is Query
+        assert spec.handler is handler  # taken as it is: the pipeline's own calling convention
 
 
 @pytest.mark.parametrize(

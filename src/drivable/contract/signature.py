@@ -13,10 +13,10 @@ A handler declares its input in one of two ways:
   takes no other property (a nested object is a parameter after a plain one, or a model field).
 
 The special parameters are found by their annotation, wherever they stand: `Call` (the call's
-context; in the model form also an unannotated second parameter, as before) and `Page` (the page
-a `Paged` handler reads, `drivable.contract.paged`). A handler returning `Paged[Row]` takes
-`cursor` and `limit` in its input, added unless declared. A plain (not async) handler runs in a
-worker thread, off the event loop.
+context; in the model form also a second parameter annotated with nothing, or `Any`, as before)
+and `Page` (the page a `Paged` handler reads, `drivable.contract.paged`). A handler returning
+`Paged[Row]` takes `cursor` and `limit` in its input, added unless declared. A plain (not async)
+handler runs in a worker thread, off the event loop.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def read_signature(name: str, fn: Any, localns: Mapping[str, Any]) -> Signature:
     page = _special(name, parameters, hints, Page)
     data = [p for p in parameters if p.name not in (call, page)]
     output = hints.get("return")
-    legacy = len(data) == 2 and _is_model(hints.get(data[0].name)) and data[1].name not in hints
-    if call is None and legacy:  # the model form's unannotated Call, as it always was
+    # the model form's second parameter is the Call when nothing else annotates it, as it always was
+    untyped = len(data) == 2 and hints.get(data[1].name, Any) in (Any, object)
+    if call is None and untyped and _is_model(hints.get(data[0].name)):
         call, data = data[1].name, data[:1]
     if data and _is_model(hints.get(data[0].name)):
         if len(data) > 1:
