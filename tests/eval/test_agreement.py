@@ -14,11 +14,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.eval.report import order_agreement
-from drivable.eval.sidebyside import runs_of
+from drivable.eval.sidebyside import merge_runs, runs_of
 
 RUNS = Path(__file__).resolve().parents[2] / "docs" / "runs"
 PERSONAS_RUN = RUNS / "personas-r14-2026-12-05.json"
 MODEL_RUN = RUNS / "eval-local-r13-2026-12-04.json"
+# the held-out split: the personas as decision 0038 has them, against round 15's naive and after
+PERSONAS_HOLDOUT = RUNS / "personas-holdout-0038-2026-12-05.json"
+MODEL_HOLDOUT = [
+    RUNS / "eval-local-holdout-naive-r15-2026-12-05.json",
+    RUNS / "eval-local-holdout-after-r15-2026-12-05.json",
+]
 SIDES = ("naive", "drivable")
 
 
@@ -104,3 +110,15 @@ def test_the_personas_agree_with_the_model_on_every_pair_of_recorded_runs() -> N
         assert {p["set"] for p in pairs} == set(personas) & set(run["sets"]), key
         disagreements = [p for p in pairs if not p["agree"]]
         assert not disagreements, (key, disagreements)
+
+
+def test_the_personas_agree_with_the_model_on_every_held_out_set() -> None:
+    """Round 15's model runs on the held-out split, naive and drivable: every set ordered alike
+    (round 15's personas put the naive bookings twin above drivable; decision 0038)."""
+    personas = runs_of(json.loads(PERSONAS_HOLDOUT.read_text(encoding="utf-8")))["personas"]
+    model = merge_runs([json.loads(p.read_text(encoding="utf-8")) for p in MODEL_HOLDOUT])
+    for key, run in runs_of(model).items():
+        pairs = order_agreement(personas["sets"], run["sets"])
+        assert {(p["set"], p["split"]) for p in pairs} == {(s, "holdout") for s in personas["sets"]}
+        assert len(pairs) == 6, key
+        assert not [p for p in pairs if not p["agree"]], key

@@ -98,7 +98,13 @@ async def test_the_same_workflow_passes_with_a_token_the_server_accepts(caselaw_
 
 async def test_a_long_running_tally_is_started_polled_and_read_over_http(caselaw_http: str) -> None:
     """The host's tasks/get carries Mcp-Name: <taskId> over streamable HTTP (SEP-2663)."""
+    from drivable.serve.http import load_contract
+    from drivable.servers import import_path
+
     flow = next(w for w in bundled("caselaw") if w.name == "long-running-task")
-    target = EvalTarget(Target(url=caselaw_http, bearer_token=READER_TOKEN))
+    # judged through the contract: the persona sends the day as the user wrote it ("1. 1. 2018",
+    # decision 0038) and a task handle carries no notes saying how the server read it
+    contract = load_contract(import_path("caselaw"))
+    target = EvalTarget(Target(url=caselaw_http, bearer_token=READER_TOKEN), contract=contract)
     result = await run_trial(target, flow, SimulatedAgent("literal", 0))
     assert result.skipped is None and result.verdict["completed"], result.verdict

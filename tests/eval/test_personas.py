@@ -93,6 +93,7 @@ async def test_personas_show_their_habit_on_the_wire() -> None:
         await run_trial(drivable_target(), wf, SimulatedAgent(persona, 0), trace=trace)
         seen[persona] = trace.records[0]["arguments"]
     assert seen["speller"]["date_from"] == "1. 6. 2026"
-    assert seen["literal"] == {"query": "budget", "date_from": "2026-06-01"}
+    # the day as the user said it: search_notes' listing shows no form for date_from (0038)
+    assert seen["literal"] == {"query": "budget", "date_from": "1. 6. 2026"}
     assert set(seen["filler"]) == {"query", "date_from", "date_to", "limit", "detail"}
     assert seen["copier"]["query"] == "budget"  # its own value over the example's

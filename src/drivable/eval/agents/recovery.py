@@ -38,8 +38,12 @@ class ErrorReader:
     target_tool: str | None
     pending_repeat: tuple[ToolCall, str] | None
 
-    def _resolve(self, value: Any) -> Any:
+    def _resolve(self, value: Any, tool: str | None = None, prop: str | None = None) -> Any:
         """The user's words with their facts and earlier results put in (SimulatedAgent's)."""
+        raise NotImplementedError
+
+    def _fact(self, name: str, tool: str | None, prop: str | None) -> Any:
+        """A fact as this persona sends it to `prop` of `tool` (SimulatedAgent's)."""
         raise NotImplementedError
 
     def _recover(self, last: Observation) -> ToolCall | None:
@@ -55,11 +59,12 @@ class ErrorReader:
 
     def _known(self, call: ToolCall) -> next_step.Known:
         """What the persona knows as it reads an answer: the call it made, and the step's values
-        by property name (the user's words as its draft puts them, then the facts by name)."""
-        values: dict[str, Any] = {k: f.value for k, f in self.workflow.facts.items()}
+        by property name (the user's words as its draft puts them, then the facts by name), each
+        written as the persona would send it (decision 0038)."""
+        values: dict[str, Any] = {k: self._fact(k, call.tool, k) for k in self.workflow.facts}
         step = self.workflow.steps[min(self.step_index, len(self.workflow.steps) - 1)]
         if step.draft is not None:
-            drafted = self._resolve(dict(step.draft.arguments))
+            drafted = self._resolve(dict(step.draft.arguments), call.tool)
             values.update({k: v for k, v in drafted.items() if v is not None})
         return next_step.Known(call, values)
 
@@ -121,7 +126,7 @@ class ErrorReader:
             now = get_path(args, parts)
             if now not in (None, "") and ("received" not in issue or now != issue["received"]):
                 continue  # already set by a rename above
-            value = self._fixed_value(parts, issue, props, removed)
+            value = self._fixed_value(call.tool, parts, issue, props, removed)
             if value is _DROP:
                 del_path(args, parts)
                 changed = True
@@ -161,6 +166,7 @@ class ErrorReader:
 
     def _fixed_value(
         self,
+        tool: str,
         parts: list[str],
         issue: dict[str, Any],
         props: dict[str, dict[str, Any]],
@@ -176,7 +182,7 @@ class ErrorReader:
             if removed:
                 return removed.pop(0)  # the model meant the property it misnamed
             if name in self.workflow.facts:
-                return self.workflow.facts[name].value
+                return self._fact(name, tool, parts[0])
             return _KEEP
         expected = str(issue.get("expected") or "")
         if expected.startswith("one of:"):

@@ -25,7 +25,8 @@ schema's type, else resend once). A success whose warning says a filter emptied 
 (no_hits_filtered) is heeded once: the values it names are omitted and not filled again. A poll
 of a task still working is made again. They read only what discovery exposes: tools/list (names,
 descriptions, schemas) and the results; the workflow gives them the user's words (`draft`, facts),
-never the server's internals. A contract that works for them is not proof that it works for a model;
+never the server's internals, and a fact goes out as the model's prompt shows it until the wire has
+shown the server's form for it (`shown`). A contract that works for them is not proof that it works for a model;
 one that fails them fails models too.
 """
 
@@ -46,6 +47,7 @@ from drivable.eval.agents.guesses import (
     types_of,
 )
 from drivable.eval.agents.recovery import ErrorReader
+from drivable.eval.agents.shown import Shown
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import CallSpec, Step, Workflow
 
@@ -85,6 +87,7 @@ class SimulatedAgent(ErrorReader):
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
         self.workflow = workflow
         self.tools = {str(t["name"]): t for t in tools}
+        self.shown = Shown(workflow.prompt(), self.tools)
         self.results: dict[str, Any] = {}
         self.aliases: dict[str, str] = {}
         self.avoid: dict[str, set[str]] = {}
@@ -109,6 +112,7 @@ class SimulatedAgent(ErrorReader):
     async def act(self, last: Observation | None) -> ToolCall | Finish:
         nxt: ToolCall | None = None
         if last is not None:
+            self.shown.saw(last)
             if last.is_error:
                 nxt = self._recover(last)
                 if nxt is None:  # nothing left to try: give the step up
@@ -144,35 +148,44 @@ class SimulatedAgent(ErrorReader):
 
     # -- building a call from the user's words ------------------------------------------------
 
-    def _resolve(self, value: Any) -> Any:
-        spells = "spell" in self.habits
+    def _resolve(self, value: Any, tool: str | None = None, prop: str | None = None) -> Any:
+        """The user's words with their facts and earlier results put in; a fact is written as
+        `tool`'s `prop` is shown to take it (`shown.Shown.written`)."""
         if isinstance(value, str):
             if value == "{unique}" and "unique" not in self.workflow.facts:
                 return self.unique
             m = _FACT.match(value)
             if m and m.group(1) in self.workflow.facts:
-                return copy.deepcopy(self.workflow.facts[m.group(1)].for_persona(spells))
+                return copy.deepcopy(self._fact(m.group(1), tool, prop))
             if value.startswith("$"):
                 ref, bar, fallback = value[1:].partition("|")
-                tool, _, path = ref.partition(".")
-                tool = self.aliases.get(tool, tool)
-                found = get_path(self.results.get(tool), path.split(".") if path else [])
+                source, _, path = ref.partition(".")
+                source = self.aliases.get(source, source)
+                found = get_path(self.results.get(source), path.split(".") if path else [])
                 if found is None and bar:
                     return fallback
                 return copy.deepcopy(found)
             return _FACT_IN.sub(
                 lambda m: (
-                    str(self.workflow.facts[m.group(1)].for_persona(spells))
+                    str(self._fact(m.group(1), tool, prop))
                     if m.group(1) in self.workflow.facts
                     else m.group(0)
                 ),
                 value,
             )
         if isinstance(value, dict):
-            return {k: self._resolve(v) for k, v in value.items()}
+            return {k: self._resolve(v, tool, prop or k) for k, v in value.items()}
         if isinstance(value, list):
-            return [self._resolve(v) for v in value]
+            return [self._resolve(v, tool, prop) for v in value]
         return value
+
+    def _fact(self, name: str, tool: str | None, prop: str | None) -> Any:
+        """A fact as this persona sends it: the speller as training data spells it, the others
+        as the user said it until the wire has shown the server's form (decision 0038)."""
+        fact = self.workflow.facts[name]
+        if "spell" in self.habits:
+            return fact.for_persona(True)
+        return self.shown.written(fact, tool, prop)
 
     def _route(self, step: Step) -> CallSpec | None:
         """No draft: the tool whose name and description share most words with the step."""
@@ -194,7 +207,7 @@ class SimulatedAgent(ErrorReader):
         if spec is None:
             return None
         tool = self.aliases.get(spec.tool, spec.tool)
-        args = self._resolve(dict(spec.arguments))
+        args = self._resolve(dict(spec.arguments), tool)
         args = {k: v for k, v in args.items() if v is not None}
         self.asked[tool] = set(args)  # what the user's words asked for
         schema_tool = self.tools.get(tool)
