@@ -28,6 +28,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ import anyio
 
 from drivable import settings
 from drivable.eval import report
+from drivable.eval.distractors import Distractor
 from drivable.eval.sidebyside_document import (
     RUN_FORMAT,
     TEMPERATURE,
@@ -54,8 +56,9 @@ from drivable.target import Target
 SETS = tuple(bundled_sets())
 
 
-def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
-    """naive and drivable targets of a set, both over stdio, judged through the contract."""
+def targets(name: str, scratch: Path, distractors: Sequence[str] = ()) -> dict[str, EvalTarget]:
+    """naive and drivable targets of a set, both over stdio, judged through the contract; each
+    side with the same distractors beside it (other sets' naive twins, `drivable.eval.distractors`)."""
     from drivable.eval.surfaces import load
 
     spec = workflow_set(name)
@@ -78,9 +81,24 @@ def targets(name: str, scratch: Path) -> dict[str, EvalTarget]:
         env_pairs=store("drivable"),
         pass_env=pass_env,
     )
+    others = tuple(
+        Distractor(
+            other,
+            Target.from_cli(
+                [python, "-m", workflow_set(other).naive],
+                url=None,
+                env_pairs=store(f"distractor-{other}"),
+                pass_env=pass_env,
+            ),
+        )
+        for other in distractors
+        if other != name
+    )
     return {
-        "naive": EvalTarget(naive, label=f"naive {name} (stdio)"),
-        "drivable": EvalTarget(drivable, contract=contract, label=f"drivable {name} (stdio)"),
+        "naive": EvalTarget(naive, label=f"naive {name} (stdio)", distractors=others),
+        "drivable": EvalTarget(
+            drivable, contract=contract, label=f"drivable {name} (stdio)", distractors=others
+        ),
     }
 
 
@@ -164,6 +182,7 @@ def _one_run(
         "seed": args.seed,
         "wall_seconds": 0.0,
         "partial": "running",
+        "distractors": list(args.distractors),
         "sets": {},
     }
 
@@ -206,7 +225,7 @@ def run_models(args: argparse.Namespace, models: list[str]) -> int:
                 model.label, model.threads, round(model.seconds_to_load, 1), args
             )
             for name, workflows in _sides(args):
-                for side, target in targets(name, scratch).items():
+                for side, target in targets(name, scratch, args.distractors).items():
                     if side not in _chosen_sides(args):
                         continue
                     target.errlog = server_log
@@ -274,7 +293,7 @@ def run_personas(args: argparse.Namespace) -> int:
         (args.out.parent / "servers.log").open("a", encoding="utf-8") as server_log,
     ):
         for name, workflows in _sides(args):
-            for side, target in targets(name, scratch).items():
+            for side, target in targets(name, scratch, args.distractors).items():
                 if side not in _chosen_sides(args):
                     continue
                 jobs = [
@@ -343,6 +362,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--side", dest="sides", action="append", choices=("naive", "drivable"))
     parser.add_argument("--split", choices=SPLITS, help="one split only (default: both)")
     parser.add_argument("--workflow", action="append", default=[])
+    parser.add_argument(
+        "--distractors",
+        action="append",
+        default=[],
+        choices=SETS,
+        metavar="SET",
+        help="list this set's naive twin's tools beside every target's (repeatable; a set is "
+        "never its own distractor)",
+    )
     parser.add_argument("--out", type=Path, default=Path("var/eval-local/run.json"))
     parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))
     parser.add_argument("--markdown", type=Path)

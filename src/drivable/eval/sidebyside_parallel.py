@@ -66,6 +66,8 @@ def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> 
             command += ["--split", args.split]
         for wf in args.workflow:
             command += ["--workflow", wf]
+        for other in args.distractors:
+            command += ["--distractors", other]
         print(f"started {model}/{name}/{side} ({threads} thread(s))", flush=True)
         return subprocess.Popen(command, env=env)
 

@@ -12,6 +12,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import IO, Any, TextIO
 
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
 from drivable.contract.envelope import reads_as_error
+from drivable.eval.distractors import Distractor, Distractors, opened
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
 from drivable.eval.tasks import TaskHost, TasksExtension, TaskStarted, offered
 from drivable.eval.trace import TraceWriter, record
@@ -44,11 +46,15 @@ class EvalTarget:
     mode: Mode | None = None
     label: str = ""
     errlog: TextIO | None = None  # a stdio server's stderr
+    # other servers whose tools are listed beside the target's (`drivable.eval.distractors`)
+    distractors: tuple[Distractor, ...] = ()
 
     def describe(self) -> dict[str, Any]:
         out = self.target.describe()
         out["contract"] = self.contract.name if self.contract is not None else None
         out["label"] = self.label
+        if self.distractors:
+            out["distractors"] = [d.label for d in self.distractors]
         return out
 
 
@@ -112,11 +118,19 @@ def observation_of(call: ToolCall, result: Any) -> Observation:
     )
 
 
-async def _call(client: Any, call: ToolCall, host: TaskHost | None = None) -> Observation:
+async def _call(
+    client: Any,
+    call: ToolCall,
+    host: TaskHost | None = None,
+    others: Distractors | None = None,
+) -> Observation:
     if host is not None and host.handles(call):
         return await host.call(call)
+    name = call.tool
+    if others is not None and others.handles(call):
+        client, name = others.route(call)
     try:
-        result = await client.call_tool(call.tool, call.arguments)
+        result = await client.call_tool(name, call.arguments)
     except TaskStarted as started:  # a long-running tool answered with a task handle
         if host is None:
             return Observation(call, True, None, "The server started a task this host cannot poll.")
@@ -307,9 +321,10 @@ async def _run_connected(
     started: float,
 ) -> TrialResult:
     extensions = [TasksExtension()] if workflow.tasks else []
-    async with connect(
-        target.target, mode=target.mode, errlog=target.errlog, extensions=extensions
-    ) as client:
+    async with AsyncExitStack() as stack:
+        client = await stack.enter_async_context(
+            connect(target.target, mode=target.mode, errlog=target.errlog, extensions=extensions)
+        )
         pages: list[Any] = []
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
@@ -327,6 +342,10 @@ async def _run_connected(
         server_tools = tools
         if host is not None:  # the host's task tools, shown beside the server's to every agent
             tools = [*tools, *host.tools()]
+        others = await stack.enter_async_context(
+            opened(target.distractors, (str(t["name"]) for t in tools), target.errlog)
+        )
+        tools = [*tools, *others.tools()]
         by_name = {str(t["name"]): t for t in tools}
         normalize = contract_normalizer(target.contract) if target.contract is not None else None
         tracker = Tracker(workflow, tools, normalize=normalize, discovery=discovery_cost(pages))
@@ -363,7 +382,7 @@ async def _run_connected(
                     else Observation(action, True, None, forced.text())
                 )
             else:
-                last = await _call(client, action, host)
+                last = await _call(client, action, host, others)
             latency = (time.perf_counter() - t0) * 1000
             scored = host.attributed(last) if host is not None else last
             step, attempt = tracker.observe(scored, forced=forced_step is not None)
