@@ -350,3 +350,21 @@ def test_every_bundled_listing_is_a_valid_schema_set(name: str, billing_store: N
         jsonschema.Draft202012Validator.check_schema(wire_tool["inputSchema"])
         if "outputSchema" in wire_tool:
             jsonschema.Draft202012Validator.check_schema(wire_tool["outputSchema"])
+
+
+@pytest.mark.parametrize("name", ["caselaw", "billing"])
+async def test_the_detail_is_one_discover_request_away(name: str, billing_store: None) -> None:
+    # server/discover over the wire (2026-07-28) carries every addition, `more` and the whole
+    # schemas the listing leaves out
+    contract = load(name)
+    async with connect(Target(server=build_server(contract), mode="auto"), mode="auto") as client:
+        discovered = wire(client.session._discover_result)  # what the client read at connect
+        listed = {t.name: wire(t) for t in (await client.list_tools()).tools}
+    detail = discovered["_meta"]["dev.drivable/tools"]
+    assert detail == json.loads(json.dumps(contract.tool_detail()))
+    for tool, whole in detail.items():
+        spec = contract.tools[tool]
+        for _, sentence in contract.surface.sentences(spec):
+            assert sentence in whole["description"]
+        assert len(whole["description"]) >= len(listed[tool]["description"])
+        assert whole["outputSchema"] == json.loads(json.dumps(spec.output_schema))
