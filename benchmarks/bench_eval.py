@@ -1,5 +1,6 @@
-"""Simulated workflow runs per second, tools/list tokens per tool against the naive twins, and (when
-the local model is installed) wall time per step.
+"""Simulated workflow runs per second, tools/list bytes and tokens against the naive twins
+(`--tokens`: `benchmarks.bench_listing`'s tables), and (when the local model is installed) wall
+time per step.
 
 Every bundled example workflow x every persona, against the example server in process over the
 serialized path (JSON-RPC over memory streams, the SDK's own Client), sequentially and with 8 trials
@@ -7,7 +8,7 @@ in flight; the naive fixture server beside it. A run includes connecting, tools/
 token counting and scoring. The local model row needs llama-cpp-python and the 0.5B parts
 (DRIVABLE_BENCH_LOCAL=1); it is skipped, said so, otherwise.
 
-    python -m benchmarks.bench_eval [--trials 3]
+    python -m benchmarks.bench_eval [--trials 3] [--tokens]
 """
 
 from __future__ import annotations
@@ -87,107 +88,19 @@ def _local_row() -> str:
     )
 
 
-def _discovery_rows() -> list[str]:
-    """tools/list tokens per tool, per bundled set: drivable server (no test tools) vs its naive
-    twin (plain MCPServer functions, the FastMCP style), whole and as a model is shown it."""
-    import importlib
-    import json
-    import tempfile
-
-    from drivable.eval.surfaces import load
-    from drivable.eval.tokens import count_text
-    from drivable.eval.workflow import workflow_set
-    from drivable.serve.mount import build_server
-    from drivable.target import Target, connect, wire
-
-    async def listing(server: Any) -> list[dict[str, Any]]:
-        async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
-            return [wire(t) for t in (await client.list_tools()).tools]
-
-    def shown(tool: dict[str, Any]) -> str:
-        # what a chat template renders: name, description, input schema
-        return json.dumps(
-            {k: tool.get(k) for k in ("name", "description", "inputSchema")}, ensure_ascii=False
-        )
-
-    os.environ.setdefault(
-        "DRIVABLE_BILLING_STORE", f"sqlite:///{tempfile.mkdtemp()}/bench-billing.sqlite"
-    )
-    fastmcp_python = os.environ.get("FASTMCP_PYTHON", "var/thirdparty/py-fastmcp/bin/python")
-    rows = [
-        "tools/list tokens (o200k): whole listing / as shown to a model, per tool; naive twin "
-        "(the SDK's MCPServer) and the same functions on standalone FastMCP beside",
-        f"{'set':8} {'tool':18} {'drivable':>9} {'shown':>6} {'naive':>6} {'shown':>6} "
-        f"{'fastmcp':>8} {'shown':>6} {'ratio':>6}",
-    ]
-    if not os.path.exists(fastmcp_python):
-        rows.append(f"(no FastMCP at {fastmcp_python}: set FASTMCP_PYTHON; its columns are 0)")
-    for name in ("example", "caselaw", "billing"):
-        twin = workflow_set(name).naive
-        drivable = {t["name"]: t for t in anyio.run(listing, build_server(load(name)))}
-        naive = {t["name"]: t for t in anyio.run(listing, importlib.import_module(twin).server)}
-        fast = {t["name"]: t for t in _fastmcp_listing(fastmcp_python, twin)}
-        totals = [0, 0, 0, 0, 0, 0]
-        for tool in drivable:
-            d, n, f = drivable[tool], naive.get(tool), fast.get(tool)
-            cells = [
-                count_text(json.dumps(d, ensure_ascii=False)),
-                count_text(shown(d)),
-                count_text(json.dumps(n, ensure_ascii=False)) if n else 0,
-                count_text(shown(n)) if n else 0,
-                count_text(json.dumps(f, ensure_ascii=False)) if f else 0,
-                count_text(shown(f)) if f else 0,
-            ]
-            totals = [a + b for a, b in zip(totals, cells, strict=True)]
-            rows.append(_token_row(name, tool, cells))
-        rows.append(_token_row(name, "(all)", totals))
-    rows.append("ratio: drivable shown / naive shown")
-    return rows
-
-
-def _token_row(name: str, tool: str, cells: list[int]) -> str:
-    ratio = f"{cells[1] / cells[3]:.1f}x" if cells[3] else "-"
-    return (
-        f"{name:8} {tool:18} {cells[0]:9} {cells[1]:6} {cells[2]:6} {cells[3]:6} "
-        f"{cells[4]:8} {cells[5]:6} {ratio:>6}"
-    )
-
-
-def _fastmcp_listing(python: str, module: str) -> list[dict[str, Any]]:
-    """The twin's functions on standalone FastMCP, listed in FastMCP's own environment."""
-    import json
-    import subprocess
-    import sysconfig
-
-    if not os.path.exists(python):
-        return []
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run(
-        [
-            python,
-            os.path.join(here, "benchmarks", "fastmcp_listing.py"),
-            module,
-            sysconfig.get_paths()["purelib"],
-        ],
-        env={**os.environ, "PYTHONPATH": os.path.join(here, "src")},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    listed: list[dict[str, Any]] = json.loads(out.stdout)
-    return listed
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--trials", type=int, default=3)
-    parser.add_argument("--tokens", action="store_true", help="only the tools/list token table")
+    parser.add_argument("--tokens", action="store_true", help="only the tools/list tables")
     args = parser.parse_args(argv if argv is not None else [])
     logging.getLogger("drivable").setLevel(logging.CRITICAL)
     logging.getLogger("mcp").setLevel(logging.CRITICAL)
     if args.tokens:
-        print("\n".join(_discovery_rows()))
+        from benchmarks import bench_listing
+
+        names = bench_listing.bundled_with_twins()
+        rows, _ = bench_listing.server_rows(names)
+        print("\n".join([*rows, *bench_listing.tool_rows(names)]))
         return 0
     from drivable.eval.solver import run_jobs
 
@@ -209,8 +122,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label}, {concurrency} in flight: {len(results) / seconds:7.1f} runs/s, "
                 f"{calls / seconds:7.1f} calls/s ({seconds:.2f} s)"
             )
-    for row in _discovery_rows():
-        print(row)
+    from benchmarks import bench_listing
+
+    print("\n".join(bench_listing.server_rows(bench_listing.bundled_with_twins())[0]))
     print(_local_row())
     return 0
 

@@ -44,6 +44,8 @@ AT_SOURCE = {"caselaw", "billing", "example-contract", "bookmarks-drivable"} | {
     "fastmcp-notes",
     "bookmarks-fastmcp",
 }
+# caselaw has no finding left at any severity since its listing is compact (decision 0033)
+WITHOUT_FINDINGS = {"caselaw"}
 DEF = re.compile(r"^\s*(async\s+)?def\s+(\w+)\s*\(")
 ASSIGNED = re.compile(r"^\s*\w+\s*(:[^=]+)?=\s*[\w.]+\(")
 
@@ -89,6 +91,9 @@ def test_every_server_gives_sarif_github_accepts_at_the_source(name: str, tmp_pa
     sarif, command, snapshot = _audit(name, tmp_path)
     assert_github_accepts(sarif, ROOT, outside={snapshot.name})
     results = sarif["runs"][0]["results"]
+    if name in WITHOUT_FINDINGS:  # GitHub accepts its empty run; the others place results
+        assert results == [], results
+        return
     assert results, "a server without findings proves nothing here"
     surface = snapshot.read_text().splitlines()
     declared = declarations(command)

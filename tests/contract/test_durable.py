@@ -186,10 +186,15 @@ async def test_a_failed_effect_does_not_spend_the_token() -> None:
 
 
 def test_descriptions_state_the_window_and_the_two_steps() -> None:
-    create = contract.tool_wire(contract.tools["create_notes"])["description"]
+    # the two steps in tools/list (decision 0033); the receipt window in the detail, where the
+    # retry sentence is
     delete = contract.tool_wire(contract.tools["delete_note"])["description"]
-    assert "within 24 hours" in create
     assert "dry_run=true" in delete and "10 minutes" in delete
+    detail = contract.tool_detail()
+    assert "within 24 hours" in detail["create_notes"]["description"]
+    assert (
+        "within 24 hours" not in contract.tool_wire(contract.tools["create_notes"])["description"]
+    )
 
 
 def test_registration_refuses_mutations_without_keys_or_two_steps() -> None:

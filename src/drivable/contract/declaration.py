@@ -140,8 +140,8 @@ class Declaration:
         """Register a tool: `@contract.tool(effects=READ_ONLY)` over
         `async def search_notes(args: SearchInput) -> SearchOutput` (or `(args, call: Call)`,
         or a plain function). The name defaults to the function's, the description to its
-        docstring, the title to the name in words; `examples` are argument objects, validated now
-        and published in the inputSchema. Effect presets (`CREATE`, `DELETE`) add their control
+        docstring, the title to the name in words; `examples` are argument objects, validated now;
+        the first is written out after a description that has none (`Example: {...}.`). Effect presets (`CREATE`, `DELETE`) add their control
         fields. Without `effects`, the tool is refused: annotations are decided, never defaulted.
         `task=drivable.tasks.LongRunning(...)` declares long-running work (docs/tasks.md).
         `more` is what tools/list leaves out of the description (behaviour a first call does not
@@ -170,8 +170,6 @@ class Declaration:
             if examples and model is not None:
                 intent: Literal["read", "write"] = "read" if effects.read_only else "write"
                 checked = declare.check_examples(tool_name, model, examples, intent)
-                if "example" not in text.lower():
-                    text = f"{text} {declare.example_sentence(checked)}"
             for example in [*checked, *declare.examples_in(text)]:
                 declare.check_copyable(tool_name, example)
             spec = build_spec(
@@ -179,6 +177,7 @@ class Declaration:
                 name=tool_name,
                 title=title or declare.title_of(tool_name),
                 description=text,
+                example=declare.example_sentence(text, checked),
                 effects=effects,
                 errors=errors,
                 known_codes=self.codes,
@@ -195,6 +194,7 @@ class Declaration:
             if task is not None:
                 self.codes.update({c.id: c for c in TASK_CODES if c.id not in self.codes})
             spec.more = (more or "").strip()
+            spec.examples = tuple(checked)
             # JSON Schema's examples are instances: an example with placeholders stays in the text.
             if instances := [e for e in checked if not declare.has_placeholder(e)]:
                 spec.input_schema["examples"] = instances

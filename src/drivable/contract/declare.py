@@ -154,7 +154,11 @@ def check_examples(
     return out
 
 
-def example_sentence(examples: Sequence[Mapping[str, Any]]) -> str:
+def example_sentence(description: str, examples: Sequence[Mapping[str, Any]]) -> str:
+    """`Example: {...}.` of the first example call, or "" when there is none or the description
+    shows one of its own (the `example-sentence` addition)."""
+    if not examples or "example" in description.lower():
+        return ""
     return f"Example: {json.dumps(dict(examples[0]), ensure_ascii=False)}."
 
 

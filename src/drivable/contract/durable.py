@@ -84,21 +84,21 @@ def window_text(seconds: float) -> str:
     return f"{int(hours)} hours" if hours == int(hours) else f"{int(seconds)} seconds"
 
 
-def effect_sentences(*, keyed: bool, destructive: bool, window_s: float, ttl_s: float) -> str:
-    """What the description states about retries and confirmation (appended to it)."""
-    parts = []
-    if keyed:
-        parts.append(
-            f"Retrying with the same idempotency_key and arguments within {window_text(window_s)} "
-            "replays the first result; nothing runs twice."
-        )
-    if destructive:
-        parts.append(
-            "Two steps: call with dry_run=true (the default) to preview, then send the "
-            "preview's next_call as it is to make the change (the same call with dry_run=false "
-            f"and a confirm_token, valid {int(ttl_s // 60)} minutes, single use)."
-        )
-    return " ".join(parts)
+def retry_sentence(window_s: float) -> str:
+    """What a keyed tool's description may say about retries (the `retry-sentence` addition)."""
+    return (
+        f"Retrying with the same idempotency_key and arguments within {window_text(window_s)} "
+        "replays the first result; nothing runs twice."
+    )
+
+
+def two_step_sentence(ttl_s: float) -> str:
+    """What a destructive tool's description says about its two steps (`two-step-sentence`)."""
+    return (
+        "Two steps: call with dry_run=true (the default) to preview, then send the "
+        "preview's next_call as it is to make the change (the same call with dry_run=false "
+        f"and a confirm_token, valid {int(ttl_s // 60)} minutes, single use)."
+    )
 
 
 @dataclass

@@ -13,6 +13,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from drivable.contract.additions import SHOWN
 from drivable.contract.call import Call, Outcome, Principal, ProgressFn
 from drivable.contract.changes import Changes
 from drivable.contract.client import NO_CLIENT, ClientSide
@@ -190,9 +191,10 @@ class Contract(Declaration):
         """Every code the server's tools can emit, with its recovery class and meaning."""
         return self.surface.error_catalog()
 
-    def tool_wire(self, spec: ToolSpec) -> dict[str, Any]:
-        """The tool as tools/list shows it (camelCase, as on the wire)."""
-        return self.surface.tool_wire(spec)
+    def tool_wire(self, spec: ToolSpec, shown: frozenset[str] = SHOWN) -> dict[str, Any]:
+        """The tool as tools/list shows it (camelCase, as on the wire), with the runtime's
+        additions in `shown` (`drivable.contract.additions`)."""
+        return self.surface.tool_wire(spec, shown)
 
     def tool_detail(self) -> dict[str, Any]:
         """What the compact tools/list leaves out, per tool (server/discover's `dev.drivable/tools`)."""

@@ -84,10 +84,12 @@ class LongRunning:
                 "required idempotency_key (a second run must not apply the effect twice)"
             )
 
-    def sentence(self) -> str:
-        """What tools/list says about it ([7.declare-duration])."""
-        timeout = _span(self.timeout_s)
-        keep = _span(self.keep_s)
+    def duration_sentence(self) -> str:
+        """How long it runs, for its description ([7.declare-duration]; `task-duration`)."""
+        return f"Long-running (usually {self.duration}); stopped after {_span(self.timeout_s)}."
+
+    def protocol_sentence(self) -> str:
+        """How a client runs it as a task (`task-protocol`; `_meta` says it to clients too)."""
         if self.support == "required":
             mode = (
                 "It always runs as a task: the client must declare the io.modelcontextprotocol/tasks "
@@ -98,10 +100,7 @@ class LongRunning:
                 "With the io.modelcontextprotocol/tasks extension it returns a task id to poll with "
                 "tasks/get; without it the call blocks and reports progress."
             )
-        return (
-            f"Long-running (usually {self.duration}); stopped after {timeout}. {mode} "
-            f"A finished task's result is kept for {keep}."
-        )
+        return f"{mode} A finished task's result is kept for {_span(self.keep_s)}."
 
     def to_meta(self) -> dict[str, Any]:
         return {

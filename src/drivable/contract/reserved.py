@@ -16,8 +16,13 @@ __all__ = [
     "NEXT_CALL_SCHEMA",
     "NOTES_SCHEMA",
     "REJECTED_SCHEMA",
+    "RESERVED_FIELDS",
     "WARNINGS_SCHEMA",
 ]
+
+# The output fields a tool may not declare: the runtime's own (and a dry run's confirm_token,
+# which rides inside next_call).
+RESERVED_FIELDS = ("message", "hint", "notes", "warnings", "rejected", "confirm_token", "next_call")
 
 NOTES_SCHEMA: dict[str, Any] = {
     "type": "array",

@@ -12,7 +12,7 @@ first content block. Data always has an output model; prose is for what has no s
 
 Every import-time refusal of a declaration sits beside the spec it checks, so an author learns
 from one module what a tool must be and why it was refused. How tools/list abridges the schemas
-built here is `drivable.contract.surface`'s; the fields the runtime adds to every output are
+built here is `drivable.contract.listing`'s; the fields the runtime adds to every output are
 `drivable.contract.reserved`'s.
 """
 
@@ -35,6 +35,7 @@ from drivable.contract.reserved import (
     NEXT_CALL_SCHEMA,
     NOTES_SCHEMA,
     REJECTED_SCHEMA,
+    RESERVED_FIELDS,
     WARNINGS_SCHEMA,
 )
 from drivable.kinds import Kind, KindModel
@@ -121,6 +122,8 @@ class ToolSpec:
     task: Any = None
     # What tools/list leaves out of the description; server/discover publishes it.
     more: str = ""
+    # The author's example calls (`examples=`), checked; the surface writes the first one out.
+    examples: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def prose(self) -> bool:
@@ -174,9 +177,11 @@ def check_name(name: str, allow_name: str | None = None, verbs: frozenset[str] =
         )
 
 
-def check_description(name: str, description: str | None) -> str:
+def check_description(name: str, description: str | None, example: str = "") -> str:
+    """The author's description, stripped; with the example call written after it (`example`),
+    at least 40 characters."""
     text = (description or "").strip()
-    if len(text) < 40:
+    if len(f"{text} {example}".strip()) < 40:
         raise ContractError(
             f"tool {name!r} needs a description of at least 40 characters: when to use it, its "
             "edge cases, and an example call"
@@ -334,15 +339,7 @@ def output_schema_of(
         )
     schema = _strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
-    for reserved in (
-        "message",
-        "hint",
-        "notes",
-        "warnings",
-        "rejected",
-        "confirm_token",
-        "next_call",
-    ):
+    for reserved in RESERVED_FIELDS:
         if reserved in props:
             raise ContractError(
                 f"tool {tool!r}: output field {reserved!r} is reserved for the runtime"
@@ -412,6 +409,7 @@ def build_spec(
     effects: Effects | None,
     errors: Sequence[str],
     known_codes: Mapping[str, Any],
+    example: str = "",
     stability: Stability,
     deprecation: Deprecation | None,
     scopes: Sequence[str],
@@ -421,7 +419,7 @@ def build_spec(
     verbs: frozenset[str] = LEADING,
 ) -> ToolSpec:
     check_name(name, allow_name, verbs)
-    text = check_description(name, description)
+    text = check_description(name, description, example)
     if not isinstance(effects, Effects):
         raise ContractError(
             f"tool {name!r}: declare effects=Effects(read_only=..., destructive=..., "
