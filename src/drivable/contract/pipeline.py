@@ -1,13 +1,15 @@
 """The call pipeline: one tools/call through small stages, every refusal through one finalizer.
 
-    bound_size -> resolve -> check_access -> read_arguments -> bound_read -> set_aside -> [effects]
-    -> handler
-    -> shape
+    bound_size -> resolve -> check_access -> read_arguments -> bound_read -> set_aside
+    -> consent -> effects (preview | perform) -> handler -> shape
 
 Each stage is a function of the `Attempt` in its own module under `drivable.contract.stages`,
 testable alone; a stage refuses by raising `Refused(envelope)`, and `run` hands every envelope to
 the contract's finalizer (registered code, temporary/retry defaults, request id, fingerprint), so
-no stage finishes an envelope itself. A new stage is one line here.
+no stage finishes an envelope itself. The handler runs and its result is shaped in one place,
+`answer`: a stage that acts around the handler is handed it (`consent` shows its dry run to the
+user; `preview` leads its answer on with a confirm token; `perform` runs it inside the effect's
+transaction, or not at all on a keyed replay). A new stage is one line here.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 from drivable.contract.call import Outcome
 from drivable.contract.client import ClientRound
 from drivable.contract.stages.access import check_access
-from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.base import Attempt, Refused, Settled
 from drivable.contract.stages.batches import set_aside
 from drivable.contract.stages.bound import bound_read, bound_size
-from drivable.contract.stages.effects import is_durable, run_effects
+from drivable.contract.stages.consent import consent
+from drivable.contract.stages.effects import is_durable, perform, preview, previews
 from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
 from drivable.contract.stages.resolve import resolve
@@ -36,12 +39,25 @@ async def run(attempt: Attempt) -> Outcome:
         bound_read(attempt)
         set_aside(attempt, validated)
         try:
-            if is_durable(attempt):
-                return await run_effects(attempt)
-            return outcome(attempt, await invoke(attempt))
+            if not is_durable(attempt):
+                return await answer(attempt)
+            durability = await attempt.contract.durable()
+            confirmed = await consent(attempt, answer)
+            if previews(attempt):
+                return await preview(attempt, durability, answer)
+            return await perform(attempt, durability, answer, confirmed=confirmed)
         except (Refused, StrictError, ClientRound):
             raise  # a ClientRound is the transport's to answer (input_required, -32021)
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:
         return attempt.contract.finish(refused.envelope, attempt.request_id, attempt.spec)
+
+
+async def answer(attempt: Attempt, settled: Settled | None = None) -> Outcome:
+    """The handler's result as the call's outcome: the one place the handler runs and is shaped
+    (`Answer`); `settled` runs between the two."""
+    result = await invoke(attempt)
+    if settled is not None:
+        await settled()
+    return outcome(attempt, result)

@@ -1,9 +1,10 @@
 """What flows through the call pipeline (`Attempt`), what a stage may read of the contract it
-runs in (`StageContext`), and how a stage refuses (`Refused`)."""
+runs in (`StageContext`), how a stage refuses (`Refused`), and the one handler call a stage that
+acts around the handler is handed (`Answer`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -77,3 +78,16 @@ class Attempt:
     def context(self) -> Call:
         assert self.call is not None, "read_arguments runs first"
         return self.call
+
+
+Settled = Callable[[], Awaitable[None]]
+"""What a stage does between the handler and the shaping of its result: once the handler settled
+the arguments (`drivable.kinds` `Deferred`), before the result is said (a dry run's note)."""
+
+
+class Answer(Protocol):
+    """The pipeline's one call of the handler, its result shaped into the call's outcome
+    (`drivable.contract.pipeline.answer`). The stages that act around the handler (`consent`,
+    `effects`) are handed it: they decide when it runs, and inside what, never how."""
+
+    def __call__(self, attempt: Attempt, settled: Settled | None = None) -> Awaitable[Outcome]: ...

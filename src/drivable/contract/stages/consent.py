@@ -7,6 +7,9 @@ shows the user the dry run's summary and goes ahead only on their explicit yes. 
 unchanged and still works with such a client; without elicitation a tokenless call is refused with
 `confirmation_required` as before. A no, a dismissed form or a cancel is `confirmation_declined`:
 nothing ran, and the model is told to stop rather than retry.
+
+The stage runs before the effect; the dry run it shows is the pipeline's own handler call
+(`Answer`) on a copy of the call with `dry_run=true`.
 """
 
 from __future__ import annotations
@@ -18,9 +21,7 @@ from typing import Any
 from drivable.contract.client import Elicit, Elicited
 from drivable.contract.durable import dry_run_repair
 from drivable.contract.envelope import Envelope
-from drivable.contract.stages.base import Attempt, Refused
-from drivable.contract.stages.handler import invoke
-from drivable.contract.stages.shaping import shape
+from drivable.contract.stages.base import Answer, Attempt, Refused
 
 ASK_KEY = "confirm"
 FORM = {
@@ -48,13 +49,17 @@ def can_ask(attempt: Attempt) -> bool:
     )
 
 
-async def confirm_with_user(attempt: Attempt) -> None:
-    """Show the user the dry run of this call; return on their yes, raise Refused otherwise."""
-    preview_attempt = replace(attempt, args=attempt.args.model_copy(update={"dry_run": True}))
-    preview = shape(preview_attempt, await invoke(preview_attempt))
-    answer = await attempt.context.client.ask(ASK_KEY, Elicit(question(attempt, preview), FORM))
-    if isinstance(answer, Elicited) and answer.accepted and answer.content.get("confirm") is True:
-        return
+async def consent(attempt: Attempt, answer: Answer) -> bool:
+    """Whether the user confirmed this call: True on their yes; False when they are not asked (not
+    a tokenless real run of a destructive tool, or a client that cannot ask: the confirm token
+    decides); raise Refused on anything but a yes. The question shows the call's dry run."""
+    if not can_ask(attempt):
+        return False
+    dry = replace(attempt, args=attempt.args.model_copy(update={"dry_run": True}))
+    preview = (await answer(dry)).structured
+    said = await attempt.context.client.ask(ASK_KEY, Elicit(question(attempt, preview), FORM))
+    if isinstance(said, Elicited) and said.accepted and said.content.get("confirm") is True:
+        return True
     raise Refused(declined(attempt))
 
 

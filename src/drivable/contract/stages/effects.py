@@ -1,12 +1,15 @@
-"""Stage: durable effects around the handler (see `drivable.contract.durable`).
+"""Stages: durable effects around the handler (see `drivable.contract.durable`).
 
-A destructive tool's dry run previews and issues a confirm token, carried only inside the preview's
-`next_call` (no receipt: a key reused for the real run must not replay the preview); its real run
-spends the token in the effect's transaction. A preview whose idempotency_key already names another
-change leads on with a key of this change's own (`key_of_change`), not to a certain refusal.
-A client that can ask its user confirms a tokenless real run that way instead (`consent`).
+A destructive tool's dry run (`preview`) previews and issues a confirm token, carried only inside
+the preview's `next_call` (no receipt: a key reused for the real run must not replay the preview).
+A preview whose idempotency_key already names another change leads on with a key of this change's
+own (`key_of_change`), not to a certain refusal. The real run (`perform`) spends the token in the
+effect's transaction, unless the user confirmed it through the client (`stages.consent`).
 A keyed tool runs at most once per idempotency key and replays the first result after that,
 unless what it made was undone since (`change_undone`, `durable.undone_envelope`).
+
+Neither stage runs the handler itself: the pipeline hands them its one call (`Answer`), which
+`perform` runs inside the effect's transaction, or not at all on a replay.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from drivable.contract.call import Outcome
 from drivable.contract.durable import (
+    Durability,
     check_token,
     confirm_call,
     issue_token,
@@ -23,10 +27,7 @@ from drivable.contract.durable import (
     spend_token,
     unsettled,
 )
-from drivable.contract.stages.base import Attempt, Refused
-from drivable.contract.stages.consent import can_ask, confirm_with_user
-from drivable.contract.stages.handler import invoke
-from drivable.contract.stages.shaping import shape
+from drivable.contract.stages.base import Answer, Attempt, Refused
 
 RECEIPT_META = "dev.drivable/receipt"
 REPLAYED_NOTE = (
@@ -39,15 +40,21 @@ def is_durable(attempt: Attempt) -> bool:
     return spec.keyed or spec.effects.destructive
 
 
-async def run_effects(attempt: Attempt) -> Outcome:
-    """Dry run, keyed mutation, or confirmed destructive action."""
+def previews(attempt: Attempt) -> bool:
+    """A destructive tool's dry run."""
+    return attempt.tool.effects.destructive and attempt.args.dry_run
+
+
+async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> Outcome:
+    """The dry run's answer, leading on to the real run with a confirm token for it."""
     spec, call, args = attempt.tool, attempt.context, attempt.args
-    durability = await attempt.contract.durable()
     principal = call.principal.id
-    if spec.effects.destructive and args.dry_run:
-        result = await invoke(attempt)
-        confirm = args
-        mine = args.idempotency_key if spec.keyed else None
+    confirm = args
+    mine = args.idempotency_key if spec.keyed else None
+
+    async def own() -> None:
+        # the arguments the key is checked against are known once the handler settled them
+        nonlocal confirm
         key = mine and await own_key(
             durability, tool=spec.name, principal=principal, key=mine, args=args
         )
@@ -57,19 +64,24 @@ async def run_effects(attempt: Attempt) -> Outcome:
                 f"idempotency_key {mine!r} already names another {spec.name} "
                 f"change; next_call carries {key!r}, a key of this change's own."
             )
-        preview = shape(attempt, result)
-        token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)
-        preview["next_call"] = confirm_call(spec.name, confirm, token).model_dump()
-        return Outcome(preview, is_error=False)
-    # Confirmed by the user through the client instead of by a token (`stages.consent`).
-    by_user = can_ask(attempt)
-    if by_user:
-        await confirm_with_user(attempt)
 
+    shown = (await answer(attempt, own)).structured
+    token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)
+    shown["next_call"] = confirm_call(spec.name, confirm, token).model_dump()
+    return Outcome(shown, is_error=False)
+
+
+async def perform(
+    attempt: Attempt, durability: Durability, answer: Answer, *, confirmed: bool = False
+) -> Outcome:
+    """The real run: the handler inside the effect's transaction, with the confirm token spent
+    in it (`confirmed`: the user said yes instead, `stages.consent`), at most once per key."""
+    spec, call, args = attempt.tool, attempt.context, attempt.args
+    principal = call.principal.id
     # A value the handler settles ("42.00 GBP" once the invoice's currency is read) is known only
     # after it ran: the token is checked as far as it can be first, and bound to the settled
     # arguments after the handler, inside the transaction, so a refusal rolls the effect back.
-    tokens = spec.effects.destructive and not by_user
+    tokens = spec.effects.destructive and not confirmed
     settles = tokens and unsettled(args)
     if settles:
         check_token(durability, tool=spec.name, principal=principal, args=args)
@@ -81,7 +93,7 @@ async def run_effects(attempt: Attempt) -> Outcome:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )
-        result = shape(attempt, await invoke(attempt))
+        result = (await answer(attempt)).structured
         if settles:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
