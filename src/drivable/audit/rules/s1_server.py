@@ -250,5 +250,3 @@ RULES.declare(
         "Serve one catalog in every era; state the target revisions in the summary.",
     ),
 )
-
-check = RULES.check

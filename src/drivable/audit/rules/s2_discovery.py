@@ -263,6 +263,3 @@ def _fingerprint_in_discovery(ctx: StaticContext) -> Iterator[Finding]:
             {"discover": discover, "serverInfo": ctx.server},
             "Carry the fingerprint in `_meta` of `server/discover` (and of serverInfo).",
         )
-
-
-check = RULES.check

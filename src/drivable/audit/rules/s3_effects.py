@@ -487,4 +487,5 @@ def _instruction_text(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Find
             return
 
 
+# This module's rules alone, in declaration order (the registry runs every module's).
 check = RULES.check

@@ -490,6 +490,3 @@ def _output_schema(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding
             f"Declare an `outputSchema` for `{tool.get('name', '')}` and return conforming "
             "`structuredContent` (plus a JSON text mirror).",
         )
-
-
-check = RULES.check

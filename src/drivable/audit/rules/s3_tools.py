@@ -234,6 +234,3 @@ def _endpoint_mirroring(ctx: StaticContext) -> Iterator[Finding]:
                 + ", ".join(f"`{f}`" for f in fields)
                 + " (a oneOf), and remove the others after a deprecation window.",
             )
-
-
-check = RULES.check

@@ -262,6 +262,3 @@ def _name_followups(ctx: StaticContext) -> Iterator[Finding]:
                 {"mentioned": unknown, "tools": sorted(ctx.tool_names)[:20]},
                 "Use canonical names from tools/list.",
             )
-
-
-check = RULES.check

@@ -370,6 +370,3 @@ def _tier_metadata(ctx: StaticContext) -> Iterator[Finding]:
             {"tools": len(ctx.tools)},
             'Add `_meta["<your.domain>/lifecycle"] = {"stability": "stable"}` to each tool.',
         )
-
-
-check = RULES.check
