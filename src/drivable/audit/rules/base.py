@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,22 +35,24 @@ class RuleDoc:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule, whole: its id, the checklist's requirement, how drivable decides it and, for a
+    rule decided statically, its check. Nothing else holds a rule's data (`Rules` declares one)."""
+
     id: str
-    section: int | None
     requirement: str
     check_key: str
     doc: RuleDoc | None = None
+    question: str | None = None  # for a rule drivable does not decide: what a reviewer answers
+    check: Check | None = None
+
+    @property
+    def section(self) -> int | None:
+        head = self.id.split(".", 1)[0]
+        return int(head) if head.isdigit() else None
 
     @property
     def severity(self) -> Severity:
         return self.doc.severity if self.doc else "minor"
-
-    @property
-    def question(self) -> str | None:
-        """For a rule drivable does not decide: what a reviewer answers instead."""
-        from drivable.audit.rules.questions import QUESTIONS
-
-        return None if self.doc else QUESTIONS.get(self.id)
 
     @property
     def levels(self) -> tuple[tuple[Severity, str], ...]:
@@ -117,3 +120,15 @@ def finding(
 
 def tool_subject(tool: dict[str, Any]) -> str:
     return f"tool:{tool.get('name', '?')}"
+
+
+def trimmed_schema(schema: dict[str, Any], limit: int = 1500) -> Any:
+    """Evidence stays readable: a schema too large is cut to its top-level shape."""
+    text = json.dumps(schema)
+    if len(text) <= limit:
+        return schema
+    return {
+        k: (sorted(v) if k == "properties" and isinstance(v, dict) else v)
+        for k, v in schema.items()
+        if k in ("type", "properties", "required", "additionalProperties")
+    }

@@ -12,7 +12,14 @@ from typing import Any
 from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.model import Finding
-from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+from drivable.audit.rules.base import (
+    RuleDoc,
+    StaticContext,
+    finding,
+    tool_subject,
+    trimmed_schema,
+)
+from drivable.audit.rules.declare import Rules
 
 AMBIGUOUS_PARAMS = {
     "user": "user_id",
@@ -40,8 +47,36 @@ EXCLUSIVE_CUE = re.compile(
 DATE_FORM_SAID = re.compile(r"YYYY-MM-DD|ISO[ -]?8601", re.I)
 
 
-DOCS = {
-    "3.param-names": RuleDoc(
+RULES = Rules()
+
+
+def _properties(
+    tool: dict[str, Any],
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any], str, set[str]]]:
+    """(name, listed node, resolved node, description, types) of each input property."""
+    schema = h.input_schema(tool)
+    for pname, raw in sch.properties(schema).items():
+        node = sch.resolve(schema, raw)
+        yield pname, raw, node, _prop_doc(node) or _prop_doc(raw), sch.types_of(node)
+
+
+def _prop_doc(node: dict[str, Any]) -> str:
+    return str(node.get("description") or "")
+
+
+def _date_form_said(node: dict[str, Any]) -> bool:
+    return bool(
+        node.get("format")
+        or node.get("pattern")
+        or DATE_FORM_SAID.search(str(node.get("description") or ""))
+    )
+
+
+@RULES.per_tool(
+    "3.param-names",
+    "Disambiguated params (`user_id` not `user`, `started_after` not `since`).",
+    "a+c",
+    doc=RuleDoc(
         "nit",
         "static",
         "Parameter names are disambiguated (`user_id`, not `user`; `started_after`, not `since`) "
@@ -57,7 +92,36 @@ DOCS = {
             ),
         ),
     ),
-    "3.required-optional": RuleDoc(
+)
+def _param_names(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    props = sch.properties(h.input_schema(tool))
+    for pname, raw, node, doc, _ in _properties(tool):
+        if pname in AMBIGUOUS_PARAMS and not (pname == "id" and len(props) == 1):
+            yield finding(
+                "3.param-names",
+                "nit",
+                tool_subject(tool),
+                f"Parameter `{pname}` is ambiguous.",
+                {"property": pname, "schema": raw},
+                f"Rename `{pname}` to `{AMBIGUOUS_PARAMS[pname]}` and describe its values.",
+            )
+        if h.is_id_property(pname, node) and not doc and "pattern" not in node:
+            yield finding(
+                "3.param-names",
+                "minor",
+                tool_subject(tool),
+                f"Id input `{pname}` does not say which tool yields its values or what they look "
+                "like.",
+                {"property": pname, "schema": raw},
+                f"Describe `{pname}`: `Id from <list tool> (e.g. ...)`, and add a `pattern`.",
+            )
+
+
+@RULES.per_tool(
+    "3.required-optional",
+    "Required only if needed; optional params state omission semantics; `default` only if applied; partial update defines absent/null/empty + explicit clearing.",
+    "a+b+c",
+    doc=RuleDoc(
         "minor",
         "static",
         "Optional parameters state what omission means; mutually exclusive optionals are "
@@ -68,7 +132,79 @@ DOCS = {
         "Split into two tools or use a `oneOf` with one required field per branch; describe "
         "omission on each optional (`Omit for all courts`).",
     ),
-    "3.strict-types": RuleDoc(
+)
+def _required_optional(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    schema = h.input_schema(tool)
+    required = set(schema.get("required") or [])
+    for pname, raw, node, doc, _ in _properties(tool):
+        if pname not in required and not doc and "default" not in node:
+            yield finding(
+                "3.required-optional",
+                "minor",
+                tool_subject(tool),
+                f"Optional `{pname}` does not say what omitting it means.",
+                {"property": pname, "schema": raw},
+                f"Describe `{pname}`'s omission semantics (e.g. `Omit for all ...`) or give a "
+                "`default` the server applies.",
+            )
+    props = sch.properties(schema)
+    if any(k in schema for k in ("oneOf", "anyOf", "dependentRequired", "not", "allOf")):
+        return
+    desc = str(tool.get("description") or "") + " " + " ".join(_prop_doc(p) for p in props.values())
+    optional = [p for p in props if p not in required]
+    stems: dict[str, list[str]] = defaultdict(list)
+    for p in optional:
+        m = re.match(r"^(?P<stem>[a-z0-9]+)_(id|email|name|slug|number|uuid|key|url)$", p)
+        if m:
+            stems[m.group("stem")].append(p)
+    alternatives = [v for v in stems.values() if len(v) > 1]
+    named = said_exclusive(tool, props, optional)
+    if named or EXCLUSIVE_PROSE.search(desc) or alternatives:
+        fields = named or (alternatives[0] if alternatives else optional[:4])
+        yield finding(
+            "3.required-optional",
+            "minor",
+            tool_subject(tool),
+            "Mutually exclusive optionals live in prose, not in the schema: "
+            + ", ".join(f"`{f}`" for f in fields)
+            + ". A model fills every property it sees and sends them together.",
+            {"optional": optional, "required": sorted(required), "exclusive": fields},
+            "Encode the choice where a model reads it: one discriminated union (a property "
+            "whose branches each carry one of "
+            + ", ".join(f"`{f}`" for f in fields)
+            + ", a `oneOf` in JSON Schema), or one tool per lookup; not a cross-field check "
+            "in the handler.",
+        )
+
+
+def said_exclusive(
+    tool: dict[str, Any], props: dict[str, dict[str, Any]], optional: list[str]
+) -> list[str]:
+    """The optionals one sentence says exclude each other ("either customer_id or email, not
+    both"), the sentence in the tool's description or in one of theirs (which names itself)."""
+    texts = [("", str(tool.get("description") or ""))]
+    texts += [(p, _prop_doc(props[p])) for p in optional]
+    for own, text in texts:
+        for sentence in h.sentences(text):
+            if not EXCLUSIVE_CUE.search(sentence):
+                continue
+            named = [
+                p
+                for p in optional
+                if p == own
+                or re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", sentence)
+                or re.search(rf"\b{re.escape(p.replace('_', ' '))}\b", sentence, re.I)
+            ]
+            if len(named) >= 2:
+                return named
+    return []
+
+
+@RULES.per_tool(
+    "3.strict-types",
+    "Enums, `format`s, deliberate integer vs number.",
+    "a+c",
+    doc=RuleDoc(
         "minor",
         "static+probe",
         "A string whose description lists its values is an `enum`; a date says how it is written "
@@ -90,137 +226,14 @@ DOCS = {
             ),
         ),
     ),
-    "3.dialect": RuleDoc(
-        "nit",
-        "static",
-        "An input schema is read as JSON Schema 2020-12, MCP's default dialect, unless it "
-        "declares another with `$schema`. A schema without `$schema` is fine; one that declares "
-        "an older draft, or leaves it out while using keywords that mean something else (or "
-        "nothing) in 2020-12 (array `items`, `additionalItems`, `dependencies`, "
-        "`$recursiveRef`, a boolean `exclusiveMinimum`), is reported "
-        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
-        "Hosts must support 2020-12 and need support nothing else: a schema written for draft-07 "
-        "is checked by 2020-12 rules, where tuple `items` and `dependencies` no longer constrain "
-        "anything.",
-        '`"items": [{"type": "string"}, {"type": "integer"}]` with no `$schema`.',
-        "Write 2020-12 keywords (`prefixItems`, `dependentRequired`, `$defs`); leave `$schema` out "
-        "or declare 2020-12.",
-        levels=(
-            (
-                "minor",
-                "the schema declares no `$schema` but uses keywords whose meaning differs in "
-                "2020-12, so it is checked otherwise than written",
-            ),
-        ),
-    ),
-    "3.portable-schema": RuleDoc(
-        "minor",
-        "static",
-        "Schemas prefer flat closed objects and enums over deep anyOf/oneOf, recursive `$ref` "
-        "and patternProperties.",
-        "Several hosts flatten or reject complex schemas; what survives is not what you wrote.",
-        "A `oneOf` of four object shapes nested two levels deep.",
-        "Flatten to a discriminator (`kind` enum) plus closed per-kind fields, or split the tool.",
-    ),
-    "3.closed-schemas": RuleDoc(
-        "major",
-        "static+probe",
-        "Every object schema (root, nested, `$defs`) says `additionalProperties: false`; the "
-        "probe sends an unknown property and expects a rejection naming it.",
-        "Models add properties they believe exist. An open schema drops them silently: the model "
-        "thinks its filter applied and reports wrong results.",
-        '`{"type": "object", "properties": {"query": ...}}` and `{"query": "x", '
-        '"year": 2020}` accepted with `year` ignored.',
-        'Add `additionalProperties: false` at every object level (pydantic: `extra="forbid"`) '
-        "and reject unknown keys with the field named.",
-        levels=(
-            (
-                "minor",
-                "only nested objects are open, or no probe confirmed that an unknown property is accepted (the report says which)",
-            ),
-        ),
-    ),
-    "3.output-schema": RuleDoc(
-        "major",
-        "static+probe",
-        "Every tool whose answer is data declares an `outputSchema`, and successful probe "
-        "results carry `structuredContent` that conforms to it. A tool seen answering prose (a "
-        "diff, a page of markdown) is not asked for one.",
-        "Structured output is what a model (or its code) branches on; without a schema it parses "
-        "prose and the format drifts.",
-        "A search tool returning only a text block.",
-        "Declare `outputSchema` and return `structuredContent` with a JSON text mirror in "
-        "`content`.",
-        levels=(
-            (
-                "minor",
-                "no probe saw the tool's answer (not called, or offline); a tool seen answering prose is not reported",
-            ),
-        ),
-    ),
-}
-
-
-def check_tool(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
-    """The schema rules on one tool: its input schema (as discovery publishes it, when it does)
-    and its output schema."""
-    name = str(tool.get("name", ""))
-    yield from _schema_checks(tool, _discovered_schema(ctx, name) or h.input_schema(tool))
-    if not isinstance(tool.get("outputSchema"), dict):
-        yield finding(
-            "3.output-schema",
-            "major",
-            tool_subject(tool),
-            "No outputSchema: the result shape is undeclared.",
-            {"outputSchema": None},
-            f"Declare an `outputSchema` for `{name}` and return conforming "
-            "`structuredContent` (plus a JSON text mirror).",
-        )
-
-
-def _prop_doc(node: dict[str, Any]) -> str:
-    return str(node.get("description") or "")
-
-
-def _date_form_said(node: dict[str, Any]) -> bool:
-    return bool(
-        node.get("format")
-        or node.get("pattern")
-        or DATE_FORM_SAID.search(str(node.get("description") or ""))
-    )
-
-
-def _schema_checks(tool: dict[str, Any], whole: dict[str, Any]) -> Iterator[Finding]:
-    """`whole`: the input schema discovery publishes, where a runtime that lists less (drivable
-    leaves `format` and `pattern` out of tools/list) keeps all of it; else the listed one."""
-    name = str(tool.get("name"))
+)
+def _strict_types(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    """Against the input schema discovery publishes (`whole`), where a runtime that lists less
+    (drivable leaves `format` and `pattern` out of tools/list) keeps all of it; else the listed."""
     schema = h.input_schema(tool)
+    whole = _discovered_schema(ctx, str(tool.get("name", ""))) or schema
     subject = tool_subject(tool)
-    open_nodes = [
-        node.pointer
-        for node in sch.object_nodes(schema)
-        if not sch.is_closed(node.schema) and not sch.is_open_map(node.schema)
-    ]
-    if open_nodes:
-        root_open = "/" in open_nodes
-        yield finding(
-            "3.closed-schemas",
-            "major" if root_open else "minor",
-            subject,
-            f"{len(open_nodes)} object schema(s) accept unknown properties"
-            + (" (including the root)." if root_open else "."),
-            {"open_objects": open_nodes[:10], "inputSchema": _trim(schema)},
-            "Add `additionalProperties: false` at "
-            + ", ".join(f"`{p}`" for p in open_nodes[:5])
-            + ' (pydantic: `model_config = ConfigDict(extra="forbid")`).',
-        )
-    yield from _dialect_checks(tool, schema)
-    props = sch.properties(schema)
-    required = set(schema.get("required") or [])
-    for pname, raw in props.items():
-        node = sch.resolve(schema, raw)
-        doc = _prop_doc(node) or _prop_doc(raw)
-        types = sch.types_of(node)
+    for pname, raw, node, doc, types in _properties(tool):
         if not types and not any(k in node for k in ("enum", "const", "$ref", "allOf")):
             yield finding(
                 "3.strict-types",
@@ -268,96 +281,14 @@ def _schema_checks(tool: dict[str, Any], whole: dict[str, Any]) -> Iterator[Find
                 {"property": pname, "schema": raw},
                 f'Make `{pname}` `"type": "integer"` with `minimum`/`maximum`.',
             )
-        if pname in AMBIGUOUS_PARAMS and not (pname == "id" and len(props) == 1):
-            yield finding(
-                "3.param-names",
-                "nit",
-                subject,
-                f"Parameter `{pname}` is ambiguous.",
-                {"property": pname, "schema": raw},
-                f"Rename `{pname}` to `{AMBIGUOUS_PARAMS[pname]}` and describe its values.",
-            )
-        if h.is_id_property(pname, node) and not doc and "pattern" not in node:
-            yield finding(
-                "3.param-names",
-                "minor",
-                subject,
-                f"Id input `{pname}` does not say which tool yields its values or what they look "
-                "like.",
-                {"property": pname, "schema": raw},
-                f"Describe `{pname}`: `Id from <list tool> (e.g. ...)`, and add a `pattern`.",
-            )
-        if pname not in required and not doc and "default" not in node:
-            yield finding(
-                "3.required-optional",
-                "minor",
-                subject,
-                f"Optional `{pname}` does not say what omitting it means.",
-                {"property": pname, "schema": raw},
-                f"Describe `{pname}`'s omission semantics (e.g. `Omit for all ...`) or give a "
-                "`default` the server applies.",
-            )
-    _ = name
-    yield from _exclusive_checks(tool, schema, props, required)
-    yield from _portability_checks(tool, schema)
 
 
-def said_exclusive(
-    tool: dict[str, Any], props: dict[str, dict[str, Any]], optional: list[str]
-) -> list[str]:
-    """The optionals one sentence says exclude each other ("either customer_id or email, not
-    both"), the sentence in the tool's description or in one of theirs (which names itself)."""
-    texts = [("", str(tool.get("description") or ""))]
-    texts += [(p, _prop_doc(props[p])) for p in optional]
-    for own, text in texts:
-        for sentence in h.sentences(text):
-            if not EXCLUSIVE_CUE.search(sentence):
-                continue
-            named = [
-                p
-                for p in optional
-                if p == own
-                or re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", sentence)
-                or re.search(rf"\b{re.escape(p.replace('_', ' '))}\b", sentence, re.I)
-            ]
-            if len(named) >= 2:
-                return named
-    return []
-
-
-def _exclusive_checks(
-    tool: dict[str, Any],
-    schema: dict[str, Any],
-    props: dict[str, dict[str, Any]],
-    required: set[str],
-) -> Iterator[Finding]:
-    if any(k in schema for k in ("oneOf", "anyOf", "dependentRequired", "not", "allOf")):
-        return
-    desc = str(tool.get("description") or "") + " " + " ".join(_prop_doc(p) for p in props.values())
-    optional = [p for p in props if p not in required]
-    stems: dict[str, list[str]] = defaultdict(list)
-    for p in optional:
-        m = re.match(r"^(?P<stem>[a-z0-9]+)_(id|email|name|slug|number|uuid|key|url)$", p)
-        if m:
-            stems[m.group("stem")].append(p)
-    alternatives = [v for v in stems.values() if len(v) > 1]
-    named = said_exclusive(tool, props, optional)
-    if named or EXCLUSIVE_PROSE.search(desc) or alternatives:
-        fields = named or (alternatives[0] if alternatives else optional[:4])
-        yield finding(
-            "3.required-optional",
-            "minor",
-            tool_subject(tool),
-            "Mutually exclusive optionals live in prose, not in the schema: "
-            + ", ".join(f"`{f}`" for f in fields)
-            + ". A model fills every property it sees and sends them together.",
-            {"optional": optional, "required": sorted(required), "exclusive": fields},
-            "Encode the choice where a model reads it: one discriminated union (a property "
-            "whose branches each carry one of "
-            + ", ".join(f"`{f}`" for f in fields)
-            + ", a `oneOf` in JSON Schema), or one tool per lookup; not a cross-field check "
-            "in the handler.",
-        )
+def _discovered_schema(ctx: StaticContext, name: str) -> dict[str, Any] | None:
+    meta = (ctx.surface.get("discover") or {}).get("_meta")
+    tools = meta.get("dev.drivable/tools") if isinstance(meta, dict) else None
+    entry = tools.get(name) if isinstance(tools, dict) else None
+    schema = entry.get("inputSchema") if isinstance(entry, dict) else None
+    return schema if isinstance(schema, dict) else None
 
 
 DIALECT_2020_12 = re.compile(r"^https?://json-schema\.org/draft/2020-12/schema#?$")
@@ -379,7 +310,36 @@ def _other_draft_keywords(schema: dict[str, Any]) -> list[str]:
     return found
 
 
-def _dialect_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
+@RULES.per_tool(
+    "3.dialect",
+    "Declare `$schema` dialect.",
+    "a",
+    doc=RuleDoc(
+        "nit",
+        "static",
+        "An input schema is read as JSON Schema 2020-12, MCP's default dialect, unless it "
+        "declares another with `$schema`. A schema without `$schema` is fine; one that declares "
+        "an older draft, or leaves it out while using keywords that mean something else (or "
+        "nothing) in 2020-12 (array `items`, `additionalItems`, `dependencies`, "
+        "`$recursiveRef`, a boolean `exclusiveMinimum`), is reported "
+        "(docs/decisions/0027-the-runtime-wins-over-the-checklist.md).",
+        "Hosts must support 2020-12 and need support nothing else: a schema written for draft-07 "
+        "is checked by 2020-12 rules, where tuple `items` and `dependencies` no longer constrain "
+        "anything.",
+        '`"items": [{"type": "string"}, {"type": "integer"}]` with no `$schema`.',
+        "Write 2020-12 keywords (`prefixItems`, `dependentRequired`, `$defs`); leave `$schema` out "
+        "or declare 2020-12.",
+        levels=(
+            (
+                "minor",
+                "the schema declares no `$schema` but uses keywords whose meaning differs in "
+                "2020-12, so it is checked otherwise than written",
+            ),
+        ),
+    ),
+)
+def _dialect(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    schema = h.input_schema(tool)
     declared = schema.get("$schema")
     if isinstance(declared, str) and not DIALECT_2020_12.match(declared):
         yield finding(
@@ -409,15 +369,22 @@ def _dialect_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Fi
         )
 
 
-def _discovered_schema(ctx: StaticContext, name: str) -> dict[str, Any] | None:
-    meta = (ctx.surface.get("discover") or {}).get("_meta")
-    tools = meta.get("dev.drivable/tools") if isinstance(meta, dict) else None
-    entry = tools.get(name) if isinstance(tools, dict) else None
-    schema = entry.get("inputSchema") if isinstance(entry, dict) else None
-    return schema if isinstance(schema, dict) else None
-
-
-def _portability_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterator[Finding]:
+@RULES.per_tool(
+    "3.portable-schema",
+    "Prefer flat closed objects/enums/discriminators over deep anyOf/oneOf, recursive `$ref`, patternProperties.",
+    "a",
+    doc=RuleDoc(
+        "minor",
+        "static",
+        "Schemas prefer flat closed objects and enums over deep anyOf/oneOf, recursive `$ref` "
+        "and patternProperties.",
+        "Several hosts flatten or reject complex schemas; what survives is not what you wrote.",
+        "A `oneOf` of four object shapes nested two levels deep.",
+        "Flatten to a discriminator (`kind` enum) plus closed per-kind fields, or split the tool.",
+    ),
+)
+def _portable(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    schema = h.input_schema(tool)
     problems: list[str] = []
     for at in sch.walk(schema):
         node, pointer, depth = at.schema, at.pointer, at.depth
@@ -444,15 +411,82 @@ def _portability_checks(tool: dict[str, Any], schema: dict[str, Any]) -> Iterato
         )
 
 
-def _trim(schema: dict[str, Any], limit: int = 1500) -> Any:
-    """Evidence stays readable: a schema too large is cut to its top-level shape."""
-    import json
+@RULES.per_tool(
+    "3.closed-schemas",
+    "`additionalProperties: false` on all object schemas unless documented.",
+    "a+b",
+    doc=RuleDoc(
+        "major",
+        "static+probe",
+        "Every object schema (root, nested, `$defs`) says `additionalProperties: false`; the "
+        "probe sends an unknown property and expects a rejection naming it.",
+        "Models add properties they believe exist. An open schema drops them silently: the model "
+        "thinks its filter applied and reports wrong results.",
+        '`{"type": "object", "properties": {"query": ...}}` and `{"query": "x", '
+        '"year": 2020}` accepted with `year` ignored.',
+        'Add `additionalProperties: false` at every object level (pydantic: `extra="forbid"`) '
+        "and reject unknown keys with the field named.",
+        levels=(
+            (
+                "minor",
+                "only nested objects are open, or no probe confirmed that an unknown property is accepted (the report says which)",
+            ),
+        ),
+    ),
+)
+def _closed(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    schema = h.input_schema(tool)
+    open_nodes = [
+        node.pointer
+        for node in sch.object_nodes(schema)
+        if not sch.is_closed(node.schema) and not sch.is_open_map(node.schema)
+    ]
+    if open_nodes:
+        root_open = "/" in open_nodes
+        yield finding(
+            "3.closed-schemas",
+            "major" if root_open else "minor",
+            tool_subject(tool),
+            f"{len(open_nodes)} object schema(s) accept unknown properties"
+            + (" (including the root)." if root_open else "."),
+            {"open_objects": open_nodes[:10], "inputSchema": trimmed_schema(schema)},
+            "Add `additionalProperties: false` at "
+            + ", ".join(f"`{p}`" for p in open_nodes[:5])
+            + ' (pydantic: `model_config = ConfigDict(extra="forbid")`).',
+        )
 
-    text = json.dumps(schema)
-    if len(text) <= limit:
-        return schema
-    return {
-        k: (sorted(v) if k == "properties" and isinstance(v, dict) else v)
-        for k, v in schema.items()
-        if k in ("type", "properties", "required", "additionalProperties")
-    }
+
+@RULES.per_tool(
+    "3.output-schema",
+    "Per tool: `outputSchema` + conforming `structuredContent`; carve-out only for non-parseable output (image/audio/prose), noted; JSON text fallback.",
+    "a+b+c",
+    doc=RuleDoc(
+        "major",
+        "static+probe",
+        "Every tool whose answer is data declares an `outputSchema`, and successful probe "
+        "results carry `structuredContent` that conforms to it. A tool seen answering prose (a "
+        "diff, a page of markdown) is not asked for one.",
+        "Structured output is what a model (or its code) branches on; without a schema it parses "
+        "prose and the format drifts.",
+        "A search tool returning only a text block.",
+        "Declare `outputSchema` and return `structuredContent` with a JSON text mirror in "
+        "`content`.",
+        levels=(
+            (
+                "minor",
+                "no probe saw the tool's answer (not called, or offline); a tool seen answering prose is not reported",
+            ),
+        ),
+    ),
+)
+def _output_schema(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    if not isinstance(tool.get("outputSchema"), dict):
+        yield finding(
+            "3.output-schema",
+            "major",
+            tool_subject(tool),
+            "No outputSchema: the result shape is undeclared.",
+            {"outputSchema": None},
+            f"Declare an `outputSchema` for `{tool.get('name', '')}` and return conforming "
+            "`structuredContent` (plus a JSON text mirror).",
+        )

@@ -14,14 +14,20 @@ from typing import Any
 from drivable import schema as sch
 from drivable.audit import heuristics as h
 from drivable.audit.model import Finding
-from drivable.audit.rules import s3_schemas
 from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+from drivable.audit.rules.declare import Rules
 
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
 BY_FIELD = re.compile(r"^(?P<stem>.+?)_by_(?P<field>[a-z0-9_]+)$")
 
-DOCS = {
-    "3.naming": RuleDoc(
+RULES = Rules()
+
+
+@RULES.per_tool(
+    "3.naming",
+    "`snake_case` prefix_verb_noun (`slack_send_message`); no prefix only if all hosts namespace.",
+    "a",
+    doc=RuleDoc(
         "minor",
         "static",
         "Tool names are snake_case `verb_noun` (optionally prefixed, `slack_send_message`).",
@@ -36,7 +42,38 @@ DOCS = {
             ),
         ),
     ),
-    "3.verbs": RuleDoc(
+)
+def _naming(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
+    name = str(tool.get("name", ""))
+    if not SNAKE.match(name):
+        one_word = re.fullmatch(r"[a-z][a-z0-9]*", name) is not None
+        yield finding(
+            "3.naming",
+            # A single lower-case word (`echo`, `fetch`) imports fine and is read fine.
+            "nit" if one_word else "minor",
+            tool_subject(tool),
+            f"`{name}` is not snake_case verb_noun.",
+            {"name": name},
+            f"Rename to `{'_'.join(h.words(name)) or 'verb_noun'}`"
+            + ("" if h.verb_of(name) else " with a leading verb (get, list, create, ...)")
+            + ".",
+        )
+    elif h.verb_of(name) is None:
+        yield finding(
+            "3.naming",
+            "nit",
+            tool_subject(tool),
+            f"`{name}` has no recognisable verb.",
+            {"name": name},
+            "Start the name (after any prefix) with a verb: get, list, search, create, ...",
+        )
+
+
+@RULES.static(
+    "3.verbs",
+    "Each verb (list/get/create/update/delete/send/search) means one thing.",
+    "a+c",
+    doc=RuleDoc(
         "nit",
         "static",
         "One verb per meaning: the catalog does not mix synonyms (`get_` and `fetch_`, `delete_` "
@@ -45,7 +82,28 @@ DOCS = {
         "`get_invoice` beside `fetch_customer`.",
         "Pick one verb per meaning and rename the others.",
     ),
-    "3.descriptions": RuleDoc(
+)
+def _one_verb_per_meaning(ctx: StaticContext) -> Iterator[Finding]:
+    names = sorted(ctx.tool_names)
+    verbs = {h.verb_of(n) for n in names} - {None}
+    for group in h.SYNONYM_GROUPS:
+        used = sorted(v for v in verbs if v in group)
+        if len(used) > 1:
+            yield finding(
+                "3.verbs",
+                "nit",
+                "server",
+                f"Synonym verbs in one catalog: {', '.join(used)}.",
+                {"verbs": used, "tools": [n for n in names if h.verb_of(n) in used][:10]},
+                f"Use one verb (`{used[0]}`) for one meaning and rename the rest.",
+            )
+
+
+@RULES.per_tool(
+    "3.descriptions",
+    "Narrow descriptions with when-to-use, edge cases, example invocation.",
+    "a+c",
+    doc=RuleDoc(
         "major",
         "static",
         "Every tool has a description that says when to use it, its edge cases, and an example "
@@ -62,28 +120,8 @@ DOCS = {
             ),
         ),
     ),
-    "3.ap-endpoint-wrapping": RuleDoc(
-        "major",
-        "static",
-        "No endpoint mirroring: `get_x_by_id`, `get_x_by_email`, `get_x_by_name` are one tool.",
-        "Each mirrored endpoint is another near-identical choice; models pick the wrong one or "
-        "chain them.",
-        "`get_user_by_id`, `get_user_by_email`.",
-        "One `get_user` with `user_id` or `email` (a oneOf), or a `find_users(query)`.",
-    ),
-    "3.code-exec-clients": RuleDoc(
-        "minor",
-        "static",
-        "Tool names are import-friendly identifiers and do not collide once normalised.",
-        "Code-executing clients turn tools into functions; `get-user` and `get_user` collide and "
-        "`get.user` does not import.",
-        "`user.get` and `user-get`.",
-        "Use `[a-z][a-z0-9_]*` names, unique after lower-casing.",
-    ),
-}
-
-
-def _description_checks(tool: dict[str, Any]) -> Iterator[Finding]:
+)
+def _description(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]:
     desc = str(tool.get("description") or "").strip()
     name = str(tool.get("name"))
     props = sch.properties(h.input_schema(tool))
@@ -129,51 +167,54 @@ def _description_checks(tool: dict[str, Any]) -> Iterator[Finding]:
         )
 
 
-def check(ctx: StaticContext) -> Iterator[Finding]:
-    tools = ctx.tools
-    for tool in tools:
-        name = str(tool.get("name", ""))
-        if not SNAKE.match(name):
-            one_word = re.fullmatch(r"[a-z][a-z0-9]*", name) is not None
-            yield finding(
-                "3.naming",
-                # A single lower-case word (`echo`, `fetch`) imports fine and is read fine.
-                "nit" if one_word else "minor",
-                tool_subject(tool),
-                f"`{name}` is not snake_case verb_noun.",
-                {"name": name},
-                f"Rename to `{'_'.join(h.words(name)) or 'verb_noun'}`"
-                + ("" if h.verb_of(name) else " with a leading verb (get, list, create, ...)")
-                + ".",
-            )
-        elif h.verb_of(name) is None:
-            yield finding(
-                "3.naming",
-                "nit",
-                tool_subject(tool),
-                f"`{name}` has no recognisable verb.",
-                {"name": name},
-                "Start the name (after any prefix) with a verb: get, list, search, create, ...",
-            )
-        yield from _description_checks(tool)
-        yield from s3_schemas.check_tool(ctx, tool)
-    yield from _catalog_checks(ctx)
-
-
-def _catalog_checks(ctx: StaticContext) -> Iterator[Finding]:
+@RULES.static(
+    "3.code-exec-clients",
+    "Import-friendly, non-colliding names; authoritative structuredContent; codes map to exceptions.",
+    "a",
+    doc=RuleDoc(
+        "minor",
+        "static",
+        "Tool names are import-friendly identifiers and do not collide once normalised.",
+        "Code-executing clients turn tools into functions; `get-user` and `get_user` collide and "
+        "`get.user` does not import.",
+        "`user.get` and `user-get`.",
+        "Use `[a-z][a-z0-9_]*` names, unique after lower-casing.",
+    ),
+)
+def _importable_names(ctx: StaticContext) -> Iterator[Finding]:
     names = sorted(ctx.tool_names)
-    verbs = {h.verb_of(n) for n in names} - {None}
-    for group in h.SYNONYM_GROUPS:
-        used = sorted(v for v in verbs if v in group)
-        if len(used) > 1:
-            yield finding(
-                "3.verbs",
-                "nit",
-                "server",
-                f"Synonym verbs in one catalog: {', '.join(used)}.",
-                {"verbs": used, "tools": [n for n in names if h.verb_of(n) in used][:10]},
-                f"Use one verb (`{used[0]}`) for one meaning and rename the rest.",
-            )
+    normal: dict[str, list[str]] = defaultdict(list)
+    for n in names:
+        normal[re.sub(r"[^a-z0-9]", "_", n.lower())].append(n)
+    bad = [n for n in names if not n.isidentifier() or keyword.iskeyword(n)]
+    clashes = [v for v in normal.values() if len(v) > 1]
+    if bad or clashes:
+        yield finding(
+            "3.code-exec-clients",
+            "minor",
+            "server",
+            "Tool names that do not import as identifiers or collide once normalised.",
+            {"not_identifiers": bad[:10], "collisions": clashes[:10]},
+            "Rename to `[a-z][a-z0-9_]*`, unique after lower-casing.",
+        )
+
+
+@RULES.static(
+    "3.ap-endpoint-wrapping",
+    "Anti-pattern: one tool per endpoint (60 tools ≈ 6–10 tasks).",
+    "a+c",
+    doc=RuleDoc(
+        "major",
+        "static",
+        "No endpoint mirroring: `get_x_by_id`, `get_x_by_email`, `get_x_by_name` are one tool.",
+        "Each mirrored endpoint is another near-identical choice; models pick the wrong one or "
+        "chain them.",
+        "`get_user_by_id`, `get_user_by_email`.",
+        "One `get_user` with `user_id` or `email` (a oneOf), or a `find_users(query)`.",
+    ),
+)
+def _endpoint_mirroring(ctx: StaticContext) -> Iterator[Finding]:
+    names = sorted(ctx.tool_names)
     by_stem: dict[str, list[str]] = defaultdict(list)
     for n in names:
         m = BY_FIELD.match(n)
@@ -193,17 +234,3 @@ def _catalog_checks(ctx: StaticContext) -> Iterator[Finding]:
                 + ", ".join(f"`{f}`" for f in fields)
                 + " (a oneOf), and remove the others after a deprecation window.",
             )
-    normal: dict[str, list[str]] = defaultdict(list)
-    for n in names:
-        normal[re.sub(r"[^a-z0-9]", "_", n.lower())].append(n)
-    bad = [n for n in names if not n.isidentifier() or keyword.iskeyword(n)]
-    clashes = [v for v in normal.values() if len(v) > 1]
-    if bad or clashes:
-        yield finding(
-            "3.code-exec-clients",
-            "minor",
-            "server",
-            "Tool names that do not import as identifiers or collide once normalised.",
-            {"not_identifiers": bad[:10], "collisions": clashes[:10]},
-            "Rename to `[a-z][a-z0-9_]*`, unique after lower-casing.",
-        )

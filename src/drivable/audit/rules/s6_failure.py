@@ -1,11 +1,18 @@
-"""§6 Failure recovery and drivable's own `dv.*` probe rules: docs only; the probes decide them."""
+"""§6 Failure recovery and drivable's own `dv.*` probe rules: decided by the probes
+(`drivable.audit.probes`), which report them by id."""
 
 from __future__ import annotations
 
 from drivable.audit.rules.base import RuleDoc
+from drivable.audit.rules.declare import Rules
 
-DOCS = {
-    "6.tool-errors": RuleDoc(
+RULES = Rules()
+
+RULES.declare(
+    "6.tool-errors",
+    "Semantic tool errors = `isError: true`; JSON-RPC only for admissibility (-32602, -32022, -32020, -32021).",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "A call with bad arguments comes back as a tool result with `isError: true`, not as a "
@@ -21,7 +28,13 @@ DOCS = {
         "Catch validation failures in the handler and return `isError: true` with the envelope; "
         "raise (FastMCP: `ToolError`) instead of returning error text.",
     ),
-    "6.symbolic-codes": RuleDoc(
+)
+
+RULES.declare(
+    "6.symbolic-codes",
+    "Stable symbolic string codes as branch key.",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "An error result carries the envelope (a stable symbolic `code`, a `message`) as JSON in "
@@ -38,7 +51,13 @@ DOCS = {
             ),
         ),
     ),
-    "6.field-feedback": RuleDoc(
+)
+
+RULES.declare(
+    "6.field-feedback",
+    "Which field, why, allowed values.",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "The error names the failing field (`issues[].path` or `details.field`) and says what "
@@ -47,7 +66,13 @@ DOCS = {
         '`{code: invalid_argument, message: "bad input"}` for an unknown property `yeer`.',
         'Add `issues: [{path: "yeer", code: "unknown_property", expected: ...}]`.',
     ),
-    "6.repair-hints": RuleDoc(
+)
+
+RULES.declare(
+    "6.repair-hints",
+    "Include the next corrective call/param/filter.",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "An error says the next call: a `hint` or a `repair` naming a real tool.",
@@ -57,7 +82,13 @@ DOCS = {
         'Add `hint: "Call list_invoices to find the id."` and `repair: {tool: "list_invoices", '
         "arguments: {...}}`.",
     ),
-    "6.repair-callable": RuleDoc(
+)
+
+RULES.declare(
+    "6.repair-callable",
+    "Repair names real tools/params/values; literal args, no placeholders; lookup tool first if needed.",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "A `repair` names a tool that exists with arguments that validate against its input "
@@ -67,7 +98,13 @@ DOCS = {
         "Name the real tool and literal, schema-valid arguments.",
         levels=(("minor", "`repair` is there but not one object"),),
     ),
-    "6.retryability": RuleDoc(
+)
+
+RULES.declare(
+    "6.retryability",
+    "`temporary`, `retry_after_ms` (int ≥0 or null; null if not temporary), `rate_limit_remaining`.",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "The envelope says whether retrying helps: `temporary` (bool) and `retry_after_ms`.",
@@ -75,7 +112,13 @@ DOCS = {
         "`{code: rate_limited, message}` with no retry information.",
         "Add `temporary: true, retry_after_ms: 2000` (or `false, null`).",
     ),
-    "6.correlation": RuleDoc(
+)
+
+RULES.declare(
+    "6.correlation",
+    "`request_id`, offending param, resource URI (OTel keys don't replace `request_id`).",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "The envelope carries a `request_id`.",
@@ -83,7 +126,13 @@ DOCS = {
         "An error with no request id.",
         "Add `request_id` to every error envelope.",
     ),
-    "6.presence": RuleDoc(
+)
+
+RULES.declare(
+    "6.presence",
+    "Required fields always present (`retry_after_ms` nullable); optional omitted, never null/empty.",
+    "b",
+    doc=RuleDoc(
         "nit",
         "probe",
         "Optional envelope fields are omitted, never null or empty (except `retry_after_ms`).",
@@ -91,7 +140,13 @@ DOCS = {
         "`repair: null, details: {}`.",
         "Omit empty optional fields.",
     ),
-    "6.no-recoverable": RuleDoc(
+)
+
+RULES.declare(
+    "6.no-recoverable",
+    "No `recoverable` flag.",
+    "a+b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "No `recoverable` flag in an error (use `temporary` + a repair).",
@@ -99,7 +154,13 @@ DOCS = {
         "`{recoverable: true}`.",
         "Replace with `temporary` and a `repair`.",
     ),
-    "6.resource-errors": RuleDoc(
+)
+
+RULES.declare(
+    "6.resource-errors",
+    "Resource errors JSON-RPC with same envelope in `error.data`.",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "Reading an unknown resource gives a JSON-RPC error with the envelope in `error.data`.",
@@ -107,7 +168,13 @@ DOCS = {
         "`-32603 Internal error` for an unknown URI.",
         'Return -32602 with `data: {machine_code: "not_found", human_message, ...}`.',
     ),
-    "6.jsonrpc-code-allocation": RuleDoc(
+)
+
+RULES.declare(
+    "6.jsonrpc-code-allocation",
+    "-32020..-32099 only spec-assigned; -32000..-32019 closed; custom outside -32768..-32000; never -32002/-32042.",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "JSON-RPC error codes stay out of the reserved bands (-32000..-32019 closed, never "
@@ -116,7 +183,13 @@ DOCS = {
         "`-32001` for a custom not-found.",
         "Use -32602 for invalid params / not found, custom codes outside -32768..-32000.",
     ),
-    "6.details-field": RuleDoc(
+)
+
+RULES.declare(
+    "6.details-field",
+    "`field` = published inputSchema path (dotted) or `fields` array; exactly one; `uri` for resources.",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "The field named by an error is a real path of the published input schema.",
@@ -125,7 +198,13 @@ DOCS = {
         '`issues: [{path: "body.args.qty"}]` for a top-level `quantity`.',
         "Name the field by its inputSchema path (dotted).",
     ),
-    "6.degraded-carrier": RuleDoc(
+)
+
+RULES.declare(
+    "6.degraded-carrier",
+    "Envelope in `content[0].text` only as a disclosed framework-forced mode.",
+    "b+c",
+    doc=RuleDoc(
         "minor",
         "probe",
         "An error's envelope is in the first text block, not only in `structuredContent` or "
@@ -135,7 +214,13 @@ DOCS = {
         '`{"isError": true, "content": [{"text": "failed"}], "structuredContent": {"code": ...}}`.',
         "Serialise the envelope as JSON into `content[0].text`.",
     ),
-    "dv.error-shape": RuleDoc(
+)
+
+RULES.declare(
+    "dv.error-shape",
+    "",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "An error result that carries `structuredContent` has it validate against the tool's "
@@ -149,7 +234,13 @@ DOCS = {
         "content=[...])`; TypeScript: return `{isError: true, content: [...]}` without "
         "`structuredContent`).",
     ),
-    "dv.substrate-leak": RuleDoc(
+)
+
+RULES.declare(
+    "dv.substrate-leak",
+    "",
+    "b",
+    doc=RuleDoc(
         "critical",
         "probe",
         "No answer (content or structuredContent, success or error) leaks the substrate: SQL or "
@@ -174,7 +265,13 @@ DOCS = {
             ),
         ),
     ),
-    "dv.ambiguous-date": RuleDoc(
+)
+
+RULES.declare(
+    "dv.ambiguous-date",
+    "",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "An ambiguous date (`01/02/2026`) is neither silently guessed nor rejected without the "
@@ -185,7 +282,13 @@ DOCS = {
         'Return `ambiguous_date` with `readings: ["2026-01-02", "2026-02-01"]`, or accept ISO '
         "only and say so.",
     ),
-    "dv.cursor-validation": RuleDoc(
+)
+
+RULES.declare(
+    "dv.cursor-validation",
+    "",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "A damaged cursor is rejected with a code and a hint to restart paging; an invented one "
@@ -196,7 +299,13 @@ DOCS = {
         "Make cursors opaque and signed; reject unknown ones with `invalid_cursor` and a repair "
         "that restarts without `cursor`.",
     ),
-    "dv.cold-start": RuleDoc(
+)
+
+RULES.declare(
+    "dv.cold-start",
+    "",
+    "b",
+    doc=RuleDoc(
         "minor",
         "probe",
         "Cold start: tokens a model reads before its first useful call, and whether that first "
@@ -205,7 +314,13 @@ DOCS = {
         "A first call that fails because the only example in the schema is invalid.",
         "Give the first tool a literal example and defaults that work.",
     ),
-    "dv.probe-crash": RuleDoc(
+)
+
+RULES.declare(
+    "dv.probe-crash",
+    "",
+    "b",
+    doc=RuleDoc(
         "major",
         "probe",
         "A probe call makes the server fail hard: the connection drops, or the call times out "
@@ -214,4 +329,4 @@ DOCS = {
         "The server process exits on `{}`.",
         "Validate before work; catch everything at the tool boundary.",
     ),
-}
+)

@@ -14,6 +14,7 @@ from typing import Any
 
 from drivable.audit.model import Finding
 from drivable.audit.rules.base import RuleDoc, StaticContext, finding, tool_subject
+from drivable.audit.rules.declare import Rules
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 DRIVABLE_TASK_META = "dev.drivable/task"
@@ -24,46 +25,7 @@ DURATION_CUES = re.compile(
     re.I,
 )
 
-DOCS = {
-    "7.task-support": RuleDoc(
-        "major",
-        "static",
-        "A tool that declares task support (`execution.taskSupport` or drivable's "
-        f"`_meta['{DRIVABLE_TASK_META}']`) is served by a server that advertises the "
-        f"`{EXTENSION}` extension in its capabilities (in the 2025-11-25 era, the core "
-        "`tasks` capability with `requests.tools.call`).",
-        "A client only creates, polls and cancels tasks with a server that advertised the "
-        "extension; a task tool without it either never runs as a task or answers task handles "
-        "the client has no method to follow.",
-        f"`taskSupport: 'required'` with `capabilities.extensions` lacking `{EXTENSION}`.",
-        f"Advertise `capabilities.extensions['{EXTENSION}']` (drivable does so for any contract "
-        "with a `LongRunning` tool), or drop the declaration.",
-        levels=(("critical", "the tool requires a task (taskSupport 'required')"),),
-    ),
-    "7.declare-duration": RuleDoc(
-        "minor",
-        "static+probe",
-        "The description of a tool that declares task support says that it is long-running: "
-        "its usual duration or timeout, or that it may return a task. A probe call that gets no "
-        "answer within `--timeout` is a finding unless the description says the tool is long "
-        "or the tool offers a task.",
-        "A model picks and schedules calls from descriptions; a call that silently takes minutes "
-        "or returns a handle instead of a result surprises it, and it retries or gives up. A call "
-        "that never returns stalls the whole turn, and the model cannot tell whether it applied.",
-        "`summarize_decisions`: 'Tally every decision a search matches.' with taskSupport set; "
-        "a calculator whose `9**9**9` never returns.",
-        "Add one sentence: 'Long-running (usually seconds); stopped after 2 min; with the tasks "
-        "extension it returns a task id to poll with tasks/get.' (drivable adds it from "
-        "`LongRunning`.) Bound the work of a tool that is not long by nature (a time or size "
-        "limit) and answer a structured error past it.",
-        levels=(
-            (
-                "major",
-                "a probe call got no answer within the timeout and nothing says the tool is long",
-            ),
-        ),
-    ),
-}
+RULES = Rules()
 
 
 def task_support(tool: dict[str, Any]) -> str | None:
@@ -90,23 +52,40 @@ def advertises_tasks(capabilities: dict[str, Any]) -> bool:
     return isinstance(tools, dict) and "call" in tools
 
 
-def check(ctx: StaticContext) -> Iterator[Finding]:
-    advertised = advertises_tasks(ctx.capabilities)
-    declaring = [(tool, support) for tool in ctx.tools if (support := task_support(tool))]
-    if not declaring:
-        ctx.note(7, "no tool declares task support")
-        return
-    ctx.note(7, f"{len(declaring)} task tools against the advertised extensions")
-    for tool, support in declaring:
-        if not advertised:
-            yield finding(
-                "7.task-support",
-                "critical" if support == "required" else "major",
-                tool_subject(tool),
-                f"Declares task support '{support}' but the server does not advertise {EXTENSION}.",
-                {"taskSupport": support, "capabilities": sorted(ctx.capabilities)},
-                f"Advertise capabilities.extensions['{EXTENSION}'] or drop the declaration.",
-            )
+def _declaring(ctx: StaticContext) -> list[tuple[dict[str, Any], str]]:
+    return [(tool, support) for tool in ctx.tools if (support := task_support(tool))]
+
+
+@RULES.static(
+    "7.declare-duration",
+    "Describe duration, timeout, progress, and when a task may be returned.",
+    "a+c",
+    doc=RuleDoc(
+        "minor",
+        "static+probe",
+        "The description of a tool that declares task support says that it is long-running: "
+        "its usual duration or timeout, or that it may return a task. A probe call that gets no "
+        "answer within `--timeout` is a finding unless the description says the tool is long "
+        "or the tool offers a task.",
+        "A model picks and schedules calls from descriptions; a call that silently takes minutes "
+        "or returns a handle instead of a result surprises it, and it retries or gives up. A call "
+        "that never returns stalls the whole turn, and the model cannot tell whether it applied.",
+        "`summarize_decisions`: 'Tally every decision a search matches.' with taskSupport set; "
+        "a calculator whose `9**9**9` never returns.",
+        "Add one sentence: 'Long-running (usually seconds); stopped after 2 min; with the tasks "
+        "extension it returns a task id to poll with tasks/get.' (drivable adds it from "
+        "`LongRunning`.) Bound the work of a tool that is not long by nature (a time or size "
+        "limit) and answer a structured error past it.",
+        levels=(
+            (
+                "major",
+                "a probe call got no answer within the timeout and nothing says the tool is long",
+            ),
+        ),
+    ),
+)
+def _declare_duration(ctx: StaticContext) -> Iterator[Finding]:
+    for tool, _ in _declaring(ctx):
         description = str(tool.get("description") or "")
         if not DURATION_CUES.search(description):
             yield finding(
@@ -117,3 +96,46 @@ def check(ctx: StaticContext) -> Iterator[Finding]:
                 {"description": description[:500]},
                 "Say its usual duration or timeout and that it may return a task to poll.",
             )
+
+
+@RULES.static(
+    "7.task-support",
+    "Tasks only for requests declaring the extension + server advertising it; else never; can't proceed → -32021.",
+    "a+b",
+    doc=RuleDoc(
+        "major",
+        "static",
+        "A tool that declares task support (`execution.taskSupport` or drivable's "
+        f"`_meta['{DRIVABLE_TASK_META}']`) is served by a server that advertises the "
+        f"`{EXTENSION}` extension in its capabilities (in the 2025-11-25 era, the core "
+        "`tasks` capability with `requests.tools.call`).",
+        "A client only creates, polls and cancels tasks with a server that advertised the "
+        "extension; a task tool without it either never runs as a task or answers task handles "
+        "the client has no method to follow.",
+        f"`taskSupport: 'required'` with `capabilities.extensions` lacking `{EXTENSION}`.",
+        f"Advertise `capabilities.extensions['{EXTENSION}']` (drivable does so for any contract "
+        "with a `LongRunning` tool), or drop the declaration.",
+        levels=(("critical", "the tool requires a task (taskSupport 'required')"),),
+    ),
+)
+def _task_support(ctx: StaticContext) -> Iterator[Finding]:
+    declaring = _declaring(ctx)
+    if not declaring:
+        ctx.note(7, "no tool declares task support")
+        return
+    ctx.note(7, f"{len(declaring)} task tools against the advertised extensions")
+    if advertises_tasks(ctx.capabilities):
+        return
+    for tool, support in declaring:
+        yield finding(
+            "7.task-support",
+            "critical" if support == "required" else "major",
+            tool_subject(tool),
+            f"Declares task support '{support}' but the server does not advertise {EXTENSION}.",
+            {"taskSupport": support, "capabilities": sorted(ctx.capabilities)},
+            f"Advertise capabilities.extensions['{EXTENSION}'] or drop the declaration.",
+        )
+
+
+# This module's rules alone, in declaration order (the registry runs every module's).
+check = RULES.check

@@ -1,0 +1,1 @@
+"""The checklist rules drivable cannot decide from the wire: a reviewer answers a question."""
