@@ -219,4 +219,5 @@ def run_stdio(contract: Contract) -> None:
     try:
         anyio.run(serve_stdio, contract)
     except LifespanError as failed:
-        sys.exit(f"drivable serve: {failed}")
+        print(f"drivable serve: {failed}", file=sys.stderr)
+        raise SystemExit(1) from None
