@@ -23,13 +23,14 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
 from drivable.audit.tokens import count_json
 from drivable.contract import Contract
+from drivable.servers.billing import server
 from drivable.servers.billing.ledger import Ledger
-from drivable.servers.billing.server import make_contract
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,8 @@ async def bench_store(label: str, url: str, calls: int) -> dict[str, tuple[float
     start = time.perf_counter()
     await ledger.prepare()
     load_ms = (time.perf_counter() - start) * 1000
-    contract = make_contract(ledger)
+    opened = AsyncExitStack()  # the contract's lifespan, open on this ledger until the end
+    contract = await opened.enter_async_context(server.contract.started(ledger=ledger))
     rng = random.Random(5)
     paid = [
         r["invoice_id"]
@@ -109,6 +111,7 @@ async def bench_store(label: str, url: str, calls: int) -> dict[str, tuple[float
 
     results["refund confirmed"] = percentiles(await timed(calls, real))
     results["refund replay"] = percentiles(await timed(calls, real))
+    await opened.aclose()
     await ledger.close()
     print(f"{label}: load {load_ms:.0f} ms")
     return results
@@ -119,8 +122,10 @@ async def tools_list_size(url: str) -> tuple[int, int]:
     from drivable.target import Target, connect
 
     ledger = Ledger(url)
-    await ledger.prepare()
-    async with connect(Target(server=build_server(make_contract(ledger))), mode="auto") as c:
+    async with (
+        server.contract.started(ledger=ledger) as contract,
+        connect(Target(server=build_server(contract)), mode="auto") as c,
+    ):
         listed = await c.list_tools()
     await ledger.close()
     wire = listed.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from drivable.audit.tokens import count_json
-from drivable.servers.caselaw.server import Handle, make_contract
+from drivable.servers.caselaw import server
+from drivable.servers.caselaw.server import Handle
 from drivable.servers.caselaw.store import Store
 
 P95_TARGET_MS = 50.0
@@ -72,15 +73,15 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 
 
 async def in_process(db: Path, queries: list[dict[str, Any]]) -> tuple[list[float], int]:
-    contract = make_contract(Handle(db))
-    await contract.call("search_decisions", {"query": "soud"})  # warm: kinds' tables, connection
-    timings: list[float] = []
-    errors = 0
-    for args in queries:
-        start = time.perf_counter()
-        out = await contract.call("search_decisions", args)
-        timings.append((time.perf_counter() - start) * 1000)
-        errors += out.is_error
+    async with server.contract.started(handle=Handle(db)) as contract:
+        await contract.call("search_decisions", {"query": "soud"})  # warm: kinds, connection
+        timings: list[float] = []
+        errors = 0
+        for args in queries:
+            start = time.perf_counter()
+            out = await contract.call("search_decisions", args)
+            timings.append((time.perf_counter() - start) * 1000)
+            errors += out.is_error
     return timings, errors
 
 
@@ -131,7 +132,10 @@ async def tools_list_size(db: Path) -> tuple[int, int]:
     from drivable.serve import build_server
     from drivable.target import Target, connect
 
-    async with connect(Target(server=build_server(make_contract(Handle(db)))), mode="auto") as c:
+    async with (
+        server.contract.started(handle=Handle(db)) as contract,
+        connect(Target(server=build_server(contract)), mode="auto") as c,
+    ):
         listed = await c.list_tools()
     wire = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
     text = json.dumps(wire, ensure_ascii=False, separators=(",", ":"))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from drivable.audit.rules import REGISTRY, s7_long_running
 from drivable.audit.rules.base import StaticContext
 from drivable.serve.mount import build_server
-from drivable.servers.caselaw.server import make_contract
+from drivable.servers.caselaw.server import contract
 from drivable.target import Target, connect, wire
 
 EXTENSION = "io.modelcontextprotocol/tasks"
@@ -68,7 +68,7 @@ def test_a_tool_that_declares_no_task_support_is_not_judged_here(value: str | No
 
 def test_caselaw_long_running_tool_passes_both_rules() -> None:
     async def listed() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        server = build_server(make_contract())
+        server = build_server(contract)  # the session opens its lifespan
         async with connect(Target(server=server)) as client:
             page = await client.list_tools()
             return [wire(t) for t in page.tools], wire(client.server_capabilities)

@@ -5,8 +5,11 @@ Each test names the trace finding it answers (docs/decisions/0010-real-model-rou
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drivable.contract import Contract
 from drivable.eval.surfaces import TEST_TOOLS, load, without_test_tools
 from drivable.eval.workflow import workflow_set
 from drivable.serve.mount import build_server
@@ -40,15 +44,9 @@ async def test_each_naive_twin_has_the_same_tools_as_its_drivable_server(name: s
 
 async def test_the_billing_twin_has_the_same_tools(tmp_path: Path) -> None:
     from drivable.eval.baselines import billing
-    from drivable.servers.billing.ledger import Ledger
-    from drivable.servers.billing.server import make_contract
 
-    ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", customers=3, invoices=5)
-    await ledger.prepare()
-    try:
-        drivable = [t["name"] for t in await _tools(build_server(make_contract(ledger)))]
-    finally:
-        await ledger.close()
+    async with _billing_contract(tmp_path) as contract:
+        drivable = [t["name"] for t in await _tools(build_server(contract))]
     # and in the same order: listed first, list_customers was the 1.5B model's first call on
     # invoices nobody filtered by customer (15 of 16 replays); listed after find_invoices and
     # get_invoice, as the twin lists it, 0 of 16 (and still 7 of 8 where the user names a customer)
@@ -182,13 +180,18 @@ _ID = re.compile(r"\b[a-z]{2,5}_(?=[0-9a-z]*[0-9])[0-9a-z]+\b")
 _EXAMPLE = re.compile(r"Example: (\{.*?\})\.(?: |$)")
 
 
-async def _billing_contract(tmp_path: Path) -> Any:
+@asynccontextmanager
+async def _billing_contract(tmp_path: Path) -> AsyncIterator[Contract]:
+    """billing started on a small ledger of its own (a copy: the module's contract stays shut)."""
+    from drivable.servers.billing import server
     from drivable.servers.billing.ledger import Ledger
-    from drivable.servers.billing.server import make_contract
 
     ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", customers=3, invoices=5)
-    await ledger.prepare()
-    return ledger, make_contract(ledger)
+    try:
+        async with copy.copy(server.contract).started(ledger=ledger) as contract:
+            yield contract
+    finally:
+        await ledger.close()
 
 
 @pytest.mark.parametrize("name", ["example", "caselaw", "billing"])
@@ -199,12 +202,11 @@ async def test_a_listing_names_no_record_and_a_copied_example_never_writes(
     # refund's search to nothing; get_decision with the example case number) and sent
     # create_invoice's whole example as a call it was never asked to make. A value another tool
     # returns is shown as a <placeholder>, which the kinds read as no value.
-    ledger = None
-    if name == "billing":
-        ledger, contract = await _billing_contract(tmp_path)
-    else:
-        contract = load(name)
-    try:
+    async with AsyncExitStack() as stack:
+        if name == "billing":
+            contract = await stack.enter_async_context(_billing_contract(tmp_path))
+        else:
+            contract = await stack.enter_async_context(load(name).started())
         tools = await _tools(build_server(contract))
         assert not _ID.findall(json.dumps(tools, ensure_ascii=False)), name
         examples = 0
@@ -219,6 +221,3 @@ async def test_a_listing_names_no_record_and_a_copied_example_never_writes(
                 assert out.is_error, (tool["name"], out.structured)
                 assert out.structured["code"] in ("invalid_arguments", "confirmation_required")
         assert examples >= len(tools) - 1
-    finally:
-        if ledger is not None:
-            await ledger.close()

@@ -13,6 +13,7 @@ and 8 in 8.
 from __future__ import annotations
 
 import asyncio
+import copy
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
+from drivable.servers.billing import server
 from drivable.servers.billing.ledger import Ledger
-from drivable.servers.billing.server import make_contract
 from tests.contract.example_server import DELETED
 from tests.contract.example_server import contract as example
 from tests.servers.billing.billing_helpers import SIZE, refunds_of, scalar
@@ -38,30 +39,25 @@ def destructive_tools(contract: Contract) -> set[str]:
     return {name for name, spec in contract.tools.items() if spec.effects.destructive}
 
 
-def billing_contract(directory: str) -> tuple[Ledger, Contract]:
-    ledger = Ledger(f"sqlite:///{Path(directory) / 'billing.sqlite'}", **SIZE)
-    ledger.prepare_blocking()
-    return ledger, make_contract(ledger)
-
-
 def on_a_fresh_ledger(go: Callable[[Contract], Awaitable[None]]) -> None:
     """Run `go` against billing on a ledger of its own (each hypothesis example starts clean)."""
-    with tempfile.TemporaryDirectory() as directory:
-        ledger, contract = billing_contract(directory)
+
+    async def run(directory: str) -> None:
+        ledger = Ledger(f"sqlite:///{Path(directory) / 'billing.sqlite'}", **SIZE)
         try:
-            asyncio.run(go(contract))
+            async with copy.copy(server.contract).started(ledger=ledger) as contract:
+                await go(contract)
         finally:
-            asyncio.run(ledger.close())
+            await ledger.close()
+
+    with tempfile.TemporaryDirectory() as directory:
+        asyncio.run(run(directory))
 
 
 def test_every_destructive_tool_of_the_reference_servers_is_covered() -> None:
+    billing = server.contract  # the declared tools: nothing to open
     assert destructive_tools(example) == DESTRUCTIVE["example"]
-    with tempfile.TemporaryDirectory() as directory:
-        ledger, billing = billing_contract(directory)
-        try:
-            assert destructive_tools(billing) == DESTRUCTIVE["billing"]
-        finally:
-            asyncio.run(ledger.close())
+    assert destructive_tools(billing) == DESTRUCTIVE["billing"]
     for contract in (example, billing):
         for name in destructive_tools(contract):
             assert "confirm_token" not in contract.tools[name].output_schema["properties"]

@@ -43,13 +43,14 @@ from drivable.kinds._pydantic import validate
 from drivable.reliability.schema import strategy_for
 from drivable.schema import resolve
 from drivable.schema.sample import sample, sample_arguments
+from drivable.servers.billing import server as billing
 from drivable.servers.billing.ledger import Ledger
-from drivable.servers.billing.server import make_contract as billing_contract
+from drivable.servers.caselaw import server as caselaw
 from drivable.servers.caselaw.server import Handle
-from drivable.servers.caselaw.server import make_contract as caselaw_contract
 from drivable.servers.caselaw.store import Store
 from tests.contract import example_server
 from tests.servers.billing.billing_helpers import SIZE
+from tests.servers.opened import started_on
 
 T = TypeVar("T")
 MISSING: Any = object()
@@ -289,24 +290,27 @@ def test_the_example_servers_next_steps_keep_what_was_sent(loop: Loop) -> None:
 def test_caselaws_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> None:
     path = tmp_path / "caselaw.sqlite"
     Store.open(path, count=600)
-    contract = caselaw_contract(Handle(path))
+    contract, close = started_on(loop.run, caselaw.contract, handle=Handle(path))
     send = sender(loop, contract)
-    met = drive(
-        "caselaw",
-        contract,
-        send,
-        [("search_decisions", {}), ("search_decisions", {"query": "soud"}), ("list_courts", {})],
-    )
+    try:
+        met = drive(
+            "caselaw",
+            contract,
+            send,
+            [
+                ("search_decisions", {}),
+                ("search_decisions", {"query": "soud"}),
+                ("list_courts", {}),
+            ],
+        )
+    finally:
+        close()
     assert met["relaxation"] and met["next_call"], met
 
 
 def test_billings_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> None:
-    async def open_billing() -> Contract:
-        ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", **SIZE)
-        await ledger.prepare()
-        return billing_contract(ledger)
-
-    contract = loop.run(open_billing())
+    ledger = Ledger(f"sqlite:///{tmp_path / 'billing.sqlite'}", **SIZE)
+    contract, close = started_on(loop.run, billing.contract, ledger=ledger)
     send = sender(loop, contract)
     try:
         met = drive(
@@ -316,6 +320,6 @@ def test_billings_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> N
             [("find_invoices", {"limit": 50}), ("list_customers", {}), ("find_invoices", {})],
         )
     finally:
-        assert contract.durability is not None
-        loop.run(contract.durability.store.close())
+        close()
+        loop.run(ledger.close())
     assert met["relaxation"] and met["next_call"], met

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from drivable.contract import boundary, declare
 from drivable.contract.codes import ERROR_CODES, WARNING_CODES, Code, WarningCode
 from drivable.contract.echo import NextCall
+from drivable.contract.lifespan import Lifespan, resource_parameters, resource_type
 from drivable.contract.long_running import TASK_CODES
 from drivable.contract.resources import (
     PromptArgumentSpec,
@@ -65,8 +66,13 @@ class Declaration:
         warning_codes: Sequence[WarningCode] = (),
         max_inline_bytes: int = MAX_INLINE_BYTES,
         verbs: Sequence[str] = (),
+        lifespan: Lifespan | None = None,
     ) -> None:
         self.name = name
+        # what opens the handlers' resource, and its type (`drivable.contract.lifespan`)
+        self.lifespan = lifespan
+        self.resource_type = resource_type(lifespan) if lifespan is not None else None
+        self._takes: dict[Any, tuple[str, ...]] = {}
         # the verbs a tool name may lead with: drivable's and the domain's own ("book", "triage")
         for verb in verbs:
             if not verb.isascii() or not verb.isalpha() or not verb.islower():
@@ -97,6 +103,18 @@ class Declaration:
 
     def declared(self) -> None:
         """Called after a tool is registered: what was computed from the tools is stale."""
+
+    def provided(self) -> Any:
+        """The resource the open lifespan yielded (the runtime's; `Contract` answers it)."""
+        raise LookupError(f"{self.name}: a declaration alone opens no lifespan")
+
+    def inject(self, fn: Any) -> dict[str, Any]:
+        """The arguments `fn` takes from the lifespan: each parameter annotated with the
+        resource's type, by name (a resource reader, a completion, a prompt renderer)."""
+        names = self._takes.get(fn)
+        if names is None:
+            names = self._takes[fn] = resource_parameters(fn, self.resource_type)
+        return {name: self.provided() for name in names} if names else {}
 
     @overload
     def tool(self, fn: F, /) -> F: ...
@@ -165,7 +183,9 @@ class Declaration:
                     "drivable.contract, or Effects(read_only=, destructive=, idempotent=, "
                     "open_world=)); annotations are decided, never defaulted"
                 )
-            adapted, model = declare.adapt(tool_name, handler, effects, declaring_scope)
+            adapted, model = declare.adapt(
+                tool_name, handler, effects, declaring_scope, self.resource_type
+            )
             checked = []
             if examples and model is not None:
                 intent: Literal["read", "write"] = "read" if effects.read_only else "write"
@@ -234,9 +254,10 @@ class Declaration:
         title: str,
         description: str,
         mime_type: str = "application/json",
-        complete: Callable[[str, str], Awaitable[list[str]]] | None = None,
+        complete: Callable[..., Awaitable[list[str]]] | None = None,
     ) -> Callable[[ResourceReader], ResourceReader]:
-        """Register `async def read(**variables) -> ResourceBody` behind a URI template."""
+        """Register `async def read(**variables) -> ResourceBody` behind a URI template;
+        `complete(argument, value)` suggests a variable's values."""
 
         def decorate(reader: ResourceReader) -> ResourceReader:
             _check_short(uri_template, description)
@@ -319,11 +340,11 @@ class Declaration:
         """Read a resource or a templated one; failures raise ResourceError with a registered code."""
         spec = self.resources.get(uri)
         if spec is not None:
-            return await spec.reader()
+            return await spec.reader(**self.inject(spec.reader))
         for template in self.templates.values():
             variables = template.match(uri)
             if variables is not None:
-                return await template.reader(**variables)
+                return await template.reader(**variables, **self.inject(template.reader))
         raise ResourceError(
             "not_found",
             f"No resource has the URI {uri!r}.",

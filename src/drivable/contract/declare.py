@@ -98,11 +98,16 @@ def with_controls(model: type[KindModel], effects: Effects) -> type[KindModel]:
 
 
 def adapt(
-    name: str, fn: Any, effects: Effects, localns: Mapping[str, Any]
+    name: str,
+    fn: Any,
+    effects: Effects,
+    localns: Mapping[str, Any],
+    resource: type | None = None,
 ) -> tuple[Handler, type[KindModel] | None]:
     """The handler as the pipeline calls it (`await handler(args, call)`), with annotations the
-    registration reads, and the input model it will receive (None: left for build_spec to refuse)."""
-    signature = read_signature(name, fn, localns)
+    registration reads, and the input model it will receive (None: left for build_spec to refuse).
+    A parameter annotated with `resource` (the lifespan's type) gets the open resource."""
+    signature = read_signature(name, fn, localns, resource)
     model = signature.input
     if isinstance(model, type) and issubclass(model, KindModel):
         model = with_controls(model, effects)

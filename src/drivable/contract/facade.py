@@ -10,7 +10,8 @@ between calls (`self.runtime`, `drivable.contract.runtime`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from drivable.contract.additions import SHOWN
@@ -21,6 +22,7 @@ from drivable.contract.codes import Code, WarningCode
 from drivable.contract.declaration import MAX_INLINE_BYTES, Declaration
 from drivable.contract.durable import CONFIRM_TTL_S, RECEIPT_WINDOW_S, Durability
 from drivable.contract.envelope import Envelope
+from drivable.contract.lifespan import Lifespan, Opening
 from drivable.contract.runtime import Runtime
 from drivable.contract.summary import Summary
 from drivable.contract.surface import NAMESPACE, Surface
@@ -55,6 +57,7 @@ class Contract(Declaration):
         max_inline_bytes: int = MAX_INLINE_BYTES,
         strict: bool | None = None,
         verbs: Sequence[str] = (),
+        lifespan: Lifespan | None = None,
     ) -> None:
         super().__init__(
             name,
@@ -66,6 +69,7 @@ class Contract(Declaration):
             warning_codes=warning_codes,
             max_inline_bytes=max_inline_bytes,
             verbs=verbs,
+            lifespan=lifespan,
         )
         self.runtime = Runtime(self, strict=strict)
         self.surface = Surface(self, self.runtime)
@@ -81,10 +85,23 @@ class Contract(Declaration):
         twin.runtime = copy.copy(self.runtime)
         twin.runtime.declaration = twin
         twin.runtime.fingerprint = None
+        twin.runtime.opening = Opening()  # a copy opens its own lifespan
         twin.surface = Surface(twin, twin.runtime)
         return twin
 
     # -- the runtime ---------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def started(self, **arguments: Any) -> AsyncIterator[Contract]:
+        """The contract with its lifespan open (`drivable.contract.lifespan`): the first entry
+        opens it, with `arguments` passed to the lifespan (a test's own data), the last one out
+        closes it. A failure to open raises `LifespanError`, one line that names the lifespan."""
+        async with self.runtime.opening.hold(self, self.lifespan, arguments):
+            yield self
+
+    def provided(self) -> Any:
+        """The resource the open lifespan yielded (what a handler's resource parameter gets)."""
+        return self.runtime.provided()
 
     @property
     def durability(self) -> Durability | None:

@@ -94,7 +94,8 @@ class TemplateSpec:
     description: str
     mime_type: str
     reader: ResourceReader
-    complete: Callable[[str, str], Awaitable[list[str]]] | None = None
+    # (argument, value) -> values; it may also take the contract's resource (`Declaration.inject`)
+    complete: Callable[..., Awaitable[list[str]]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -26,6 +26,7 @@ from drivable.contract.client import NO_CLIENT, ClientSide
 from drivable.contract.durable import CONFIRM_TTL_S, RECEIPT_WINDOW_S, Durability
 from drivable.contract.finish import finish
 from drivable.contract.finish import request_id as new_request_id
+from drivable.contract.lifespan import Opening
 from drivable.contract.pipeline import run
 from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import internal_error
@@ -53,6 +54,7 @@ class Runtime:
         self.confirm_ttl_s: float = CONFIRM_TTL_S
         self.fingerprint: str | None = None
         self.changes = Changes()  # tell clients the lists or a resource changed
+        self.opening = Opening()  # the lifespan's resource, while the contract is started
 
     # -- what the stages read of the declaration (`StageContext`) ------------------------------
 
@@ -82,6 +84,15 @@ class Runtime:
 
     def next_call(self, tool: str, arguments: Mapping[str, Any]) -> NextCall:
         return self.declaration.next_call(tool, arguments)
+
+    def provided(self) -> Any:
+        """The resource the open lifespan yielded (`drivable.contract.lifespan`)."""
+        if not self.opening.open:
+            raise LookupError(
+                f"{self.name}: its lifespan is not open; serve the contract, or enter "
+                "`async with contract.started():` around the calls"
+            )
+        return self.opening.value
 
     # -- durable state -------------------------------------------------------------------------
 

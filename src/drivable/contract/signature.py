@@ -13,8 +13,9 @@ A handler declares its input in one of two ways:
   takes no other property (a nested object is a parameter after a plain one, or a model field).
 
 The special parameters are found by their annotation, wherever they stand: `Call` (the call's
-context; in the model form also a second parameter annotated with nothing, or `Any`, as before)
-and `Page` (the page a `Paged` handler reads, `drivable.contract.paged`). A handler returning
+context; in the model form also a second parameter annotated with nothing, or `Any`, as before),
+`Page` (the page a `Paged` handler reads, `drivable.contract.paged`) and the type the contract's
+lifespan yields (its resource, `drivable.contract.lifespan`). A handler returning
 `Paged[Row]` takes `cursor` and `limit` in its input, added unless declared. A plain (not async)
 handler runs in a worker thread, off the event loop.
 """
@@ -32,6 +33,7 @@ import anyio.to_thread
 from pydantic import BaseModel, create_model
 
 from drivable.contract.call import Call
+from drivable.contract.lifespan import provided_by
 from drivable.contract.paged import Page, close_page, is_paged, open_page, with_paging
 from drivable.contract.tool import ContractError, Handler
 from drivable.kinds import KindModel
@@ -48,15 +50,19 @@ class Signature:
     positional: tuple[str, ...]  # of the parameters it takes, those that cannot be named
     call: str | None  # the parameter the `Call` goes to
     page: str | None  # the parameter the `Page` goes to
+    resources: tuple[str, ...] = ()  # the parameters the lifespan's resource goes to
 
     @property
     def paged(self) -> bool:
         return is_paged(self.output)
 
 
-def read_signature(name: str, fn: Any, localns: Mapping[str, Any]) -> Signature:
+def read_signature(
+    name: str, fn: Any, localns: Mapping[str, Any], resource: type | None = None
+) -> Signature:
     """The input model, output annotation and special parameters of a handler, or a refusal
-    that names the fix."""
+    that names the fix. A parameter annotated with `resource` (the type the contract's lifespan
+    yields, `drivable.contract.lifespan`) is special too: it gets the open resource."""
     if not callable(fn):
         raise ContractError(
             f"tool {name!r}: decorate a function (`async def {name}(query: str) -> Out`)"
@@ -77,7 +83,8 @@ def read_signature(name: str, fn: Any, localns: Mapping[str, Any]) -> Signature:
             )
     call = _special(name, parameters, hints, Call)
     page = _special(name, parameters, hints, Page)
-    data = [p for p in parameters if p.name not in (call, page)]
+    provided = tuple(p.name for p in parameters if resource and hints.get(p.name) is resource)
+    data = [p for p in parameters if p.name not in (call, page, *provided)]
     output = hints.get("return")
     # the model form's second parameter is the Call when nothing else annotates it, as it always was
     untyped = len(data) == 2 and hints.get(data[1].name, Any) in (Any, object)
@@ -104,7 +111,7 @@ def read_signature(name: str, fn: Any, localns: Mapping[str, Any]) -> Signature:
     if is_paged(output) and isinstance(model, type) and issubclass(model, BaseModel):
         model = with_paging(model)
     positional = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_ONLY)
-    return Signature(model, output, whole, fields, positional, call, page)
+    return Signature(model, output, whole, fields, positional, call, page, provided)
 
 
 def _special(
@@ -177,6 +184,8 @@ def adapt_call(name: str, fn: Any, sig: Signature, model: Any) -> Handler:
             given[sig.call] = call
         if sig.page is not None:
             given[sig.page] = page
+        for resource in sig.resources:
+            given[resource] = provided_by(call.contract)
         positional = [given.pop(p) for p in sig.positional]
         return positional, given
 

@@ -139,17 +139,18 @@ async def canary_campaign(
     root.setLevel(logging.DEBUG)
     try:
         for name, contract, liveness in contracts:
-            result: FuzzReport = await fuzz(
-                Target(server=build_server(contract)),
-                server=name,
-                calls=calls_per_server,
-                liveness=liveness,
-                seed=seed,
-                canary=CANARY,
-            )
-            report.calls += result.calls
-            report.servers.append(result.to_dict())
-            report.calls += await _hostile_pass(contract, report)
+            async with contract.started():  # open across the fuzzed sessions and direct calls
+                result: FuzzReport = await fuzz(
+                    Target(server=build_server(contract)),
+                    server=name,
+                    calls=calls_per_server,
+                    liveness=liveness,
+                    seed=seed,
+                    canary=CANARY,
+                )
+                report.calls += result.calls
+                report.servers.append(result.to_dict())
+                report.calls += await _hostile_pass(contract, report)
     finally:
         root.removeHandler(capture)
         root.setLevel(old_level)

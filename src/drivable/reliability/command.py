@@ -152,18 +152,18 @@ def canary_command(
     from drivable.contract import Contract
     from drivable.reliability import probe
     from drivable.reliability.canary import canary_campaign
-    from drivable.servers.caselaw.server import serve
+    from drivable.servers.caselaw.server import contract as caselaw
 
     with tempfile.TemporaryDirectory(prefix="drivable-canary-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'probe.sqlite'}"
         probe.prepare_store(url)
         settings.RELIABILITY_STORE.hand_down(url)
         settings.hand_down("store", f"sqlite:///{Path(tmp) / 'billing.sqlite'}")
-        from drivable.servers.billing.server import serve as serve_billing
+        from drivable.servers.billing.server import contract as billing
 
         contracts: list[tuple[str, Contract, tuple[str, dict[str, Any]]]] = [
-            ("caselaw", serve(), ("list_courts", {})),
-            ("billing", serve_billing(), ("list_customers", {})),
+            ("caselaw", caselaw, ("list_courts", {})),
+            ("billing", billing, ("list_customers", {})),
             ("probe", probe.make(), ("check_alive", {})),
         ]
         report = anyio.run(lambda: canary_campaign(contracts, calls_per_server=calls))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from contextlib import AsyncExitStack
 from typing import Any
 
 import uvicorn
@@ -27,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from drivable import settings
 from drivable.contract import Contract, Principal
+from drivable.contract.lifespan import LifespanError
 from drivable.serve.auth import BearerAuth, TokenVerifier, envelope_body, send_envelope
 from drivable.serve.connections import BoundedProtocol, ConnectionBounds, bounded
 from drivable.serve.events import RETRY_MS, MemoryEventStore
@@ -184,7 +186,9 @@ def check_access(contract: Contract, verifier: object | None, insecure: bool) ->
 
 
 class Fingerprinted:
-    """Compute the contract's fingerprint when the server starts, before it answers anything."""
+    """Open the contract's lifespan and compute its fingerprint when the server starts, before
+    it answers anything; close the lifespan when it stops. A lifespan that fails to open fails
+    the startup with its one line (uvicorn exits), never a trace a client sees."""
 
     def __init__(self, app: ASGIApp, contract: Contract) -> None:
         self.app = app
@@ -194,15 +198,23 @@ class Fingerprinted:
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
+        async with AsyncExitStack() as held:
 
-        async def on_startup() -> Message:
-            message = await receive()
-            if message["type"] == "lifespan.startup" and self.contract.fingerprint is None:
-                await self.contract.prepare()
-                await compute_fingerprint(self.contract)
-            return message
+            async def on_startup() -> Message:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await held.enter_async_context(self.contract.started())
+                    if self.contract.fingerprint is None:
+                        await self.contract.prepare()
+                        await compute_fingerprint(self.contract)
+                elif message["type"] == "lifespan.shutdown":
+                    await held.aclose()
+                return message
 
-        await self.app(scope, on_startup, send)
+            try:
+                await self.app(scope, on_startup, send)
+            except LifespanError as failed:
+                await send({"type": "lifespan.startup.failed", "message": str(failed)})
 
 
 def build_app(

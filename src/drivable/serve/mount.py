@@ -185,7 +185,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
                 ctx, "prompts/get", spec.name, arguments, params, who
             )
         try:
-            rendered = await spec.renderer(**given)
+            rendered = await spec.renderer(**given, **contract.inject(spec.renderer))
         except InputRequired as pending:
             return asking.input_required(pending, "prompts/get", spec.name, arguments, who)
         except MissingCapability as lacking:
@@ -218,7 +218,11 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             spec = contract.templates.get(str(template_uri))
             if spec is not None and spec.complete is not None:
                 try:
-                    values = await spec.complete(params.argument.name, params.argument.value)
+                    values = await spec.complete(
+                        params.argument.name,
+                        params.argument.value,
+                        **contract.inject(spec.complete),
+                    )
                 except Exception:
                     boundary.log_failure(log, "completion failed")
                     raise unexpected(contract, "Completing the value") from None
@@ -284,6 +288,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             instructions=contract.summary.instructions(),
             cache_hints=hints,  # type: ignore[arg-type]
             get_tool_input_schema=input_schema,
+            # every session holds the contract's lifespan open; sessions share one opening
+            lifespan=lambda _server: contract.started(),
             **handlers,
         )
 

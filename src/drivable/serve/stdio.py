@@ -34,6 +34,7 @@ from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
 from drivable.contract import Contract, boundary
+from drivable.contract.lifespan import LifespanError
 from drivable.serve import refusals
 from drivable.serve.mount import build_server, compute_fingerprint
 
@@ -199,17 +200,24 @@ def _too_long(limit: int, request_id: Any = None) -> dict[str, Any]:
 
 async def serve_stdio(contract: Contract) -> None:
     _logs_to_stderr()
-    await contract.prepare()
-    await compute_fingerprint(contract)
-    server = build_server(contract)
-    limit = LINE_FACTOR * (contract.max_inline_bytes + LINE_ROOM_BYTES)
-    async with (
-        _claimed_stdio() as (reader, writer),
-        line_transport(reader, writer, limit) as (read_stream, write_stream),
-    ):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    # The lifespan is open from before the first line to after the last (once per start).
+    async with contract.started():
+        await contract.prepare()
+        await compute_fingerprint(contract)
+        server = build_server(contract)
+        limit = LINE_FACTOR * (contract.max_inline_bytes + LINE_ROOM_BYTES)
+        async with (
+            _claimed_stdio() as (reader, writer),
+            line_transport(reader, writer, limit) as (read_stream, write_stream),
+        ):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def run_stdio(contract: Contract) -> None:
-    """Serve `contract` on this process's stdin/stdout until the client closes it."""
-    anyio.run(serve_stdio, contract)
+    """Serve `contract` on this process's stdin/stdout until the client closes it; a lifespan
+    that fails to open ends the process with its one line on stderr (no client sees it)."""
+    try:
+        anyio.run(serve_stdio, contract)
+    except LifespanError as failed:
+        print(f"drivable serve: {failed}", file=sys.stderr)
+        raise SystemExit(1) from None

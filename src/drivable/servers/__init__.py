@@ -1,14 +1,14 @@
 """drivable.servers: the reference servers, by name (`drivable serve caselaw`).
 
-Each name maps to the import path of a function returning its contract, so the serve command's
+Each name maps to the import path of its module-level contract, so the serve command's
 several HTTP workers can each import it (`MODULE:ATTR`, as `drivable serve` takes).
 """
 
 from __future__ import annotations
 
 REFERENCE_SERVERS: dict[str, str] = {
-    "caselaw": "drivable.servers.caselaw.server:serve",
-    "billing": "drivable.servers.billing.server:serve",
+    "caselaw": "drivable.servers.caselaw.server:contract",
+    "billing": "drivable.servers.billing.server:contract",
 }
 
 

@@ -3,14 +3,16 @@ contract on it, and helpers that check every result against the contract it clai
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from drivable.contract import Contract
+from drivable.servers.billing import server
 from drivable.servers.billing.ledger import Ledger
-from drivable.servers.billing.server import make_contract
 from tests.effects.effects_pg import PostgresMissing, ensure_postgres, throwaway_schema
 from tests.servers.billing.billing_helpers import SIZE
 
@@ -42,27 +44,27 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'billing.sqlite'}"
 
 
-async def open_billing(url: str) -> tuple[Ledger, Contract]:
+@asynccontextmanager
+async def open_billing(url: str) -> AsyncIterator[Contract]:
+    """The contract started on a ledger of its own at `url` (a copy of the module's contract,
+    so that several can be open at once), the ledger closed after."""
     ledger = Ledger(url, **SIZE)
-    await ledger.prepare()
-    return ledger, make_contract(ledger)
+    try:
+        async with copy.copy(server.contract).started(ledger=ledger) as contract:
+            yield contract
+    finally:
+        await ledger.close()
 
 
 @pytest.fixture
 async def billing(sqlite_url: str) -> AsyncIterator[Contract]:
     """The contract on a fresh SQLite file (most behaviour is the same on both stores)."""
-    ledger, contract = await open_billing(sqlite_url)
-    try:
+    async with open_billing(sqlite_url) as contract:
         yield contract
-    finally:
-        await ledger.close()
 
 
 @pytest.fixture
 async def either(store_url: str) -> AsyncIterator[Contract]:
     """The contract on a fresh store of each kind."""
-    ledger, contract = await open_billing(store_url)
-    try:
+    async with open_billing(store_url) as contract:
         yield contract
-    finally:
-        await ledger.close()

@@ -33,11 +33,8 @@ NAMES = st.text(alphabet=string.ascii_letters + " .,&čšžé", min_size=1, max_
 
 def with_billing(directory: Path, go: object) -> None:
     async def run() -> None:
-        ledger, contract = await open_billing(f"sqlite:///{directory / 'billing.sqlite'}")
-        try:
+        async with open_billing(f"sqlite:///{directory / 'billing.sqlite'}") as contract:
             await go(contract)  # type: ignore[operator]
-        finally:
-            await ledger.close()
 
     asyncio.run(run())
 

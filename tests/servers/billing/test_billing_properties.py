@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
+from drivable.servers.billing import server
 from drivable.servers.billing.ledger import Ledger
-from drivable.servers.billing.server import make_contract
 from tests.servers.billing.billing_helpers import SIZE, conforms
+from tests.servers.opened import started_on
 
 AMOUNTS = st.one_of(
     st.integers(-10, 600_000),
@@ -30,12 +31,21 @@ STEPS = st.lists(
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Ledger, Contract]]:
-    """One store and contract for every example (each example runs in its own event loop)."""
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """The one event loop every example runs on (the contract's lifespan is open on it)."""
+    running = asyncio.new_event_loop()
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> Iterator[tuple[Ledger, Contract]]:
+    """One store and contract for every example."""
     ledger = Ledger(f"sqlite:///{tmp_path / 'properties.sqlite'}", **SIZE)
-    ledger.prepare_blocking()
-    yield ledger, make_contract(ledger)
-    asyncio.run(ledger.close())
+    contract, close = started_on(loop.run_until_complete, server.contract, ledger=ledger)
+    yield ledger, contract
+    close()
+    loop.run_until_complete(ledger.close())
 
 
 async def scenario(served: tuple[Ledger, Contract], steps: list[tuple[Any, Any, int, int]]) -> None:
@@ -82,6 +92,8 @@ async def scenario(served: tuple[Ledger, Contract], steps: list[tuple[Any, Any, 
 )
 @given(steps=STEPS)
 def test_any_refund_sequence_keeps_the_books_straight(
-    served: tuple[Ledger, Contract], steps: list[tuple[Any, Any, int, int]]
+    served: tuple[Ledger, Contract],
+    loop: asyncio.AbstractEventLoop,
+    steps: list[tuple[Any, Any, int, int]],
 ) -> None:
-    asyncio.run(scenario(served, steps))
+    loop.run_until_complete(scenario(served, steps))

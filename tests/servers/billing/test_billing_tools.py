@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 
 from drivable.contract import Contract
 from drivable.effects.outcomes import UnavailableReason
+from drivable.servers.billing import server
 from drivable.servers.billing.data import folded, generate, money
 from drivable.servers.billing.ledger import Ledger, default_url
-from drivable.servers.billing.server import make_contract
 from tests.servers.billing.billing_helpers import (
     a_paid_invoice,
     an_open_invoice,
@@ -329,38 +330,39 @@ async def test_a_store_that_cannot_open_is_unavailable_without_driver_text(tmp_p
     temporary, naming the call to retry, with nothing of SQLite's message or the path."""
     ledger = Ledger(f"sqlite:///{tmp_path}")
     ledger.secret = b"s" * 32  # what prepare() would have read from the store
-    contract = make_contract(ledger)
     try:
-        for tool, args in (
-            ("find_invoices", {}),
-            ("get_invoice", {"invoice_id": "inv_30001"}),
-            (
-                "refund_invoice",
-                {
-                    "invoice_id": "inv_30001",
-                    "amount_cents": 100,
-                    "idempotency_key": "down-key-0001",
-                },
-            ),
-            (
-                "refund_invoice",
-                {
-                    "invoice_id": "inv_30001",
-                    "amount_cents": 100,
-                    "idempotency_key": "down-key-0001",
-                    "dry_run": False,
-                    "confirm_token": "ct1.x.y",
-                },
-            ),
-        ):
-            out = await call(contract, tool, args)
-            assert out["code"] == "unavailable", out
-            assert out["temporary"] is True and out["retry_after_ms"] > 0
-            assert tool in out["hint"]
-            # what happened to the call, not to the store (a model answered with the latter)
-            assert out["message"] == f"{tool} could not run just now; nothing was applied."
-            assert out["details"]["reason"] in {r.value for r in UnavailableReason}
-            assert str(tmp_path) not in str(out)
+        # a prepared ledger is used as it is (this one cannot open its store)
+        async with copy.copy(server.contract).started(ledger=ledger) as contract:
+            for tool, args in (
+                ("find_invoices", {}),
+                ("get_invoice", {"invoice_id": "inv_30001"}),
+                (
+                    "refund_invoice",
+                    {
+                        "invoice_id": "inv_30001",
+                        "amount_cents": 100,
+                        "idempotency_key": "down-key-0001",
+                    },
+                ),
+                (
+                    "refund_invoice",
+                    {
+                        "invoice_id": "inv_30001",
+                        "amount_cents": 100,
+                        "idempotency_key": "down-key-0001",
+                        "dry_run": False,
+                        "confirm_token": "ct1.x.y",
+                    },
+                ),
+            ):
+                out = await call(contract, tool, args)
+                assert out["code"] == "unavailable", out
+                assert out["temporary"] is True and out["retry_after_ms"] > 0
+                assert tool in out["hint"]
+                # what happened to the call, not to the store (a model answered with the latter)
+                assert out["message"] == f"{tool} could not run just now; nothing was applied."
+                assert out["details"]["reason"] in {r.value for r in UnavailableReason}
+                assert str(tmp_path) not in str(out)
     finally:
         await ledger.close()
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from drivable.contract import Contract
+from drivable.servers.caselaw import server
 from drivable.servers.caselaw.command import import_decisions
-from drivable.servers.caselaw.server import Handle, make_contract
+from drivable.servers.caselaw.server import Handle
 from drivable.servers.caselaw.store import Store
 
 # Decisions a test can find by words no generated decision uses.
@@ -96,11 +99,17 @@ def planted_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def caselaw(caselaw_db: Path) -> Contract:
-    return make_contract(Handle(caselaw_db))
+# Both are open for the session, each on its own database: each is a copy of the module's
+# contract (a copy opens its own lifespan), started on the database the lifespan is given.
 
 
-@pytest.fixture(scope="session")
-def planted(planted_db: Path) -> Iterator[Contract]:
-    yield make_contract(Handle(planted_db))
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def caselaw(caselaw_db: Path) -> AsyncIterator[Contract]:
+    async with copy.copy(server.contract).started(handle=Handle(caselaw_db)) as started:
+        yield started
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def planted(planted_db: Path) -> AsyncIterator[Contract]:
+    async with copy.copy(server.contract).started(handle=Handle(planted_db)) as started:
+        yield started

@@ -1,1 +1,8 @@
-"""The billing reference server: invoices and refunds (`drivable serve billing`)."""
+"""The billing reference server (`server.contract`); importing any part of it declares all of it."""
+
+from drivable.servers.billing import (
+    resources,
+    writes,
+)  # declare on `server.contract`, after its reads
+
+__all__ = ["resources", "writes"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drivable.serve import run_stdio
-from drivable.servers.billing.server import serve
+from drivable.servers.billing.server import contract
 
 if __name__ == "__main__":
-    run_stdio(serve())
+    run_stdio(contract)

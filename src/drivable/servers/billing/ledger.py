@@ -12,14 +12,17 @@ created and the generated data loaded on first use, once, whichever process gets
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from drivable import settings
+from drivable.contract.paging import Pager
 from drivable.effects import Transaction, open_store
 from drivable.effects.seeded import SeededData
 from drivable.servers.billing.data import DATA_VERSION, Dataset, folded, generate
+from drivable.servers.billing.models import CURSOR_LIFETIME_S
 
 _SEED_LOCK = 0x62696C6C  # "bill": the advisory lock that lets one process load the data
 
@@ -147,6 +150,13 @@ class Ledger(SeededData):
         self.url = url or default_url()
         super().__init__(open_store(self.url))
         self._size = (customers, invoices)
+
+    @functools.cached_property
+    def pager(self) -> Pager:
+        """The cursors of the paged tools, signed with the store's shared secret."""
+        if not self.secret:
+            raise RuntimeError("prepare the ledger before paging through it")
+        return Pager(secret=self.secret, lifetime_s=CURSOR_LIFETIME_S)
 
     # -- setting up ------------------------------------------------------------------------
 
