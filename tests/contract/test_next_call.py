@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Awaitable, Callable
 
 import anyio
 import jsonschema
@@ -25,6 +26,11 @@ from tests.contract.example_server import DELETED
 
 EXAMPLE = load("example")
 CASELAW = load("caselaw")
+
+
+async def _with_caselaw(go: Callable[[], Awaitable[None]]) -> None:
+    async with CASELAW.started():  # its database open for the calls
+        await go()
 
 
 def _checked(contract: object, tool: str, structured: dict[str, object]) -> None:
@@ -75,11 +81,10 @@ def test_following_next_call_through_a_search_meets_each_decision_once(
     words: str, limit: int
 ) -> None:
     async def go() -> None:
-        seen = await _follow(CASELAW, "search_decisions", {"query": words, "limit": limit})
-        total = (await CASELAW.call("search_decisions", {"query": words, "limit": 1})).structured[
-            "total"
-        ]
-        assert len(seen) == len(set(seen)) == total
+        async with CASELAW.started():  # its database open for the calls
+            seen = await _follow(CASELAW, "search_decisions", {"query": words, "limit": limit})
+            first = await CASELAW.call("search_decisions", {"query": words, "limit": 1})
+        assert len(seen) == len(set(seen)) == first.structured["total"]
 
     anyio.run(go)
 
@@ -162,7 +167,7 @@ def test_a_tally_leads_to_the_decisions_of_its_largest_court(
         assert rows and {row["court"] for row in rows} == {by_court[0]["value"]}
         assert page.structured["total"] == by_court[0]["decisions"]
 
-    anyio.run(go)
+    anyio.run(_with_caselaw, go)
 
 
 @given(

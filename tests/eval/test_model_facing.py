@@ -112,6 +112,10 @@ def test_an_empty_filtered_page_carries_a_next_call_that_can_be_sent_as_is(
     caselaw = load("caselaw")
 
     async def go() -> None:
+        async with caselaw.started():  # its database open for the calls
+            await search()
+
+    async def search() -> None:
         asked = {"query": "stavební povolení", "court": court, "date_from": f"{year}-11-30"}
         out = await caselaw.call("search_decisions", asked)
         if out.structured.get("results"):
