@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ def billing_contract(directory: str) -> tuple[Ledger, Contract]:
     return ledger, make_contract(ledger)
 
 
-def on_a_fresh_ledger(go: Callable[[Contract], Awaitable[None]]) -> None:
+def on_a_fresh_ledger(go: Callable[[Contract], Coroutine[Any, Any, None]]) -> None:
     """Run `go` against billing on a ledger of its own (each hypothesis example starts clean)."""
     with tempfile.TemporaryDirectory() as directory:
         ledger, contract = billing_contract(directory)
