@@ -80,7 +80,7 @@ def generated_tools(n: int = 1000) -> list[dict[str, Any]]:
             },
         }
         props["date_from"] = {k: v for k, v in props["date_from"].items() if v is not None}
-        schema = {"type": "object", "properties": props, "required": [f"{noun}_id"]}
+        schema: dict[str, Any] = {"type": "object", "properties": props, "required": [f"{noun}_id"]}
         if i % 5:
             schema["additionalProperties"] = False
         tool: dict[str, Any] = {
@@ -253,11 +253,16 @@ def main(argv: list[str] | None = None) -> int:
         f"lists and calls each tool once ({session_s:.2f} s)"
     )
     cli_full = bench_cli_full()
-    versus = f"; vs `mcp-quality run` on the same server: {_ratio(cli_full, bench_peer_run(peer))}"
+    # with --no-peer there is no peer to run (the call used to be made anyway, on None)
+    versus = (
+        ""
+        if peer is None
+        else f"; vs `mcp-quality run` on the same server: {_ratio(cli_full, bench_peer_run(peer))}"
+    )
     print(
         f"full audit as a fresh CLI process: {cli_full[0]:.2f} s wall / {cli_full[1]:.2f} s CPU "
         f"(target < {FULL_TARGET_S:.0f} s; the servers' CPU included)"
-        f"{versus if peer is not None else ''}"
+        f"{versus}"
     )
     # The targets hold for the work done, CPU time, which the other jobs on a shared machine do
     # not inflate as they inflate wall time; both are printed.

@@ -18,20 +18,15 @@ import logging
 import os
 import sys
 import time
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import anyio
 
-ROOT = Path(__file__).resolve().parents[1]
-for extra in (ROOT / "tests" / "contract", ROOT / "tests" / "eval"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
-
 
 def _targets() -> dict[str, Any]:
-    from example_server import contract
-    from naive_notes_server import server as naive
+    from tests.contract.example_server import contract
+    from tests.eval.naive_notes_server import server as naive
 
     from drivable.eval.solver import EvalTarget
     from drivable.serve.mount import build_server
@@ -53,7 +48,7 @@ def _jobs(trials: int) -> list[Any]:
     from drivable.eval.workflow import bundled
 
     return [
-        Job(wf, p, lambda s, p=p: SimulatedAgent(p, s), t, t)
+        Job(wf, p, partial(SimulatedAgent, p), t, t)
         for wf in bundled("example")
         if not wf.requires
         for p in PERSONAS

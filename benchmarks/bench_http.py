@@ -180,7 +180,7 @@ async def drive(
     """Calls answered and their latencies (ms) from `clients` connections for `seconds`."""
     payload = request_bytes(port, era)
     latencies: list[float] = []
-    failures = 0
+    failures = stalled = 0
     deadline = time.perf_counter() + seconds
 
     async def one() -> None:
@@ -200,7 +200,6 @@ async def drive(
             finally:
                 writer.close()
 
-    stalled = 0
     await asyncio.gather(*(one() for _ in range(clients)))
     if failures:
         raise RuntimeError(f"{failures} calls failed")

@@ -194,7 +194,7 @@ async def measure(
     async with AsyncExitStack() as stack:
         clients: dict[str, Any] = {}
         for name, server in servers.items():
-            client = Client(server, mode=mode, cache=None)  # type: ignore[arg-type]
+            client = Client(server, mode=mode, cache=None)
             clients[name] = await stack.enter_async_context(client)
         for client in clients.values():
             for _ in range(warmup):

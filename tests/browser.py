@@ -103,10 +103,12 @@ class Page:
                 return message
         deadline = time.monotonic() + timeout
         while True:
-            message = json.loads(self._ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-            self.events.append(message)
-            if message.get("method") == event:
-                return message
+            received: dict[str, Any] = json.loads(
+                self._ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+            )
+            self.events.append(received)
+            if received.get("method") == event:
+                return received
 
     def open(self, path: Path, width: int = 1100, height: int = 900) -> None:
         for domain in ("Page", "Runtime", "Log", "Network"):
@@ -295,18 +297,18 @@ def decode_png(data: bytes) -> Image:
     rows = []
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
-        if kind == 1:
+        filtering, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
+        if filtering == 1:
             for i in range(bpp, stride):
                 line[i] = (line[i] + line[i - bpp]) & 0xFF
-        elif kind == 2:
+        elif filtering == 2:
             for i in range(stride):
                 line[i] = (line[i] + prev[i]) & 0xFF
-        elif kind == 3:
+        elif filtering == 3:
             for i in range(stride):
                 left = line[i - bpp] if i >= bpp else 0
                 line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
-        elif kind == 4:
+        elif filtering == 4:
             for i in range(stride):
                 a = line[i - bpp] if i >= bpp else 0
                 b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
@@ -314,8 +316,8 @@ def decode_png(data: bytes) -> Image:
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
                 line[i] = (line[i] + pred) & 0xFF
-        elif kind != 0:
-            raise ValueError(f"unknown PNG filter {kind}")
+        elif filtering != 0:
+            raise ValueError(f"unknown PNG filter {filtering}")
         rows.append(bytes(line))
         prev = line
     return Image(width, height, bpp, rows)

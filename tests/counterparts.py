@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ def _installers() -> dict[str, Callable[[], Any]]:
         "chromium": ensure_chromium,
     }
     for name in audit.PYPI_SERVERS:
-        found[f"py-{name}"] = lambda name=name: audit.python_server(name)
+        found[f"py-{name}"] = partial(audit.python_server, name)
     return found
 
 

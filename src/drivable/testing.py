@@ -276,3 +276,16 @@ def drivable_mode(request: pytest.FixtureRequest) -> Mode:
     """Runs the test once over the serialized handshake path and once over the 2026 era."""
     mode: Mode = request.param
     return mode
+
+
+# What a test imports (docs/api.md); the fixtures are requested by name, as pytest does.
+__all__ = [
+    "assert_conforms",
+    "assert_round_trip",
+    "call_error",
+    "call_ok",
+    "call_text",
+    "connect",
+    "drivable_client",
+    "drivable_mode",
+]

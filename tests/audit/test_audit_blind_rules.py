@@ -242,9 +242,12 @@ def _key_findings(key: dict[str, Any]) -> list[Any]:
 
 
 def test_a_key_is_bounded_as_the_runtime_lists_it() -> None:
+    from drivable.kinds import Options
     from drivable.kinds.idempotency_key import _schema
 
-    listed = {k: v for k, v in _schema({}).items() if k != "pattern"}  # tools/list drops patterns
+    listed = {
+        k: v for k, v in _schema(Options()).items() if k != "pattern"
+    }  # tools/list drops patterns
     assert _key_findings(listed) == []
     assert _key_findings({"type": "string", "maxLength": 128, "pattern": "^[a-z0-9-]{8,}$"}) == []
     for open_key in (
@@ -305,7 +308,7 @@ def test_an_end_comes_after_its_start_and_a_created_id_counts_up() -> None:
     assert args["end"] > args["start"]
     know = Knowledge()
     know.learn("list_notes", {"results": [{"note_id": f"n{i}"} for i in (1, 2, 9)]})
-    create = {
+    create: dict[str, Any] = {
         "name": "create_note",
         "inputSchema": {
             "type": "object",

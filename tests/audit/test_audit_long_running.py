@@ -81,10 +81,12 @@ def test_caselaw_long_running_tool_passes_both_rules() -> None:
 
 def test_the_handshake_eras_core_tasks_capability_counts_as_advertised() -> None:
     # server-everything 2026.8.31 over 2025-11-25: tasks in the protocol, not the extension
-    core = {"tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}}
+    core: dict[str, Any] = {
+        "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    }
     ctx = StaticContext({"tools": [tool(SAYS_LONG, execution="required")], "capabilities": core})
     assert list(s7_long_running.check(ctx)) == []
-    without_calls = {"tasks": {"list": {}, "requests": {}}}
+    without_calls: dict[str, Any] = {"tasks": {"list": {}, "requests": {}}}
     ctx = StaticContext(
         {"tools": [tool(SAYS_LONG, execution="required")], "capabilities": without_calls}
     )

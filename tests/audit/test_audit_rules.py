@@ -52,7 +52,7 @@ def test_get_accepts_bracketed_ids() -> None:
 def test_rules_command_lists_and_explains() -> None:
     listing = drivable("rules", "--format", "json")
     assert listing.code == 0
-    assert len(listing.report) == len(REGISTRY)  # type: ignore[arg-type]
+    assert len(listing.report) == len(REGISTRY)
     one = drivable("rules", "3.honest-annotations")
     assert one.code == 0
     for label in ("What drivable checks:", "Why it matters to a model:", "Example:", "Fix:"):
@@ -227,7 +227,10 @@ def test_a_dry_runs_token_may_come_back_at_the_top_or_inside_next_call() -> None
         "required": ["tool", "arguments"],
         "additionalProperties": False,
     }
-    at_the_top = {"deleted": {"type": "boolean"}, "confirm_token": {"type": "string"}}
+    at_the_top: dict[str, object] = {
+        "deleted": {"type": "boolean"},
+        "confirm_token": {"type": "string"},
+    }
     in_next_call = {"deleted": {"type": "boolean"}, "next_call": next_call}
     annotations = {
         "readOnlyHint": False,

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivable.audit import heuristics as h
 from drivable.audit.safety import judge
+from drivable.verbs import MUTATING_VERBS
 from tests.audit.conftest import SERVERS, audit_json
 from tests.audit.servers.recorder import NETWORK, SAFE, TOOLS, WRITES
 
@@ -62,7 +62,7 @@ def test_the_flags_open_what_they_name_and_no_more(tmp_path: Path) -> None:
 
 
 VERBS = sorted(
-    h.MUTATING_VERBS
+    MUTATING_VERBS
     - {
         "open",
         "close",

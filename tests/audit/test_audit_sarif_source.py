@@ -120,7 +120,8 @@ def test_every_server_gives_sarif_github_accepts_at_the_source(name: str, tmp_pa
 
 def test_fingerprints_do_not_change_from_run_to_run(tmp_path: Path) -> None:
     """defects.py lists its tools in a new order each time: lines move, alerts stay."""
-    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
     first, _, _ = _audit("defects", tmp_path / "a")
     second, _, _ = _audit("defects", tmp_path / "b")
     assert fingerprints(first) == fingerprints(second)

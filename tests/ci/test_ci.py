@@ -52,7 +52,7 @@ def test_findings_fail_the_gate_at_or_above_fail_on_and_never_with_none(
     found: list[str], fail_on: str
 ) -> None:
     verdict = Verdict(_audit(found), fail_on)
-    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    rank: dict[str, int] = {s: i for i, s in enumerate(SEVERITIES)}
     expected = [] if fail_on == "none" else [s for s in found if rank[s] <= rank[fail_on]]
     assert [f["severity"] for f in verdict.failing] == expected
     assert verdict.passed is (not expected)
@@ -186,7 +186,12 @@ def test_one_comment_per_server_found_by_its_marker_and_edited_in_place(tmp_path
     with serving(Api(token="t0ken")) as api:
         for i in range(150):  # the marker's comment lands on the second page
             api.add(f"unrelated {i}")
-        kwargs = {"api": api.url, "repository": "o/r", "number": 7, "token": "t0ken"}
+        kwargs: dict[str, Any] = {
+            "api": api.url,
+            "repository": "o/r",
+            "number": 7,
+            "token": "t0ken",
+        }
         first = github.upsert_comment(body=marker("a") + "\nrun 1", marker=marker("a"), **kwargs)
         other = github.upsert_comment(body=marker("b") + "\nrun 1", marker=marker("b"), **kwargs)
         again = github.upsert_comment(body=marker("a") + "\nrun 2", marker=marker("a"), **kwargs)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from drivable.contract.codes import ERROR_CODES, ISSUE_CODES, WARNING_CODES, Recovery
+from drivable.contract.codes import (
+    ERROR_CODES,
+    ISSUE_CODES,
+    WARNING_CODES,
+    IssueCode,
+    Recovery,
+    WarningCode,
+)
 from drivable.contract.docs import codes_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +66,8 @@ def test_every_code_has_a_recovery_and_a_doc() -> None:
         assert isinstance(code.recovery, Recovery)
         assert len(code.doc) > 30, code.id
         assert re.fullmatch(r"[a-z][a-z_]+", code.id)
-    for entry in [*ISSUE_CODES.values(), *WARNING_CODES.values()]:
+    entries: list[IssueCode | WarningCode] = [*ISSUE_CODES.values(), *WARNING_CODES.values()]
+    for entry in entries:
         assert len(entry.doc) > 20, entry.id
 
 

@@ -36,7 +36,7 @@ async def test_the_same_key_and_arguments_replay_without_running_again() -> None
     assert second.meta == {
         "dev.drivable/receipt": {
             "replayed": True,
-            "recorded_at": second.meta["dev.drivable/receipt"]["recorded_at"],
+            "recorded_at": (second.meta or {})["dev.drivable/receipt"]["recorded_at"],
         }
     }
     assert any("Replayed" in n for n in second.structured["notes"])
@@ -90,7 +90,7 @@ def test_a_key_reused_for_another_change_is_refused_with_a_call_that_makes_it(
         assert not out.is_error, out.structured
         again = await contract.call(repair["tool"], repair["arguments"])
         assert again.structured["created"] == out.structured["created"]
-        assert again.meta["dev.drivable/receipt"]["replayed"] is True
+        assert (again.meta or {})["dev.drivable/receipt"]["replayed"] is True
         # the same refusal names the same repair; the first key still replays the first change
         twice = await contract.call("create_notes", two)
         assert twice.structured["repair"] == repair

@@ -81,7 +81,7 @@ def test_an_example_of_placeholders_is_accepted(words: str, in_text: bool) -> No
 
 def read_tools_with_examples(name: str) -> list[tuple[str, dict[str, Any]]]:
     contract = load(name)
-    out = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for tool, spec in contract.tools.items():
         wire = contract.tool_wire(spec)
         schema = wire["inputSchema"]
@@ -96,7 +96,9 @@ async def answer(client: Any, tool: str, arguments: dict[str, Any]) -> Any:
     refusal by its code."""
     result = await client.call_tool(tool, arguments)
     if result.is_error:
-        return ("refused", envelope_of(result)["code"])
+        envelope = envelope_of(result)
+        assert envelope is not None, result
+        return ("refused", envelope["code"])
     drop = {"notes", "warnings", "next_cursor", "next_call", "hint", "message"}
     return {k: v for k, v in (result.structured_content or {}).items() if k not in drop}
 

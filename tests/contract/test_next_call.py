@@ -159,7 +159,7 @@ def test_a_tally_leads_to_the_decisions_of_its_largest_court(
         if not by_court:
             assert following is None
             return
-        assert following["tool"] == "search_decisions"
+        assert following is not None and following["tool"] == "search_decisions"
         assert following["arguments"]["court"] == by_court[0]["value"]
         page = await CASELAW.call("search_decisions", following["arguments"])
         assert not page.is_error

@@ -142,9 +142,9 @@ def check(
         assert found.arguments == without(sent, found.dropped)
         assert found.matches == pairs[found.dropped] > 0
         late = sorted((filters.index(d) for d in found.dropped), reverse=True)
-        for other, n in pairs.items():
-            if other != found.dropped and n:
-                mine = sorted((filters.index(d) for d in other), reverse=True)
+        for pair, n in pairs.items():
+            if pair != found.dropped and n:
+                mine = sorted((filters.index(d) for d in pair), reverse=True)
                 assert n > found.matches or mine < late
         case = "two"
     else:

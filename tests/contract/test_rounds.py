@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,12 +19,14 @@ from drivable.contract.client import (
 from drivable.contract.rounds import RoundSeal, StateRejected
 
 FORM = Elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
-ALL = {"elicitation": {}, "sampling": {}, "roots": {}}
+ALL: dict[str, dict[str, Any]] = {"elicitation": {}, "sampling": {}, "roots": {}}
 answers = st.dictionaries(st.text(min_size=1, max_size=8), st.integers() | st.text(max_size=8))
 
 
 @given(answers, st.integers(min_value=0), st.characters(codec="ascii"))
-def test_any_change_to_a_state_is_refused(carried: dict, position: int, char: str) -> None:
+def test_any_change_to_a_state_is_refused(
+    carried: dict[str, Any], position: int, char: str
+) -> None:
     seal = RoundSeal(b"k" * 32)
     state = seal.seal("tools/call", "t", {"a": 1}, carried)
     assert seal.open(state, "tools/call", "t", {"a": 1}) == carried
@@ -84,7 +88,7 @@ async def test_answers_of_earlier_rounds_are_carried_to_the_next() -> None:
 async def test_asking_for_an_undeclared_capability_is_refused_before_anything_is_sent() -> None:
     sent: list[str] = []
 
-    async def send(method: str, params: dict) -> dict:
+    async def send(method: str, params: dict[str, Any]) -> dict[str, Any]:
         sent.append(method)
         return {}
 
@@ -97,9 +101,9 @@ async def test_asking_for_an_undeclared_capability_is_refused_before_anything_is
 
 
 async def test_in_the_handshake_eras_each_ask_is_one_request_and_asked_once() -> None:
-    sent: list[tuple[str, dict]] = []
+    sent: list[tuple[str, dict[str, Any]]] = []
 
-    async def send(method: str, params: dict) -> dict:
+    async def send(method: str, params: dict[str, Any]) -> dict[str, Any]:
         sent.append((method, params))
         if method == "sampling/createMessage":
             return {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}

@@ -3,6 +3,7 @@ rollback, scoping, expiry, upsert, version preconditions, nonces."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -41,7 +42,9 @@ async def count_refunds(store: SqlEffectStore) -> int:
     return int(row[0])
 
 
-def refund_effect(refund_id: str, args: dict[str, Any] = REFUND) -> Any:
+def refund_effect(
+    refund_id: str, args: dict[str, Any] = REFUND
+) -> Callable[[Transaction], Awaitable[dict[str, Any]]]:
     async def effect(tx: Transaction) -> dict[str, Any]:
         await tx.execute(
             "INSERT INTO refunds (id, invoice_id, amount_cents) VALUES (?, ?, ?)",

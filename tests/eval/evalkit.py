@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
@@ -37,7 +38,7 @@ def naive_target() -> EvalTarget:
 
 def jobs(workflows: list[Workflow], trials: int = 2, seed: int = 0) -> list[Job]:
     return [
-        Job(wf, f"simulated:{p}", lambda s, p=p: SimulatedAgent(p, s), t, seed + t)
+        Job(wf, f"simulated:{p}", partial(SimulatedAgent, p), t, seed + t)
         for wf in workflows
         for p in PERSONAS
         for t in range(trials)

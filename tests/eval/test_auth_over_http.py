@@ -14,7 +14,7 @@ import pytest
 
 from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.solver import EvalTarget, run_trial
-from drivable.eval.workflow import bundled
+from drivable.eval.workflow import Workflow, bundled
 from drivable.target import Target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def caselaw_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=15)
 
 
-def _auth_workflow():  # type: ignore[no-untyped-def]
+def _auth_workflow() -> Workflow:
     return next(w for w in bundled("caselaw") if w.fixture == "auth-failure")
 
 

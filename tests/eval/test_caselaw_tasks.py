@@ -9,7 +9,7 @@ from drivable.eval.solver import EvalTarget, _call, run_trial
 from drivable.eval.tasks import CANCEL, GET, TaskHost, TasksExtension, offered
 from drivable.eval.trace import TraceWriter
 from drivable.eval.turns import Observation, ToolCall
-from drivable.eval.workflow import bundled, loads
+from drivable.eval.workflow import Workflow, bundled, loads
 from drivable.serve.mount import build_server
 from drivable.target import Target, connect, wire
 from tests.conformance.fixture import contract as fixture
@@ -18,7 +18,7 @@ from tests.eval.evalkit import caselaw_target, jobs
 TASK_FLOWS = {"long-running-task", "cancel-and-restart"}
 
 
-def _flows() -> list:  # type: ignore[type-arg]
+def _flows() -> list[Workflow]:
     return [w for w in bundled("caselaw") if w.name in TASK_FLOWS]
 
 

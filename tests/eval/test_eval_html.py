@@ -57,7 +57,7 @@ def _cell(r: dict[str, Any] | None) -> str:
     return "–" if not r or not r.get("n") else f"{r['rate'] * 100:.0f}% ({r['k']}/{r['n']})"
 
 
-def _chart(page: Page, caption: str, within: str = "") -> dict[str, Any]:
+def _chart(page: Page, caption: str, within: str = "") -> dict[tuple[str, str], dict[str, Any]]:
     """A chart's categories and bars, found by its caption."""
     charts = page.evaluate(
         f"""Array.from(document.querySelectorAll({json.dumps(within + " figure.chart")}))
@@ -73,7 +73,8 @@ def _chart(page: Page, caption: str, within: str = "") -> dict[str, Any]:
 def _drawn_to_scale(bars: dict[Any, dict[str, Any]], rates: dict[Any, float | None]) -> None:
     assert set(bars) == {key for key, rate in rates.items() if rate is not None}
     for key, bar in bars.items():
-        assert bar["width"] == pytest.approx(PLOT_W * rates[key], abs=0.06), key
+        rate = rates[key]
+        assert rate is not None and bar["width"] == pytest.approx(PLOT_W * rate, abs=0.06), key
 
 
 @pytest.fixture(scope="module")

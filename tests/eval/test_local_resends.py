@@ -8,6 +8,8 @@ differs is a different answer.
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +21,7 @@ from drivable.eval.turns import Observation, ToolCall
 EXAMPLE = load("example")
 
 
-async def _seen(tool: str, arguments: dict[str, object]) -> Observation:
+async def _seen(tool: str, arguments: dict[str, Any]) -> Observation:
     out = await EXAMPLE.call(tool, arguments)
     return Observation(ToolCall(tool, arguments), out.is_error, out.structured, out.text())
 
@@ -43,7 +45,10 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
 
         preview = {"note_id": f"note_{missing % 30 + 1}"}  # a dry run: a fresh token each time
         dry, dry_again = await _seen("delete_note", preview), await _seen("delete_note", preview)
-        tokens = [d.structured["next_call"]["arguments"]["confirm_token"] for d in (dry, dry_again)]
+        tokens = [
+            (d.structured or {})["next_call"]["arguments"]["confirm_token"]
+            for d in (dry, dry_again)
+        ]
         assert tokens[0] != tokens[1]
         assert same_answer(dry) == same_answer(dry_again)
 

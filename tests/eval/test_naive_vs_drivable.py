@@ -12,8 +12,8 @@ async def test_naive_scores_worse_and_the_table_shows_where() -> None:
     _, drivable = await run_all(drivable_target(), trials=2)
     n, d = naive["summary"]["overall"], drivable["summary"]["overall"]
     # beyond noise, not just lower: a one-sided two-proportion z-test at 95 %
-    assert z_drop(n["completed"], d["completed"]) > 1.645
-    assert z_drop(n["first_repair"], d["first_repair"]) > 1.645
+    assert (z := z_drop(n["completed"], d["completed"])) is not None and z > 1.645
+    assert (z := z_drop(n["first_repair"], d["first_repair"])) is not None and z > 1.645
     assert d["completed"]["rate"] == 1.0 and n["completed"]["rate"] < 0.8
     # a naive error names no next call; every drivable rejection does
     assert n["errors_naming_next_call"]["k"] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from drivable.eval.agents.simulated import PERSONAS, SimulatedAgent
 from drivable.eval.solver import run_trial
@@ -43,7 +44,12 @@ async def test_the_skimmer_calls_a_repairs_first_name_as_the_real_model_did() ->
     call = ToolCall("search_notes", {"query": "x", "size": 5})
     repair = {"tool": "search_notes", "arguments": {"query": "x"}, "next_step": "resend_without"}
     for order, expected in ((list(repair), "search_notes"), (list(repair)[::-1], "resend_without")):
-        env = {"code": "invalid_arguments", "message": "m", "hint": "h", "issues": []}
+        env: dict[str, Any] = {
+            "code": "invalid_arguments",
+            "message": "m",
+            "hint": "h",
+            "issues": [],
+        }
         env["repair"] = {key: repair[key] for key in order}
         agent = SimulatedAgent("skimmer")
         await agent.begin(workflow, tools)

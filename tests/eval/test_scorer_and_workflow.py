@@ -38,7 +38,11 @@ def obs(tool: str, args: dict[str, object], error: dict[str, object] | None = No
     return Observation(ToolCall(tool, args), True, error, json.dumps(error))
 
 
-ENV = {"code": "invalid_arguments", "message": "m", "hint": "Fix query and call search again."}
+ENV: dict[str, object] = {
+    "code": "invalid_arguments",
+    "message": "m",
+    "hint": "Fix query and call search again.",
+}
 
 
 def test_first_call_and_first_repair() -> None:
@@ -116,8 +120,10 @@ def test_wilson_and_the_gate() -> None:
     assert lo == 0.0 and 0.27 < hi < 0.28
     lo, hi = wilson(10, 10)
     assert 0.72 < lo < 0.73 and hi == 1.0
-    assert z_drop({"k": 9, "n": 10}, {"k": 8, "n": 10}) > -1.645  # one trial: noise
-    assert z_drop({"k": 40, "n": 40}, {"k": 20, "n": 40}) < -1.645
+    assert (
+        z := z_drop({"k": 9, "n": 10}, {"k": 8, "n": 10})
+    ) is not None and z > -1.645  # one trial: noise
+    assert (z := z_drop({"k": 40, "n": 40}, {"k": 20, "n": 40})) is not None and z < -1.645
 
     def run(fc: tuple[int, int]) -> dict[str, object]:
         r = rate(*fc)

@@ -7,11 +7,11 @@ from pathlib import Path
 from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.solver import run_trial
 from drivable.eval.trace import TraceWriter, read
-from drivable.eval.workflow import bundled
+from drivable.eval.workflow import Workflow, bundled
 from tests.eval.evalkit import drivable_target, naive_target
 
 
-def _wf(name: str):  # type: ignore[no-untyped-def]
+def _wf(name: str) -> Workflow:
     return next(w for w in bundled("example") if w.name == name)
 
 

@@ -4,7 +4,7 @@ every plan, all made once per session, side by side, and kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -41,7 +41,7 @@ def runs(request: pytest.FixtureRequest, place: Place) -> dict[Key, Run | Except
 
 
 @pytest.fixture
-def run_of(runs: dict[Key, Run | Exception]):  # type: ignore[no-untyped-def]
+def run_of(runs: dict[Key, Run | Exception]) -> Callable[[str, str, str], Run]:
     def get(client: str, transport: str, server: str) -> Run:
         found = runs[(client, transport, server)]
         if isinstance(found, Exception):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from drivable.contract.envelope import ENVELOPE_META_KEY, envelope_of
-from drivable.target import Target, connect, wire
+from drivable.target import Mode, Target, connect, wire
 from tests.install_lock import install_lock
 from tests.interop.clients.refs import payload_of, resolve
 from tests.interop.plans import PLANS, Step
@@ -206,7 +206,7 @@ async def _drive_py2(
         target = Target(command=tuple(place.stdio_command(server)), env=place.stdio_env[server])
     else:
         target = Target(url=place.urls[server])
-    mode = "legacy" if era == "legacy" else "auto"
+    mode: Mode = "legacy" if era == "legacy" else "auto"
     out: dict[str, Any] = {"sdk": "py2", "era": era, "transport": transport, "steps": []}
     with open(os.devnull, "w") as errlog:
         async with connect(target, mode=mode, errlog=errlog, read_timeout_seconds=60) as client:

@@ -12,6 +12,7 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tests.interop.interop import (
     ToolMissing,
@@ -38,7 +39,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp, open_place(Path(tmp), ensure_node(), mcp1) as place:
         for (client, transport, server), run in drive_all(place, keys).items():
-            row = {"client": client, "transport": transport, "server": server}
+            row: dict[str, Any] = {"client": client, "transport": transport, "server": server}
             if isinstance(run, Exception):
                 row.update(whole=0, sent=0, first_failure=f"no run: {run!r}"[:200])
             else:

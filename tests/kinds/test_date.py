@@ -5,6 +5,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import unicodedata
+from typing import Any, Literal
 
 import pytest
 from babel.dates import get_month_names
@@ -27,7 +28,7 @@ def strip_diacritics(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def value_of(value: object, **options: object) -> object:
+def value_of(value: object, **options: Any) -> object:
     reading = read("date", value, **options)
     assert reading.outcome == "value", reading.to_dict()
     return reading.value
@@ -86,8 +87,8 @@ def test_timestamps_keep_the_date_part_with_a_note(
 def test_written_months(
     day: dt.date,
     locale: str,
-    width: str,
-    context: str,
+    width: Literal["abbreviated", "narrow", "wide"],
+    context: Literal["format", "stand-alone"],
     case: object,
     plain: bool,
     template: str,
@@ -285,7 +286,7 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         {"bound": "to"},
         {"intent": "write"},
     ):
-        reading = KINDS["date"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        reading = KINDS["date"].reader(value, make_options(**options))
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()
 
@@ -404,7 +405,7 @@ def test_a_relative_weekday_is_the_day_when_its_two_meanings_agree_and_asks_when
 ) -> None:
     """CLDR's "next Friday" is the Friday of next week; many people mean the first Friday after
     today. Said on a Wednesday they differ and both are asked about; "next Monday" is one day."""
-    name = {"en": calendar.day_name, "de": get_day_names_de()}[language][weekday]
+    name = {"en": list(calendar.day_name), "de": get_day_names_de()}[language][weekday]
     spelling = RELATIVE_WEEKDAYS[language][week + 1].format(d=name)
     in_week = today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7 * week + weekday)
     if week > 0:

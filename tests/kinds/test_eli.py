@@ -135,7 +135,8 @@ def test_the_reader_itself_never_raises(value: object) -> None:
     from drivable.kinds import KINDS
     from drivable.kinds._registry import make_options
 
+    options: dict[str, object]
     for options in ({},):
-        reading = KINDS["eli"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        reading = KINDS["eli"].reader(value, make_options(**options))
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()

@@ -10,7 +10,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivable.kinds import read
+from drivable.kinds import Intent, read
 from drivable.kinds.absence import PLACEHOLDERS
 
 ALLOWED = string.ascii_letters + string.digits + "_.:-"
@@ -23,7 +23,7 @@ _FRESH = re.compile(r"for example '([0-9a-f-]{36})'")
 
 
 @given(key=keys, intent=st.sampled_from(["read", "write"]))
-def test_every_key_of_the_allowed_characters_is_read_as_it_is(key: str, intent: str) -> None:
+def test_every_key_of_the_allowed_characters_is_read_as_it_is(key: str, intent: Intent) -> None:
     reading = read("idempotency_key", key, intent=intent)
     if key.casefold() in {"uuid", "guid", "key", "random"}:
         assert reading.outcome == "invalid"
@@ -67,7 +67,7 @@ def test_a_placeholder_is_refused_with_a_fresh_key_never_read_as_one(placeholder
 @given(
     key=keys,
     bad=st.characters(
-        blacklist_characters=ALLOWED, blacklist_categories=("Cs",), min_codepoint=0
+        blacklist_characters=ALLOWED, blacklist_categories=["Cs"], min_codepoint=0
     ).filter(lambda c: not c.isspace()),
     at=st.integers(min_value=0, max_value=200),
 )

@@ -128,6 +128,6 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         {},
         {"intent": "write"},
     ):
-        reading = KINDS["locale"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        reading = KINDS["locale"].reader(value, make_options(**options))
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()

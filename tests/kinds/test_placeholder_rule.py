@@ -14,7 +14,7 @@ import uuid
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivable.kinds import read
+from drivable.kinds import Intent, read
 from drivable.kinds.uuid import EXAMPLE_IDS
 
 PREFIXES = ["room_", "inv_", "cus_", "ord-", "bk_", ""]
@@ -31,7 +31,7 @@ def counting_ids(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @given(counting_ids(), st.sampled_from(["read", "write"]))
-def test_an_id_with_a_counter_is_never_a_placeholder(case: tuple[str, str], intent: str) -> None:
+def test_an_id_with_a_counter_is_never_a_placeholder(case: tuple[str, str], intent: Intent) -> None:
     prefix, sent = case
     reading = read("identifier", sent, prefix=prefix, intent=intent)
     assert reading.outcome == "value", (sent, reading)
@@ -46,7 +46,7 @@ real_uuids = (st.uuids() | st.integers(1, 2**20).map(lambda n: uuid.UUID(int=n))
 
 @given(real_uuids, st.sampled_from(["read", "write"]), st.booleans())
 def test_a_uuid_other_than_nil_max_or_an_example_is_an_id(
-    value: uuid.UUID, intent: str, hex_only: bool
+    value: uuid.UUID, intent: Intent, hex_only: bool
 ) -> None:
     sent = value.hex if hex_only else str(value)
     reading = read("uuid", sent, intent=intent)

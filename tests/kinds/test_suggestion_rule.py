@@ -10,6 +10,7 @@ and "country"), prefixes, transpositions.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,7 @@ WORDS = ["court", "country", "count", "courts", "room", "rooms", "booking", "boo
 
 def _respell(rng: st.DataObject, member: str) -> str:
     """`member` spelled another way: case, separators, camelCase, a plural, a leading zero."""
-    ways = [
+    ways: list[Callable[[str], str]] = [
         str.upper,
         str.title,
         lambda s: f" {s} ",

@@ -4,6 +4,7 @@ the 24-hour clock and forward on the 12-hour one asks, naming each forward readi
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -23,7 +24,7 @@ def spans(draw: st.DrawFn) -> TimeRange:
     return TimeRange(start, end)
 
 
-def value_of(spelling: object, **options: object) -> TimeRange:
+def value_of(spelling: object, **options: Any) -> TimeRange:
     reading = read("time_range", spelling, **options)
     assert reading.outcome == "value", (spelling, reading.to_dict())
     assert isinstance(reading.value, TimeRange)

@@ -145,7 +145,7 @@ def test_without_a_vocabulary_the_reader_refuses_rather_than_raises() -> None:
 
 def test_vocabulary_is_immutable() -> None:
     with pytest.raises(AttributeError):
-        COURTS.name = "other"  # type: ignore[misc]
+        COURTS.name = "other"
     with pytest.raises(TypeError):
         COURTS._exact[("x",)] = frozenset()  # type: ignore[index]
 
@@ -188,7 +188,7 @@ def test_the_reader_itself_never_raises(value: object) -> None:
         {"vocabulary": COURTS, "strict": True},
         {},
     ):
-        reading = KINDS["vocabulary"].reader(value, make_options(**options))  # type: ignore[arg-type]
+        reading = KINDS["vocabulary"].reader(value, make_options(**options))
         assert reading.outcome in {"value", "absent", "ask", "invalid"}
         reading.to_dict()
 

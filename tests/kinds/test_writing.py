@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ from drivable.kinds.money import exponent_of
 from drivable.kinds.writing import spell, spellings
 
 
-def reads_back(kind: str, value: object, **options: object) -> None:
+def reads_back(kind: str, value: object, **options: Any) -> None:
     found = spellings(kind, value, **options)
     for spelling in found:
         reading = read(kind, spelling, **options)

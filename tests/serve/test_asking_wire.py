@@ -45,7 +45,7 @@ async def _on_roots(context: Any) -> types.ListRootsResult:
 
 
 def _client(mode: str, **callbacks: Any) -> Client:
-    return Client(build_server(contract), mode=mode, cache=None, **callbacks)  # type: ignore[arg-type]
+    return Client(build_server(contract), mode=mode, cache=None, **callbacks)
 
 
 def _text(result: types.CallToolResult) -> str:

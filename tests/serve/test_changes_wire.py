@@ -19,7 +19,7 @@ from tests.conformance.fixture import WATCHED, contract
 
 
 async def test_a_listen_stream_gets_only_the_kinds_it_asked_for() -> None:
-    client = Client(build_server(contract), mode="auto", cache=None)  # type: ignore[arg-type]
+    client = Client(build_server(contract), mode="auto", cache=None)
     async with (
         client,
         client.listen(prompts_list_changed=True) as prompts,
@@ -46,7 +46,7 @@ async def test_handshake_connections_hear_list_changes_and_their_subscribed_reso
             got.append(method)
 
     server = build_server(contract)
-    async with Client(server, mode="legacy", cache=None, message_handler=on_message) as client:  # type: ignore[arg-type]
+    async with Client(server, mode="legacy", cache=None, message_handler=on_message) as client:
         assert client.server_capabilities.tools.list_changed  # type: ignore[union-attr]
         await client.call_tool("test_trigger_resource_update", {})  # not subscribed yet
         await client.subscribe_resource(WATCHED)

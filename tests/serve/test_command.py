@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -206,7 +207,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         target = Target(url=server.url)
         workers = _workers(process.pid)
 
-        async def call(tool: str, arguments: dict[str, object]) -> tuple[dict[str, object], int]:
+        async def call(tool: str, arguments: dict[str, object]) -> tuple[dict[str, Any], int]:
             """The result, and the worker that answered (the one holding the open connection)."""
             # A fresh connection per call, so that calls spread over both workers.
             with anyio.fail_after(BOUND):
@@ -234,7 +235,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
             page, _ = await call(
                 "list_bookmarks", {"limit": 2, **({"cursor": cursor} if cursor else {})}
             )
-            seen += [str(row["id"]) for row in page["results"]]  # type: ignore[attr-defined]
+            seen += [str(row["id"]) for row in page["results"]]
             cursor = page.get("next_cursor")
             if not cursor:
                 break

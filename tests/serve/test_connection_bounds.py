@@ -202,7 +202,7 @@ def test_a_connection_over_the_limit_gets_503_with_a_retry_time(crowded: Served)
 def test_bounds_refuse_what_cannot_bound() -> None:
     for wrong in ({"header_timeout_s": 0}, {"idle_timeout_s": -1.0}, {"max_connections": 0}):
         with pytest.raises(ValueError, match=next(iter(wrong))):
-            ConnectionBounds(**wrong)  # type: ignore[arg-type]
+            ConnectionBounds(**wrong)
 
 
 def test_the_defaults_are_safe() -> None:

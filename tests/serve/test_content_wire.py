@@ -17,7 +17,7 @@ MODES = pytest.mark.parametrize("mode", ["legacy", "auto"])
 
 
 def _client(mode: str) -> Client:
-    return Client(build_server(contract), mode=mode, cache=None)  # type: ignore[arg-type]
+    return Client(build_server(contract), mode=mode, cache=None)
 
 
 @MODES

@@ -145,7 +145,7 @@ async def test_event_streams_are_bounded_per_client_in_all_and_in_silence() -> N
         async def send(message: Any) -> None:
             sent.append(message)
 
-        await bounds(scope, receive, send)  # type: ignore[arg-type]
+        await bounds(scope, receive, send)
         statuses.append(int(sent[0]["status"]))
 
     with anyio.fail_after(10):

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from mcp import Client
 from mcp.server.connection import Connection
 from mcp.server.session import ServerSession
-from starlette.types import ASGIApp, Message
+from starlette.types import ASGIApp, Message, Scope
 
 from drivable.serve import build_server
 from drivable.serve.http import build_app
@@ -50,8 +50,12 @@ async def served(app: ASGIApp) -> AsyncIterator[httpx2.AsyncClient]:
     to_app, app_reads = anyio.create_memory_object_stream[Message](4)
     app_writes, from_app = anyio.create_memory_object_stream[Message](4)
     async with anyio.create_task_group() as tasks:
-        scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
-        tasks.start_soon(app, scope, app_reads.receive, app_writes.send)
+        scope: Scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+
+        async def run() -> None:  # start_soon takes a coroutine function; an ASGI app is awaitable
+            await app(scope, app_reads.receive, app_writes.send)
+
+        tasks.start_soon(run)
         await to_app.send({"type": "lifespan.startup"})
         assert (await from_app.receive())["type"] == "lifespan.startup.complete"
         transport = httpx2.ASGITransport(app=app)
@@ -122,7 +126,7 @@ async def test_a_closed_handshake_connection_is_forgotten_with_its_subscriptions
     server = build_server(conformance)
     before = alive(Connection)
     for _ in range(5):
-        async with Client(server, mode="legacy", cache=None) as client:  # type: ignore[arg-type]
+        async with Client(server, mode="legacy", cache=None) as client:
             await client.subscribe_resource(WATCHED)
             await client.call_tool("test_trigger_resource_update", {})
             assert alive(Connection) == before + 1  # the open one is remembered while it lasts

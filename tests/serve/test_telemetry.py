@@ -63,14 +63,19 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+def _shown(value: object) -> str:
+    """An attribute's value as text: bytes decoded, so a value leaked as bytes is found too."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
 def texts_of_spans(exporter: InMemorySpanExporter) -> list[str]:
     out: list[str] = []
     for span in exporter.get_finished_spans():
         out.append(span.name)
-        out.extend(f"{k}={v}" for k, v in (span.attributes or {}).items())
+        out.extend(f"{k}={_shown(v)}" for k, v in (span.attributes or {}).items())
         for event in span.events:
             out.append(event.name)
-            out.extend(f"{k}={v}" for k, v in (event.attributes or {}).items())
+            out.extend(f"{k}={_shown(v)}" for k, v in (event.attributes or {}).items())
         if span.status.description:
             out.append(span.status.description)
     return out
@@ -86,7 +91,7 @@ def texts_of_metrics(reader: InMemoryMetricReader) -> list[str]:
             for metric in scope.metrics:
                 out.append(metric.name)
                 for point in metric.data.data_points:
-                    out.extend(f"{k}={v}" for k, v in (point.attributes or {}).items())
+                    out.extend(f"{k}={_shown(v)}" for k, v in (point.attributes or {}).items())
     return out
 
 

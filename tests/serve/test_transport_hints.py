@@ -195,7 +195,8 @@ def test_an_unknown_version_is_told_the_header_and_the_versions(server: Served) 
         assert error["data"]["supported"] == list(refusals.SUPPORTED_VERSIONS)
         assert error["data"]["requested"] == "1999-01-01"
         sent_id = json.loads(body)["id"] if body else None
-        assert answer_of(response.headers["content-type"], response.text)["id"] == sent_id
+        answer = answer_of(response.headers["content-type"], response.text)
+        assert answer is not None and answer["id"] == sent_id
         assert "_meta" not in error["message"] + error["data"]["hint"]
         assert "MCP-Protocol-Version" in error["data"]["hint"]
         assert all(v in error["data"]["hint"] for v in refusals.SUPPORTED_VERSIONS)

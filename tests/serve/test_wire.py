@@ -85,7 +85,7 @@ async def test_tools_list_is_strict_and_described(open_client: Any) -> None:
                 codes = set(meta[f"{NAMESPACE}/errors"])
                 assert {"invalid_arguments", "internal_error"} <= codes
             get_note = next(t for t in listed if t.name == "get_note")
-            get_codes = set(get_note.meta[f"{NAMESPACE}/errors"])  # type: ignore[index]
+            get_codes = set(get_note.meta[f"{NAMESPACE}/errors"])
             assert "not_found" in get_codes
 
 

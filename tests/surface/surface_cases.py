@@ -72,7 +72,7 @@ def _pair(
     )
 
 
-PET = {
+PET: dict[str, Any] = {
     "$defs": {
         "Pet": obj(
             {"kind": {"type": "string", "enum": ["cat", "dog", "fish"]}, "name": STR},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def write_spec(tmp: Path, name: str, spec: dict[str, Any]) -> Path:
 
 
 @pytest.fixture
-def spec_cmd(tmp_path: Path):  # type: ignore[no-untyped-def]
+def spec_cmd(tmp_path: Path) -> Callable[[dict[str, Any]], list[str]]:
     """`spec_cmd(spec)` -> the command that serves that spec over stdio."""
     counter = iter(range(1000))
 

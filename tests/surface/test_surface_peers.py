@@ -129,7 +129,7 @@ def _matches(theirs: dict[str, Any], ours: Change) -> bool:
     if rel is None:
         return False
     if renamed_to is not None and kind.endswith("-added"):
-        return (
+        return bool(
             arg.rsplit(".", 1)[-1] == renamed_to and rel.rsplit(".", 1)[0] == arg.rsplit(".", 1)[0]
             if "." in arg
             else arg == renamed_to

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def test_fingerprint_covers_what_it_says() -> None:
     assert base["fingerprint"] == {"value": fp.value, "covers": fp.covers}
     # a server may hand its own lists, not canonical yet: the same value
     assert fingerprint.compute(_collected(v1)) == fp
-    mutations = {
+    mutations: dict[str, Callable[[dict[str, Any]], object]] = {
         "tool description": lambda s: s["tools"][0].__setitem__("description", "other"),
         "resource": lambda s: s["resources"].clear(),
         "template": lambda s: s["resource_templates"][0].__setitem__("mimeType", "x"),

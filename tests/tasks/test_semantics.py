@@ -7,6 +7,7 @@ import json
 import string
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import pytest
@@ -283,7 +284,7 @@ def test_two_questions_at_once_are_answered_one_at_a_time(
 def test_questions_asked_before_the_task_are_rounds_then_the_task_uses_the_answer(
     worker: Worker, client: httpx2.Client, name: str
 ) -> None:
-    asks = {"elicitation": {}}
+    asks: dict[str, Any] = {"elicitation": {}}
     with pytest.raises(RpcError) as undeclared:
         call(client, worker, "test_tool_with_task", {}, token=ALICE)
     assert undeclared.value.code == -32021  # a question the client cannot answer is not asked
@@ -317,7 +318,7 @@ def test_questions_asked_before_the_task_are_rounds_then_the_task_uses_the_answe
 def test_a_handler_asking_through_call_client_inside_a_task_asks_through_the_task(
     worker: Worker, client: httpx2.Client
 ) -> None:
-    asks = {"elicitation": {}}
+    asks: dict[str, Any] = {"elicitation": {}}
     created = call(client, worker, "count_after_asking", {"seconds": 0.2}, token=ALICE,
                    capabilities=asks)  # fmt: skip
     assert created["resultType"] == "task"

@@ -57,8 +57,6 @@ class _EachOnItsOwn:
 EACH_ON_ITS_OWN = _EachOnItsOwn()
 
 
-class EachOnItsOwn:
-    """`EachOnItsOwn[LineInput]` is `list[LineInput]`, read entry by entry."""
-
-    def __class_getitem__(cls, item: Any) -> Any:
-        return Annotated[list[item], EACH_ON_ITS_OWN]
+EachOnItsOwn = Annotated[list[T], EACH_ON_ITS_OWN]
+"""`EachOnItsOwn[LineInput]` is `list[LineInput]`, read entry by entry (a generic alias, so a type
+checker sees the list a handler iterates)."""

@@ -46,9 +46,9 @@ from drivable.verbs import LEADING
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# One shared bound for inline content in tool arguments; descriptions state it, transports
-# enforce a bound of the same order on the request body before parsing.
 MAX_INLINE_BYTES = 256 * 1024
+"""One shared bound for inline content in tool arguments (`Contract(max_inline_bytes=...)`);
+descriptions state it, transports enforce a bound of the same order on the request body."""
 
 
 class Declaration:

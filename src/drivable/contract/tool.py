@@ -74,6 +74,7 @@ class Effects:
 
 
 READ_ONLY = Effects(read_only=True, destructive=False, idempotent=True, open_world=False)
+"""The effects of a tool that only reads: no control fields, safe to call again."""
 
 
 @dataclass(frozen=True)

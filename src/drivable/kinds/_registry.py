@@ -11,6 +11,7 @@ from drivable.kinds import absence
 from drivable.kinds._reading import Reading
 
 Intent = Literal["read", "write"]
+"""What a value is read for: a placeholder ("n/a") is no value on a "read", a question on a "write"."""
 T = TypeVar("T")
 
 # Work is bounded before any parsing: a scalar spelled in more characters than this is refused at

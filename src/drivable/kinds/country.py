@@ -288,6 +288,7 @@ def _invalid(received: Any, hint: str) -> Reading:
 
 
 Country = Annotated[str, Kind("country")]
+"""A country as its ISO 3166-1 alpha-2 code ("CZ"), read from codes, names and common aliases."""
 
 __all__ = [
     "ALIASES",

@@ -434,7 +434,10 @@ def _period(received: Any, year: int, month: int | None, options: Options) -> Re
 
 
 Date = Annotated[_dt.date, Kind("date")]
+"""A calendar day, read from the spellings models use; sent back as "YYYY-MM-DD"."""
 DateFrom = Annotated[_dt.date, Kind("date", bound="from")]
+"""The first day of a range: a month or a year alone ("2026-10") reads as its first day."""
 DateTo = Annotated[_dt.date, Kind("date", bound="to")]
+"""The last day of a range: a month or a year alone ("2026-10") reads as its last day."""
 
 __all__ = ["EXPECTED", "Date", "DateFrom", "DateTo", "read_date"]

@@ -331,5 +331,6 @@ def _invalid(received: Any, hint: str) -> Reading:
 
 
 Moment = Annotated[_dt.datetime, Kind("datetime")]
+"""A moment with its offset, read from the spellings models use; sent back as RFC 3339."""
 
 __all__ = ["EXPECTED", "Moment", "read_datetime"]

@@ -144,5 +144,6 @@ def _invalid(received: Any, hint: str) -> Reading:
 
 
 Email = Annotated[str, Kind("email")]
+"""One email address, read without the network; sent back with its domain in lowercase."""
 
 __all__ = ["EXPECTED", "Email", "read_email"]

@@ -125,5 +125,6 @@ def _invalid(received: Any, hint: str) -> Reading:
 
 
 Locale = Annotated[str, Kind("locale")]
+"""A BCP 47 language tag ("cs-CZ"), read from POSIX names, any case and deprecated tags."""
 
 __all__ = ["EXPECTED", "PATTERN", "Locale", "read_locale"]

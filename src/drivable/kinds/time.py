@@ -403,6 +403,7 @@ def time_text(value: _dt.time) -> str:
 
 
 TimeOfDay = Annotated[_dt.time, Kind("time")]
+"""A time of day, read from the spellings models use ("2pm", "14h30"); sent back as "HH:MM"."""
 
 __all__ = [
     "END_OF_DAY",

@@ -125,5 +125,6 @@ def _invalid(received: Any, hint: str) -> Reading:
 
 
 Uuid = Annotated[_uuid.UUID, Kind("uuid")]
+"""A UUID, read through case, braces, "urn:uuid:" and missing hyphens; sent back canonical."""
 
 __all__ = ["EXAMPLE", "EXAMPLE_IDS", "EXPECTED", "Uuid", "is_placeholder", "read_uuid"]

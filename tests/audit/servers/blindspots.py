@@ -168,7 +168,9 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     args = params.arguments or {}
     name = params.name
     note_id = str(args.get("note_id", ""))
-    props = next((t.input_schema["properties"] for t in [*TOOLS, LATE] if t.name == name), {})
+    props: dict[str, Any] = next(
+        (t.input_schema["properties"] for t in [*TOOLS, LATE] if t.name == name), {}
+    )
     unknown = sorted(set(args) - set(props))
     if unknown:
         return refuse("unknown_property", unknown[0], f"{name} takes no {unknown[0]}.")

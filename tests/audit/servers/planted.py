@@ -368,7 +368,7 @@ MODES = Case(
 )
 
 # --- 4. one tool whose errors do not name the field, among tools whose errors do -----------
-RECIPES = [
+RECIPES: list[dict[str, Any]] = [
     {"recipe_id": "r1", "title": "Lentil soup", "minutes": 40, "vegetarian": True},
     {"recipe_id": "r2", "title": "Fish tacos", "minutes": 25, "vegetarian": False},
     {"recipe_id": "r3", "title": "Pea risotto", "minutes": 35, "vegetarian": True},

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from drivable.contract import Contract
 from drivable.eval.baselines import bookings as naive_module
 from drivable.eval.corpus.bookings import data
-from drivable.eval.corpus.bookings.server import SearchInput, serve
+from drivable.eval.corpus.bookings.models import SearchInput
+from drivable.eval.corpus.bookings.server import serve
 from drivable.eval.scorer import contains
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import Step, Workflow, bundled

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -165,7 +165,7 @@ async def test_the_twin_lists_the_same_tools_in_the_same_order(tmp_path: Path) -
 async def test_both_servers_answer_over_stdio() -> None:
     root = Path(__file__).resolve().parents[3]
     env = {"PYTHONPATH": os.pathsep.join([str(root), str(root / "src")])}
-    done = {"tool": "search_documents", "arguments": {"query": "employee handbook"}}
+    done: dict[str, Any] = {"tool": "search_documents", "arguments": {"query": "employee handbook"}}
     for command in (
         [sys.executable, "-m", "drivable.eval.surfaces", "documents"],
         [sys.executable, "-m", "drivable.eval.baselines.documents"],
@@ -432,7 +432,8 @@ def spelled_folders(draw: st.DrawFn) -> tuple[str, str]:
     joiner = draw(st.sampled_from(["/", " > ", " / ", ">", " › "]))
     lead = draw(st.sampled_from(["", "/"])) if joiner.strip() == "/" else ""
     tail = draw(st.sampled_from(["", "/"])) if joiner.strip() == "/" else ""
-    case = draw(st.sampled_from([str, str.lower, str.upper]))
+    cases: list[Callable[[str], str]] = [str, str.lower, str.upper]
+    case = draw(st.sampled_from(cases))
     return case(lead + joiner.join(segments) + tail), path
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 
-from drivable.target import Target, connect
+from drivable.target import Mode, Target, connect
 from tests.servers.billing.test_billing_money_wire import CLI, _call
 
 ERAS = pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -28,11 +28,11 @@ class Person:
     async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         self.asked.append(params.message)
         content = {"confirm": self.confirm} if self.action == "accept" else None
-        return types.ElicitResult(action=self.action, content=content)  # type: ignore[arg-type]
+        return types.ElicitResult(action=self.action, content=content)
 
 
 async def _refund(
-    tmp_path: Path, mode: str, person: Person | None
+    tmp_path: Path, mode: Mode, person: Person | None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     url = f"sqlite:///{tmp_path / 'consent.sqlite'}"
     target = Target(command=(*CLI, "serve", "billing", "--store", url))
@@ -54,7 +54,7 @@ async def _refund(
 
 
 @ERAS
-async def test_a_yes_from_the_person_refunds_once(tmp_path: Path, mode: str) -> None:
+async def test_a_yes_from_the_person_refunds_once(tmp_path: Path, mode: Mode) -> None:
     person = Person("accept", True)
     before, answer, after = await _refund(tmp_path, mode, person)
     assert answer["status"] == "refunded" and answer["amount_cents"] == 4200, answer
@@ -68,7 +68,7 @@ async def test_a_yes_from_the_person_refunds_once(tmp_path: Path, mode: str) -> 
     ("action", "confirm"), [("accept", False), ("decline", False), ("cancel", False)]
 )
 async def test_anything_but_a_yes_moves_nothing(
-    tmp_path: Path, mode: str, action: str, confirm: bool
+    tmp_path: Path, mode: Mode, action: str, confirm: bool
 ) -> None:
     person = Person(action, confirm)
     before, answer, after = await _refund(tmp_path, mode, person)

@@ -15,7 +15,7 @@ from drivable.serve import build_server
 
 
 def client(contract: Contract, mode: str = "legacy") -> Client:
-    return Client(build_server(contract), mode=mode, cache=None)  # type: ignore[arg-type]
+    return Client(build_server(contract), mode=mode, cache=None)
 
 
 def body(result: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -49,7 +49,7 @@ async def test_the_index_comes_before_the_body_and_chunks_chain_to_the_end(
 ) -> None:
     async with client(caselaw) as c:
         found = await c.call_tool("search_decisions", {"query": "soud", "limit": 1})
-        row = found.structured_content["results"][0]  # type: ignore[index]
+        row = found.structured_content["results"][0]
         index, meta = body(await c.read_resource(row["uri"]))
         assert index["summary"] and "text" not in json.dumps(index["chunks"][0])
         assert meta is not None and meta["dev.drivable/chunks"] == index["chunks"]
@@ -63,7 +63,7 @@ async def test_the_index_comes_before_the_body_and_chunks_chain_to_the_end(
         full = await c.call_tool(
             "get_decision", {"decision_id": row["decision_id"], "detail": "full"}
         )
-        chunks = full.structured_content["decision"]["chunks"]  # type: ignore[index]
+        chunks = full.structured_content["decision"]["chunks"]
         assert texts == [x["text"] for x in chunks]
         # A chunk is reachable without reading the ones before it (N+1 without N).
         last, _ = body(await c.read_resource(index["chunks"][-1]["uri"]))
@@ -78,7 +78,7 @@ async def test_missing_resources_are_jsonrpc_errors_with_the_envelope(caselaw: C
         assert data["machine_code"] == "not_found"
         assert data["repair"]["tool"] == "search_decisions"
         found = await c.call_tool("search_decisions", {"limit": 1})
-        decision_id = found.structured_content["results"][0]["decision_id"]  # type: ignore[index]
+        decision_id = found.structured_content["results"][0]["decision_id"]
         with pytest.raises(MCPError) as caught:
             await c.read_resource(f"caselaw://decisions/{decision_id}/chunks/c99")
         assert caught.value.error.data["machine_code"] == "not_found"
@@ -100,7 +100,7 @@ async def test_prompts_name_real_tools_and_render(caselaw: Contract) -> None:
         prompts = (await c.list_prompts()).prompts
         assert [p.name for p in prompts] == ["read_decision_by_case_number", "research_case_law"]
         for prompt in prompts:
-            assert prompt.description.startswith("Use when")
+            assert (prompt.description or "").startswith("Use when")
             followups = prompt.meta["dev.drivable/expected-followups"]  # type: ignore[index]
             assert set(followups) <= set(caselaw.tools)
         rendered = await c.get_prompt(

@@ -25,8 +25,8 @@ def read_file(path: str) -> str:
     return path
 
 
-if V2:
-
+# Each version's tools are declared in a function of their own: the same name, two signatures.
+def _v2() -> None:
     @srv.tool(description="Add a note with a body and tags; returns its id.")
     def add_note(title: str, body: str, tags: list[str]) -> str:
         return title
@@ -35,8 +35,8 @@ if V2:
     def archive_note(id: int) -> str:
         return str(id)
 
-else:
 
+def _v1() -> None:
     @srv.tool(description="Add a note.")
     def add_note(title: str, body: str = "") -> str:
         return title
@@ -44,6 +44,12 @@ else:
     @srv.tool(description="Delete.")
     def delete_note(id: int) -> str:
         return str(id)
+
+
+if V2:
+    _v2()
+else:
+    _v1()
 
 
 if __name__ == "__main__":
