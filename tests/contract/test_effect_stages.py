@@ -18,7 +18,7 @@ from pydantic import Field
 
 from drivable.contract import ERROR_CODES, Call, Effects, Output, Principal
 from drivable.contract.call import Outcome
-from drivable.contract.client import ClientSide, InputRequired
+from drivable.contract.client import ClientSide, Elicit, InputRequired
 from drivable.contract.declare import Confirmed, Keyed
 from drivable.contract.durable import Durability, identity, key_of_change
 from drivable.contract.envelope import Envelope
@@ -154,6 +154,7 @@ def test_consent_puts_the_dry_run_it_was_handed_in_the_question() -> None:
     with pytest.raises(InputRequired) as asked:  # the 2026 rounds: the question goes out
         anyio.run(consent, attempt(raw, asking(None)), Handler())
     question = asked.value.requests[ASK_KEY]
+    assert isinstance(question, Elicit)
     assert question.message.startswith("Cancel a booking: ")
     assert '"booking": "room-7"' in question.message and '"previewed": true' in question.message
 

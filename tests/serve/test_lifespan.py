@@ -114,7 +114,7 @@ async def test_stdio_opens_once_per_start_and_closes_on_shutdown(tmp_path: Path)
     command = (*SERVE, "lifespan_app:contract")
     with anyio.fail_after(BOUND), open(os.devnull, "w") as errlog:
         target = Target(command=command, cwd=str(HERE), env=env)
-        async with connect(target, errlog=errlog) as client:  # type: ignore[arg-type]
+        async with connect(target, errlog=errlog) as client:
             for n in range(1, 4):
                 result = await client.call_tool("count_call", {})
                 assert result.structured_content is not None
