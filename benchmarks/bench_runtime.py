@@ -64,7 +64,7 @@ def drivable_server() -> Any:
     @contract.tool(
         name="add_item",
         title="Add an item",
-        description='Adds qty of an item and returns the quantity. Example: {"sku": "AB-12", "qty": 2}.',
+        description='Adds qty of an item and returns the quantity. Example: {"sku": "<sku>", "qty": "<how many>"}.',
         effects=READ_ONLY,
     )
     async def add_item(args: AddIn, call: Call) -> AddOut:
