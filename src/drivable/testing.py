@@ -23,6 +23,8 @@ is on while the plugin is loaded (see `pytest_configure`).
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import re
 import weakref
@@ -48,6 +50,24 @@ def pytest_configure(config: pytest.Config) -> None:
     from drivable.contract import strict
 
     strict.enable()
+
+
+@pytest.hookimpl
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an `async def` test that asks for `drivable_client`, when no async plugin took it.
+
+    A fresh project has no `asyncio_mode = "auto"` and no marker: pytest itself would skip the
+    test as "async def functions are not natively supported". A test another plugin runs
+    (anyio's answers this hook first; pytest-asyncio hands pytest a plain function in place of
+    the coroutine) is left to it."""
+    test = pyfuncitem.obj
+    if not inspect.iscoroutinefunction(test) or "drivable_client" not in pyfuncitem.fixturenames:
+        return None
+    import anyio
+
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    anyio.run(functools.partial(test, **arguments))
+    return True
 
 
 Mode = Literal["legacy", "auto"]

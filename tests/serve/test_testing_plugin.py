@@ -179,3 +179,9 @@ def test_the_plugin_loads_from_its_entry_point(pytester: pytest.Pytester) -> Non
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-o", "asyncio_mode=auto")
     result.assert_outcomes(passed=2)
+    # a fresh project: no asyncio_mode, no marker (pytest-asyncio installed but strict, as by
+    # default); the plugin runs the test itself rather than pytest skipping it
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-o", "asyncio_mode=strict")
+    result.assert_outcomes(passed=2)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:asyncio")
+    result.assert_outcomes(passed=2)
