@@ -66,9 +66,14 @@ def _own_imports(file: Path, tree: ast.Module) -> list[Path]:
     return out
 
 
-def _with_imports(file: Path) -> list[Path]:
-    """The file, then what it imports from under its folder, transitively."""
+def _with_imports(file: Path, *, package: bool = False) -> list[Path]:
+    """The file, then what it imports from under its folder, transitively. A module imported by
+    its dotted name (`package`) runs its package's `__init__.py` first, and what that imports:
+    a package that declares its tools across modules (`caselaw/__init__.py` imports `analysis`)."""
     seen = [file]
+    init = file.parent / "__init__.py"
+    if package and file != init and init.is_file():
+        seen.append(init)
     for path in seen:
         if len(seen) >= MAX_FILES:
             break
@@ -100,7 +105,7 @@ def source_files(command: list[str]) -> list[Path]:
             named += _with_imports(Path(head))
         elif spelled or IMPORT_PATH.match(arg):
             found = _module_files((spelled or arg).split(":", 1)[0])
-            named += _with_imports(found[0]) if len(found) == 1 else found
+            named += _with_imports(found[0], package=True) if len(found) == 1 else found
     return list(dict.fromkeys(named or runner))[:MAX_FILES]
 
 
