@@ -15,7 +15,7 @@ from drivable.contract import (
     ToolError,
 )
 from drivable.contract.envelope import Issue
-from drivable.effects import Updated, VersionConflict
+from drivable.effects import Transaction, Updated, VersionConflict
 from drivable.kinds.money import both_units
 from drivable.servers.billing.data import money
 from drivable.servers.billing.domain import (
@@ -29,7 +29,7 @@ from drivable.servers.billing.domain import (
     today,
     void_conflict,
 )
-from drivable.servers.billing.ledger import Ledger
+from drivable.servers.billing.ledger import InvoiceRecord, Ledger
 from drivable.servers.billing.models import (
     CreateInput,
     InvoiceOutput,
@@ -111,6 +111,18 @@ async def create_invoice(args: CreateInput, call: Call, ledger: Ledger) -> Invoi
         return InvoiceOutput(invoice=await invoice_detail(ledger, tx, record))
 
 
+async def open_invoice(
+    ledger: Ledger, tx: Transaction, invoice_id: str, doing: str
+) -> InvoiceRecord:
+    """The invoice a change is made to: not_found when there is none, state_conflict when void."""
+    record = await ledger.invoice(tx, invoice_id)
+    if record is None:
+        raise invoice_not_found(invoice_id)
+    if record.state == "void":
+        raise void_conflict(record, doing)
+    return record
+
+
 @contract.tool(
     name="update_invoice",
     title="Update an invoice",
@@ -133,11 +145,7 @@ async def create_invoice(args: CreateInput, call: Call, ledger: Ledger) -> Invoi
 )
 async def update_invoice(args: UpdateInput, call: Call, ledger: Ledger) -> InvoiceOutput:
     async with ledger.using(call.transaction) as tx:
-        record = await ledger.invoice(tx, args.invoice_id)
-        if record is None:
-            raise invoice_not_found(args.invoice_id)
-        if record.state == "void":
-            raise void_conflict(record, "changed")
+        record = await open_invoice(ledger, tx, args.invoice_id, "changed")
         values: dict[str, Any] = {}
         if args.memo is not None:
             values["memo"] = args.memo
@@ -213,11 +221,7 @@ async def update_invoice(args: UpdateInput, call: Call, ledger: Ledger) -> Invoi
 )
 async def refund_invoice(args: RefundInput, call: Call, ledger: Ledger) -> RefundOutput:
     async with ledger.using(call.transaction) as tx:
-        record = await ledger.invoice(tx, args.invoice_id)
-        if record is None:
-            raise invoice_not_found(args.invoice_id)
-        if record.state == "void":
-            raise void_conflict(record, "refunded")
+        record = await open_invoice(ledger, tx, args.invoice_id, "refunded")
         cents = amount_in(
             record.currency, args.amount_cents, call, "amount_cents", "refund_invoice"
         )
