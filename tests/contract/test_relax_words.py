@@ -147,7 +147,7 @@ def test_every_case_of_the_words_is_met_by_the_generated_tables() -> None:
     seen: Counter[str] = Counter()
 
     @given(rows=TABLES, sent=SENT)
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
     def cases(rows: list[dict[str, Any]], sent: dict[str, Any]) -> None:
         if matching(rows, sent):
             return
