@@ -8,7 +8,9 @@ Algorithm 1, from a canonical snapshot `s` (`drivable.surface.snapshot.canonical
 1. Build the covered document, a JSON object with exactly these keys:
    - `algorithm`: 1
    - `tools`, `resources`, `resource_templates`, `prompts`: `s[key]` as is (each item carries its
-     title, description, schemas, annotations, lifecycle, error catalog, other `_meta` and position);
+     title, description, schemas, annotations, lifecycle, error catalog, other `_meta` and position),
+     but for a tool's `detail`: server/discover publishes it in one protocol era only, and the
+     fingerprint is the same in both;
    - `completion_support`, `subscription_support`: `s[key]` (a boolean; the second may be null);
    - `error_codes`: `s["error_codes"]`;
    - `summary`: `{"capabilities": s["capabilities"], "instructions": s["instructions"],
@@ -99,6 +101,10 @@ def covered_document(surface: Mapping[str, Any]) -> dict[str, Any]:
     for key in COVERS[:-1]:
         default: Any = None if key.endswith("_support") else []
         doc[key] = surface.get(key, default)
+    doc["tools"] = [
+        {k: v for k, v in tool.items() if k != "detail"} if isinstance(tool, Mapping) else tool
+        for tool in doc["tools"]
+    ]
     doc["summary"] = {
         "capabilities": surface.get("capabilities") or {},
         "instructions": surface.get("instructions"),

@@ -113,6 +113,29 @@ def _split_meta(meta: Any) -> tuple[dict[str, Any] | None, Any, dict[str, Any], 
     return lifecycle, errors, other, fingerprint
 
 
+def _tool_detail(discover: Any) -> dict[str, dict[str, Any]]:
+    """What a server publishes beside its listing, per tool: the `_meta` key of server/discover
+    ending in `/tools`, `{name: {description, inputSchema, outputSchema}}` (drivable's compact
+    listing abridges the schemas there, docs/decisions/0041-a-field-the-detail-describes.md).
+    Only the 2026-07-28 era has server/discover: a handshake-era snapshot has no detail."""
+    meta = discover.get("_meta") if isinstance(discover, Mapping) else None
+    if not isinstance(meta, Mapping):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for key in sorted(meta):
+        tools = meta[key]
+        if key.rsplit("/", 1)[-1].lower() != "tools" or not isinstance(tools, Mapping):
+            continue
+        for name, detail in tools.items():
+            if isinstance(detail, Mapping) and str(name) not in out:
+                out[str(name)] = {
+                    k: _sorted_required(v) if k.endswith("Schema") else v
+                    for k, v in detail.items()
+                    if k in ("description", "inputSchema", "outputSchema")
+                }
+    return out
+
+
 def _item(
     raw: Mapping[str, Any], key_fields: tuple[str, ...], position: int
 ) -> tuple[dict[str, Any], str | None]:
@@ -185,9 +208,12 @@ def canonical_form(collected: Mapping[str, Any]) -> dict[str, Any]:
     codes: list[dict[str, Any]] = []
 
     tools = []
+    detail = _tool_detail(collected.get("discover"))
     for i, raw in enumerate(collected.get("tools") or []):
         item, fp = _item(raw, ("name", "title", "description", "inputSchema", "outputSchema"), i)
         item.setdefault("annotations", None)
+        if str(item["name"]) in detail:
+            item["detail"] = detail[str(item["name"])]
         tools.append(item)
         if fp:
             published.append(fp)

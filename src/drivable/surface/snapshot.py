@@ -15,14 +15,17 @@ same every time for the same server. What goes in:
   own catalog (`_meta["<ns>/errors"]` on the tool) stays on the tool as `errors`;
 - `tools` (sorted by name) with title, description, input and output schemas, annotations as given,
   lifecycle metadata (`_meta["<ns>/lifecycle"]`), the tool's own error catalog, the other `_meta` keys,
-  and `position` (its place in the server's own order);
+  `position` (its place in the server's own order), and `detail` when server/discover publishes the
+  tool whole beside an abridged listing (`_meta["<ns>/tools"]`: description, input and output schemas;
+  the 2026-07-28 era only, so the fingerprint leaves it out);
 - `resources` (by uri), `resource_templates` (by uriTemplate), `prompts` (by name), likewise;
 - `published_fingerprint`: what the server says its fingerprint is, kept out of every hash;
 - `fingerprint`: `{value, covers}` computed by `drivable.surface.fingerprint.compute`.
 
 The shape is `drivable.surface.shape`'s; `canonical` adds the fingerprint.
 
-Nothing about the transport, the protocol era or the wire bytes goes in.
+Nothing about the transport or the wire bytes goes in, and of the protocol era only a tool's `detail`,
+which the handshake era cannot read.
 """
 
 from __future__ import annotations

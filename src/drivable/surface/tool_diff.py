@@ -5,7 +5,7 @@ error codes, routing `_meta`, prose fields, and the evidence that a removed tool
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drivable.schema import follow
@@ -227,6 +227,7 @@ _TOOL_KNOWN = {
     "errors",
     "meta",
     "position",
+    "detail",
 }
 
 
@@ -255,9 +256,40 @@ def _tool(sink: _Sink, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
         new.get("description"),
     )
     _annotations(sink, subject, base, old, new)
-    ois, nis = old.get("inputSchema") or {}, new.get("inputSchema") or {}
+    if isinstance(new.get("detail"), Mapping):
+        _detailed(sink, subject, base, old, new)
+    else:
+        _schemas(sink, subject, base, old, new, _listed)
+    _lifecycle(sink, subject, base, old.get("lifecycle"), new.get("lifecycle"))
+    _errors(sink, subject, f"{base}.errors", old.get("errors"), new.get("errors"))
+    _meta(sink, subject, base, old.get("meta"), new.get("meta"))
+    _other_keys(sink, subject, base, old, new, _TOOL_KNOWN)
+
+
+def _listed(tool: Mapping[str, Any], key: str) -> Any:
+    return tool.get(key)
+
+
+def _whole(tool: Mapping[str, Any], key: str) -> Any:
+    """`key` as the server publishes it whole: from the tool's `detail`, else as listed."""
+    detail = tool.get("detail")
+    if isinstance(detail, Mapping) and key in detail:
+        return detail[key]
+    return tool.get(key)
+
+
+def _schemas(
+    sink: _Sink,
+    subject: str,
+    base: str,
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    read: Callable[[Mapping[str, Any], str], Any],
+) -> None:
+    """The input and output schemas compared, each side's as `read` takes it from the tool."""
+    ois, nis = read(old, "inputSchema") or {}, read(new, "inputSchema") or {}
     _SchemaWalk(sink, subject, "in", ois, nis).start(ois, nis, f"{base}.inputSchema", "input")
-    oos, nos = old.get("outputSchema"), new.get("outputSchema")
+    oos, nos = read(old, "outputSchema"), read(new, "outputSchema")
     if oos or nos:
         # a schema on one side only is walked against an empty object of the same look, so each
         # field it promised (or now promises) is one entry
@@ -266,10 +298,59 @@ def _tool(sink: _Sink, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
         _SchemaWalk(sink, subject, "out", start, end).start(
             start, end, f"{base}.outputSchema", "output"
         )
-    _lifecycle(sink, subject, base, old.get("lifecycle"), new.get("lifecycle"))
-    _errors(sink, subject, f"{base}.errors", old.get("errors"), new.get("errors"))
-    _meta(sink, subject, base, old.get("meta"), new.get("meta"))
-    _other_keys(sink, subject, base, old, new, _TOOL_KNOWN)
+
+
+def _detailed(
+    sink: _Sink, subject: str, base: str, old: Mapping[str, Any], new: Mapping[str, Any]
+) -> None:
+    """A tool the new server publishes whole beside an abridged listing
+    (docs/decisions/0041-a-field-the-detail-describes.md).
+
+    Each side's whole schemas (the detail, else the listing) are compared as any schemas are.
+    With a detail on both sides that comparison stands. With none on the old side, its listing is
+    all it promised, so of the whole comparison stands what the listings show too, and the
+    breaking output changes (a result field the old listing promised that the new whole schema
+    no longer holds as it was). What only the listings show, a field the listing stopped
+    spelling that the detail still describes, changed an agent's first view and broke nothing it
+    relied on: one routing change per schema says so. (With a detail on the old side only, the
+    new whole is unknown, a handshake-era snapshot for one: the listings are compared.)
+    """
+    whole, listed = _Sink(), _Sink()
+    _schemas(whole, subject, base, old, new, _whole)
+    _schemas(listed, subject, base, old, new, _listed)
+    both = isinstance(old.get("detail"), Mapping) and isinstance(new.get("detail"), Mapping)
+    shown = {(c.path, c.summary) for c in listed.changes}
+    sink.changes.extend(
+        c
+        for c in whole.changes
+        if both
+        or (c.path, c.summary) in shown
+        or (c.klass == "breaking" and c.path.startswith(f"{base}.outputSchema"))
+    )
+    confirmed = {(c.path, c.summary) for c in whole.changes}
+    for key, side in (("inputSchema", "input"), ("outputSchema", "output")):
+        only = [
+            c
+            for c in listed.changes
+            if (c.path, c.summary) not in confirmed and c.path.startswith(f"{base}.{key}")
+        ]
+        if only:
+            sink.add(
+                "routing",
+                subject,
+                f"{base}.{key}",
+                f"the listed {side} schema changed where the whole one (server/discover) did "
+                f"not: {len(only)} difference{'s' if len(only) > 1 else ''}, e.g. {only[0].summary}",
+            )
+    if both:
+        _text_field(
+            sink,
+            subject,
+            f"{base}.detail.description",
+            "whole description",
+            old["detail"].get("description"),
+            new["detail"].get("description"),
+        )
 
 
 def _other_keys(
