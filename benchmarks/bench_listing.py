@@ -12,7 +12,11 @@ MCPServer. Targets, drivable / naive: shown <= 1.2x, whole <= 2x; the exit statu
 is missed. `--per-tool` adds o200k tokens per tool, with the twin's functions on standalone
 FastMCP beside (`FASTMCP_PYTHON`, default `var/thirdparty/py-fastmcp/bin/python`).
 
-    python -m benchmarks.bench_listing [--per-tool]
+A large catalog (a set's tools among other domains', `--catalog N` in all,
+`drivable.eval.catalog`) lists its entry tools (`drivable.contract.catalog`): the last table
+weighs that listing against the whole catalog's, same run.
+
+    python -m benchmarks.bench_listing [--per-tool] [--catalog N]
 """
 
 from __future__ import annotations
@@ -66,11 +70,41 @@ def weigh(tools: list[dict[str, Any]]) -> Weight:
     return Weight(len(whole.encode()), count_text(whole), len(seen.encode()), count_text(seen))
 
 
-async def _served(server: Any) -> list[dict[str, Any]]:
+async def _served(server: Any, meta: Any = None) -> list[dict[str, Any]]:
     from drivable.target import Target, connect, wire
 
     async with connect(Target(server=server, mode="legacy"), mode="legacy") as client:
-        return [wire(t) for t in (await client.list_tools()).tools]
+        return [wire(t) for t in (await client.list_tools(meta=meta)).tools]
+
+
+def catalog_rows(names: list[str], size: int) -> list[str]:
+    """Each set's tools among other domains', `size` in all: the entry listing a client gets
+    against the whole catalog's (bytes, o200k tokens)."""
+    from drivable.eval.catalog import among
+    from drivable.eval.surfaces import load
+    from drivable.serve.mount import build_server
+    from drivable.target import WHOLE_CATALOG
+
+    rows = [
+        f"a catalog of {size} tools: the entry listing against the whole (bytes, o200k tokens)",
+        f"{'set':10} {'listing':8} {'tools':>5} {'whole B':>8} {'tok':>6} {'shown B':>8} "
+        f"{'tok':>6} {'shown x B/tok':>14}",
+    ]
+    for name in names:
+        server = build_server(among(load(name), size))
+        entry = anyio.run(_served, server)
+        whole = anyio.run(_served, server, WHOLE_CATALOG)
+        base = weigh(whole)
+        for label, tools in (("entry", entry), ("whole", whole)):
+            w = weigh(tools)
+            ratio = (
+                f"{w.shown_bytes / base.shown_bytes:.3f}/{w.shown_tokens / base.shown_tokens:.3f}x"
+            )
+            rows.append(
+                f"{name:10} {label:8} {len(tools):5} {w.whole_bytes:8} {w.whole_tokens:6} "
+                f"{w.shown_bytes:8} {w.shown_tokens:6} {ratio:>14}"
+            )
+    return rows
 
 
 def listings(name: str) -> dict[str, list[dict[str, Any]]]:
@@ -220,6 +254,7 @@ def bundled_with_twins() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--per-tool", action="store_true", help="also tokens per tool")
+    parser.add_argument("--catalog", type=int, default=100, help="tools of the large catalog")
     args = parser.parse_args(argv if argv is not None else [])
     logging.getLogger("drivable").setLevel(logging.CRITICAL)
     logging.getLogger("mcp").setLevel(logging.CRITICAL)
@@ -228,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(rows))
     if args.per_tool:
         print("\n".join(tool_rows(names)))
+    print("\n".join(catalog_rows(["caselaw", "billing"], args.catalog)))
     return 0 if met else 1
 
 

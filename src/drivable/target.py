@@ -13,12 +13,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Final, Literal, TextIO, cast
 
 import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import RequestParamsMeta
 from pydantic import BaseModel
 
 from drivable import settings
@@ -26,6 +27,8 @@ from drivable import settings
 Mode = Literal["auto", "legacy"]
 HANDSHAKE_ERA = "handshake"
 MODERN_VERSION = "2026-07-28"
+# The tools/list `_meta` that lists a large drivable catalog whole (`drivable.contract.catalog`).
+WHOLE_CATALOG: Final = cast(RequestParamsMeta, {"dev.drivable/catalog": "full"})
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,9 @@ async def collect_surface(client: Client) -> dict[str, Any]:
         surface["discover"] = wire(discovered)
 
     async def tools(c: str | None) -> Any:
-        return await client.list_tools(cursor=c, cache_mode="bypass")
+        # the whole catalog of a server that lists a large one through entry tools
+        # (`drivable.contract.catalog`); any other server ignores the `_meta` key
+        return await client.list_tools(cursor=c, meta=WHOLE_CATALOG, cache_mode="bypass")
 
     async def resources(c: str | None) -> Any:
         return await client.list_resources(cursor=c, cache_mode="bypass")

@@ -7,6 +7,8 @@ names without being verbs). An author adds verbs of their own domain with `Contr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 READ_VERBS = frozenset(
     {
         "get", "list", "search", "find", "read", "describe", "query", "fetch", "show", "lookup",
@@ -36,3 +38,12 @@ MUTATING_VERBS = frozenset(
 # Words tool names lead with that name no action ("current_time", "status_of_x", "new_note").
 NOT_VERBS = frozenset({"current", "status", "whoami", "new"})
 LEADING = (READ_VERBS | MUTATING_VERBS) - NOT_VERBS
+
+
+def leading(own: Iterable[str] = ()) -> frozenset[str]:
+    """LEADING and a domain's own verbs, each one lowercase word as it leads a tool name."""
+    verbs = frozenset(own)
+    for verb in sorted(verbs):
+        if not verb.isascii() or not verb.isalpha() or not verb.islower():
+            raise ValueError(f"verb {verb!r}: one lowercase word, as it leads a tool name")
+    return LEADING | verbs

@@ -42,13 +42,15 @@ from drivable.contract.tool import (
     build_spec,
 )
 from drivable.kinds import validate
-from drivable.verbs import LEADING
+from drivable.verbs import leading
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_INLINE_BYTES = 256 * 1024
 """One shared bound for inline content in tool arguments (`Contract(max_inline_bytes=...)`);
 descriptions state it, transports enforce a bound of the same order on the request body."""
+# Above this many tools, tools/list lists the entry tools (`drivable.contract.catalog`).
+CATALOG_LIMIT = 30
 
 
 class Declaration:
@@ -67,17 +69,17 @@ class Declaration:
         max_inline_bytes: int = MAX_INLINE_BYTES,
         verbs: Sequence[str] = (),
         lifespan: Lifespan | None = None,
+        catalog_limit: int = CATALOG_LIMIT,
     ) -> None:
         self.name = name
+        # more tools than this are listed as an entry surface (`drivable.contract.catalog`)
+        self.catalog_limit = catalog_limit
         # what opens the handlers' resource, and its type (`drivable.contract.lifespan`)
         self.lifespan = lifespan
         self.resource_type = resource_type(lifespan) if lifespan is not None else None
         self._takes: dict[Any, tuple[str, ...]] = {}
         # the verbs a tool name may lead with: drivable's and the domain's own ("book", "triage")
-        for verb in verbs:
-            if not verb.isascii() or not verb.isalpha() or not verb.islower():
-                raise ValueError(f"verb {verb!r}: one lowercase word, as it leads a tool name")
-        self.verbs = LEADING | frozenset(verbs)
+        self.verbs = leading(verbs)
         self.version = version
         self.title = title or name
         self.summary = summary

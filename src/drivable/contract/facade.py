@@ -19,7 +19,7 @@ from drivable.contract.call import Call, Outcome, Principal, ProgressFn
 from drivable.contract.changes import Changes
 from drivable.contract.client import NO_CLIENT, ClientSide
 from drivable.contract.codes import Code, WarningCode
-from drivable.contract.declaration import MAX_INLINE_BYTES, Declaration
+from drivable.contract.declaration import CATALOG_LIMIT, MAX_INLINE_BYTES, Declaration
 from drivable.contract.durable import CONFIRM_TTL_S, RECEIPT_WINDOW_S, Durability
 from drivable.contract.envelope import Envelope
 from drivable.contract.lifespan import Lifespan, Opening
@@ -58,6 +58,7 @@ class Contract(Declaration):
         strict: bool | None = None,
         verbs: Sequence[str] = (),
         lifespan: Lifespan | None = None,
+        catalog_limit: int = CATALOG_LIMIT,
     ) -> None:
         super().__init__(
             name,
@@ -70,6 +71,7 @@ class Contract(Declaration):
             max_inline_bytes=max_inline_bytes,
             verbs=verbs,
             lifespan=lifespan,
+            catalog_limit=catalog_limit,
         )
         self.runtime = Runtime(self, strict=strict)
         self.surface = Surface(self, self.runtime)

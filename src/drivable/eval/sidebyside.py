@@ -56,13 +56,19 @@ from drivable.target import Target
 SETS = tuple(bundled_sets())
 
 
-def targets(name: str, scratch: Path, distractors: Sequence[str] = ()) -> dict[str, EvalTarget]:
+def targets(
+    name: str, scratch: Path, distractors: Sequence[str] = (), catalog: int | None = None
+) -> dict[str, EvalTarget]:
     """naive and drivable targets of a set, both over stdio, judged through the contract; each
-    side with the same distractors beside it (other sets' naive twins, `drivable.eval.distractors`)."""
+    side with the same distractors beside it (other sets' naive twins, `drivable.eval.distractors`);
+    with `catalog`, the drivable side serves the set's tools among other domains' on one server,
+    `catalog` tools in all (`drivable.eval.catalog`)."""
+    from drivable.eval.catalog import among
     from drivable.eval.surfaces import load
 
     spec = workflow_set(name)
-    contract = load(name)
+    contract = load(name) if catalog is None else among(load(name), catalog)
+    wide = [] if catalog is None else ["--catalog", str(catalog)]
     python = sys.executable
 
     def store(side: str) -> list[str]:
@@ -76,7 +82,7 @@ def targets(name: str, scratch: Path, distractors: Sequence[str] = ()) -> dict[s
         [python, "-m", spec.naive], url=None, env_pairs=store("naive"), pass_env=pass_env
     )
     drivable = Target.from_cli(
-        [python, "-m", "drivable.eval.surfaces", name],
+        [python, "-m", "drivable.eval.surfaces", name, *wide],
         url=None,
         env_pairs=store("drivable"),
         pass_env=pass_env,
@@ -183,6 +189,7 @@ def _one_run(
         "wall_seconds": 0.0,
         "partial": "running",
         "distractors": list(args.distractors),
+        "catalog": args.catalog,
         "sets": {},
     }
 
@@ -225,7 +232,7 @@ def run_models(args: argparse.Namespace, models: list[str]) -> int:
                 model.label, model.threads, round(model.seconds_to_load, 1), args
             )
             for name, workflows in _sides(args):
-                for side, target in targets(name, scratch, args.distractors).items():
+                for side, target in targets(name, scratch, args.distractors, args.catalog).items():
                     if side not in _chosen_sides(args):
                         continue
                     target.errlog = server_log
@@ -293,7 +300,7 @@ def run_personas(args: argparse.Namespace) -> int:
         (args.out.parent / "servers.log").open("a", encoding="utf-8") as server_log,
     ):
         for name, workflows in _sides(args):
-            for side, target in targets(name, scratch, args.distractors).items():
+            for side, target in targets(name, scratch, args.distractors, args.catalog).items():
                 if side not in _chosen_sides(args):
                     continue
                 jobs = [
@@ -370,6 +377,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SET",
         help="list this set's naive twin's tools beside every target's (repeatable; a set is "
         "never its own distractor)",
+    )
+    parser.add_argument(
+        "--catalog",
+        type=int,
+        metavar="N",
+        help="serve the drivable side among tools of other domains, N tools in all on one server "
+        "(a large catalog, listed through its entry tools)",
     )
     parser.add_argument("--out", type=Path, default=Path("var/eval-local/run.json"))
     parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))

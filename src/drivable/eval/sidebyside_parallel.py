@@ -68,6 +68,8 @@ def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> 
             command += ["--workflow", wf]
         for other in args.distractors:
             command += ["--distractors", other]
+        if args.catalog is not None:
+            command += ["--catalog", str(args.catalog)]
         print(f"started {model}/{name}/{side} ({threads} thread(s))", flush=True)
         return subprocess.Popen(command, env=env)
 

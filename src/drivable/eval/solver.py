@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any, TextIO
 
 import anyio
@@ -21,6 +21,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
+from drivable.contract.catalog import CALL_TOOL, ENTRY
 from drivable.contract.envelope import reads_as_error
 from drivable.eval.distractors import Distractor, Distractors, opened
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
@@ -138,6 +139,17 @@ async def _call(
     except Exception as exc:  # a protocol error is an observation too: the agent sees it
         return Observation(call=call, is_error=True, structured=None, text=f"{exc}")
     return observation_of(call, result)
+
+
+def through_entry(obs: Observation) -> Observation:
+    """A call of a large catalog's call_tool (`drivable.contract.catalog`) is scored as the call
+    of the tool it names, with the arguments it carries: the step asked for that tool."""
+    inner = obs.call.arguments.get("name")
+    if obs.call.tool != CALL_TOOL or not isinstance(inner, str):
+        return obs
+    arguments = obs.call.arguments.get("arguments")
+    call = ToolCall(inner, dict(arguments) if isinstance(arguments, Mapping) else {})
+    return replace(obs, call=call)
 
 
 @dataclass
@@ -347,6 +359,7 @@ async def _run_connected(
         )
         tools = [*tools, *others.tools()]
         by_name = {str(t["name"]): t for t in tools}
+        entered = set(ENTRY) <= set(by_name)  # a large catalog, listed through its entry tools
         normalize = contract_normalizer(target.contract) if target.contract is not None else None
         tracker = Tracker(workflow, tools, normalize=normalize, discovery=discovery_cost(pages))
         envelope_style = speaks_envelope(server_tools, target.contract)
@@ -385,6 +398,8 @@ async def _run_connected(
                 last = await _call(client, action, host, others)
             latency = (time.perf_counter() - t0) * 1000
             scored = host.attributed(last) if host is not None else last
+            if entered:
+                scored = through_entry(scored)
             step, attempt = tracker.observe(scored, forced=forced_step is not None)
             if trace is not None:
                 trace.write(

@@ -4,7 +4,8 @@ The example notes server (tests/contract/example_server.py) is the runtime's tes
 carries `check_failure`, a tool that fails on purpose to prove no exception text leaks. A model
 shown it reads it as part of the product, so the eval serves the example contract without the
 tools named in TEST_TOOLS. `python -m drivable.eval.surfaces example` serves that over stdio
-(from the repository root, where `tests/` is importable).
+(from the repository root, where `tests/` is importable); `--catalog N` serves a set's tools among
+other domains', N in all.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def load(name: str) -> Contract:
 
 
 if __name__ == "__main__":
+    from drivable.eval.catalog import among
     from drivable.serve import run_stdio
 
-    run_stdio(load(sys.argv[1] if len(sys.argv) > 1 else "example"))
+    # NAME [--catalog N]: the set's contract, or the set's tools among N (`drivable.eval.catalog`)
+    served = load(sys.argv[1] if len(sys.argv) > 1 else "example")
+    if "--catalog" in sys.argv:
+        served = among(served, int(sys.argv[sys.argv.index("--catalog") + 1]))
+    run_stdio(served)

@@ -24,7 +24,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-from drivable.contract import NAMESPACE, Contract, Principal, ToolSpec, boundary
+from drivable.contract import NAMESPACE, Contract, Principal, ToolSpec, boundary, catalog
 from drivable.contract.client import InputRequired, MissingCapability
 from drivable.contract.content import wire_messages
 from drivable.contract.finish import request_id
@@ -56,11 +56,22 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
     """A low-level Server that serves `contract` in both protocol eras."""
     asking = asking or Asking()
     subscriptions = Subscriptions(contract.changes)
+    declared: list[Contract] = []
+
+    def entry() -> Contract:
+        """The entry tools of a large catalog (`drivable.contract.catalog`), declared once."""
+        if not declared:
+            declared.append(catalog.entry_contract(contract))
+        return declared[0]
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         single_page(contract, params, "tools/list")
+        if catalog.entered(contract) and not catalog.asks_full(params.meta if params else None):
+            # a large catalog is entered through three tools
+            entered = [types.Tool.model_validate(w) for w in catalog.listed(entry())]
+            return types.ListToolsResult(tools=entered)
         tools = [tool_model(contract, spec.name) for spec in contract.listed_tools()]
         return types.ListToolsResult(tools=tools)
 
@@ -74,10 +85,13 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         principal = principal_of(ctx)
         who = principal.id if principal is not None else LOCAL_USER
         ask = asking.client_side(ctx, "tools/call", params.name, params.arguments, params, who)
+        answers, name, arguments = contract, params.name, params.arguments
+        if catalog.entered(contract):
+            answers, name, arguments = catalog.route(contract, entry(), name, arguments)
         try:
-            outcome = await contract.call(
-                params.name,
-                params.arguments,
+            outcome = await answers.call(
+                name,
+                arguments,
                 principal=principal,
                 progress=progress,
                 client=ask,
@@ -271,6 +285,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
     def input_schema(name: str) -> Mapping[str, Any] | None:
         # The listed inputSchema, for the SDK's Mcp-Param header check of a 2026-07-28 tools/call;
         # without it the SDK runs the whole tools/list handler on every call (decision 0005).
+        if catalog.entered(contract) and name in catalog.ENTRY:
+            return catalog.input_schema(entry(), name)
         spec = contract.tools.get(name)
         if spec is None:
             return None
@@ -303,6 +319,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         }
         if contract.fingerprint:
             meta[f"{NAMESPACE}/fingerprint"] = contract.fingerprint
+        if catalog.entered(contract):
+            meta[catalog.FULL_KEY] = catalog.discover_meta(contract)
         capabilities = server.get_capabilities(protocol_version=ctx.protocol_version)
         capabilities.logging = None  # deprecated at 2026-07-28: not advertised there
         return types.DiscoverResult(

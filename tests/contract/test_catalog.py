@@ -1,0 +1,181 @@
+"""A catalog larger than its limit is entered through find_tools, describe_tool and call_tool
+(`drivable.contract.catalog`, docs/decisions/0042-a-large-catalog-is-entered.md), over a real
+client: what a host lists, what each entry tool answers, and that nothing of the catalog is lost."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drivable import READ_ONLY, Contract, Output, Summary
+from drivable.contract import catalog
+from drivable.contract.envelope import envelope_of
+from drivable.eval.catalog import among
+from drivable.serve.mount import build_server
+from drivable.surface import snapshot
+from drivable.target import WHOLE_CATALOG, Target, collect_surface, connect
+
+SOME = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+class Echoed(Output):
+    said: str
+
+
+def small(limit: int) -> Contract:
+    contract = Contract(
+        "notes",
+        version="1.0.0",
+        summary=Summary("Keep notes.", does=["echo a note"], does_not=["store anything"]),
+        catalog_limit=limit,
+    )
+
+    @contract.tool(effects=READ_ONLY)
+    def echo_note(text: str) -> Echoed:
+        """Echo a note back as it was written, to check what the server reads. Example:
+        {"text": "<note>"}."""
+        return Echoed(said=text)
+
+    return contract
+
+
+async def listing(contract: Contract, meta: Any = None) -> list[dict[str, Any]]:
+    async with connect(Target(server=build_server(contract))) as client:
+        listed = await client.list_tools(meta=meta, cache_mode="bypass")
+    return [t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools]
+
+
+def test_the_limit_is_the_runtime_s_constant_and_the_target_s_key_is_its_own() -> None:
+    assert catalog.FULL_KEY in WHOLE_CATALOG and WHOLE_CATALOG[catalog.FULL_KEY] == catalog.FULL
+    assert small(30).catalog_limit == 30
+
+
+@SOME
+@given(st.integers(1, 45), st.integers(1, 40))
+def test_a_catalog_over_its_limit_lists_the_entry_tools_and_the_whole_on_request(
+    size: int, limit: int
+) -> None:
+    contract = among(small(limit), size)
+
+    async def run() -> tuple[list[str], list[str]]:
+        shown = [t["name"] for t in await listing(contract)]
+        whole = [t["name"] for t in await listing(contract, WHOLE_CATALOG)]
+        return shown, whole
+
+    shown, whole = anyio.run(run)
+    assert whole == list(contract.tools)  # the whole catalog, in the declared order
+    if len(contract.tools) > limit:
+        assert shown == list(catalog.ENTRY)
+    else:
+        assert shown == whole
+
+
+@SOME
+@given(st.data())
+def test_every_tool_is_found_described_and_called_through_the_entry(data: st.DataObject) -> None:
+    contract = among(small(10), 40)
+    name = data.draw(st.sampled_from(sorted(contract.tools)))
+
+    async def run() -> tuple[Any, Any, Any, Any, Any]:
+        async with connect(Target(server=build_server(contract))) as client:
+            found = await client.call_tool("find_tools", {"query": name.replace("_", " ")})
+            described = await client.call_tool("describe_tool", {"name": name})
+            whole = await client.list_tools(meta=WHOLE_CATALOG, cache_mode="bypass")
+            spec = contract.tools[name]
+            arguments = {p: "a" for p in spec.input_schema.get("required", [])}
+            if name == "echo_note":
+                arguments = {"text": "hello"}
+            direct = await client.call_tool(name, arguments)
+            through = await client.call_tool("call_tool", {"name": name, "arguments": arguments})
+        return found, described, whole, direct, through
+
+    found, described, whole, direct, through = anyio.run(run)
+    hits = [t["name"] for t in found.structured_content["tools"]]
+    assert name in hits, (name, hits)
+    listed = next(
+        t.model_dump(by_alias=True, exclude_none=True) for t in whole.tools if t.name == name
+    )
+    shown = json.loads(described.content[0].text)
+    assert shown == {k: v for k, v in listed.items() if k != "_meta"}
+    # call_tool answers exactly as the tool does (a request id aside, on an error)
+    assert through.is_error == direct.is_error
+    if direct.is_error:
+        assert envelope_of(through)["code"] == envelope_of(direct)["code"]
+    else:
+        assert through.structured_content == direct.structured_content
+
+
+def test_call_tool_of_a_tool_the_catalog_lacks_names_the_search_that_finds_it() -> None:
+    contract = among(small(10), 40)
+
+    async def run() -> tuple[Any, Any, Any]:
+        async with connect(Target(server=build_server(contract))) as client:
+            missing = await client.call_tool(
+                "call_tool", {"name": "search_order", "arguments": {"query": "x"}}
+            )
+            nameless = await client.call_tool("call_tool", {"arguments": {}})
+            as_text = await client.call_tool(
+                "call_tool", {"name": "echo_note", "arguments": '{"text": "hi"}'}
+            )
+        return missing, nameless, as_text
+
+    missing, nameless, as_text = anyio.run(run)
+    envelope = envelope_of(missing)
+    assert missing.is_error and envelope["code"] == "not_found"
+    assert envelope["repair"] == {
+        "tool": "find_tools",
+        "arguments": {"query": "search order"},
+        "next_step": "find the tool",
+    }
+    assert nameless.is_error and envelope_of(nameless)["code"] == "invalid_arguments"
+    # arguments sent as the JSON text of an object are that object
+    assert not as_text.is_error and as_text.structured_content == {"said": "hi"}
+
+
+def test_a_snapshot_sees_the_whole_catalog_whatever_the_limit() -> None:
+    async def take(limit: int) -> dict[str, Any]:
+        contract = among(small(limit), 40)
+        async with connect(Target(server=build_server(contract))) as client:
+            return snapshot.canonical(await collect_surface(client))
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        return await take(10), await take(100)
+
+    entered, flat = anyio.run(run)
+    assert len(entered["tools"]) == 40
+    assert snapshot.dumps(entered) == snapshot.dumps(flat)
+
+
+def test_discover_says_which_listing_a_client_gets() -> None:
+    contract = among(small(10), 40)
+
+    async def run() -> Any:
+        async with connect(Target(server=build_server(contract)), mode="auto") as client:
+            return client.session.discover_result
+
+    meta = anyio.run(run).meta
+    assert meta[catalog.FULL_KEY] == {
+        "tools": 40,
+        "limit": 10,
+        "listed": list(catalog.ENTRY),
+        "full": {"method": "tools/list", "_meta": {catalog.FULL_KEY: catalog.FULL}},
+    }
+
+
+@SOME
+@given(st.data())
+def test_a_found_tool_says_every_argument_it_takes(data: st.DataObject) -> None:
+    contract = among(small(10), 60)
+    name = data.draw(st.sampled_from(sorted(contract.tools)))
+    schema = contract.tool_wire(contract.tools[name])["inputSchema"]
+    line = catalog.signature(name, schema)
+    assert line.startswith(f"{name}(") and line.endswith(")")
+    required = set(schema.get("required") or ())
+    for prop in schema.get("properties") or {}:
+        spelled = f"{prop}: " if prop in required else f"{prop}?: "
+        assert spelled in line, (prop, line)
+    assert line.count(": ") == len(schema.get("properties") or {})
