@@ -26,6 +26,11 @@ class Echoed(Output):
     said: str
 
 
+def code_of(result: Any) -> str | None:
+    envelope = envelope_of(result)
+    return None if envelope is None else str(envelope["code"])
+
+
 def small(limit: int) -> Contract:
     contract = Contract(
         "notes",
@@ -50,7 +55,7 @@ async def listing(contract: Contract, meta: Any = None) -> list[dict[str, Any]]:
 
 
 def test_the_limit_is_the_runtime_s_constant_and_the_target_s_key_is_its_own() -> None:
-    assert catalog.FULL_KEY in WHOLE_CATALOG and WHOLE_CATALOG[catalog.FULL_KEY] == catalog.FULL
+    assert dict(WHOLE_CATALOG) == {catalog.FULL_KEY: catalog.FULL}
     assert small(30).catalog_limit == 30
 
 
@@ -94,6 +99,7 @@ def test_every_tool_is_found_described_and_called_through_the_entry(data: st.Dat
         return found, described, whole, direct, through
 
     found, described, whole, direct, through = anyio.run(run)
+    assert found.structured_content is not None
     hits = [t["name"] for t in found.structured_content["tools"]]
     assert name in hits, (name, hits)
     listed = next(
@@ -104,7 +110,7 @@ def test_every_tool_is_found_described_and_called_through_the_entry(data: st.Dat
     # call_tool answers exactly as the tool does (a request id aside, on an error)
     assert through.is_error == direct.is_error
     if direct.is_error:
-        assert envelope_of(through)["code"] == envelope_of(direct)["code"]
+        assert code_of(through) == code_of(direct)
     else:
         assert through.structured_content == direct.structured_content
 
@@ -125,13 +131,13 @@ def test_call_tool_of_a_tool_the_catalog_lacks_names_the_search_that_finds_it() 
 
     missing, nameless, as_text = anyio.run(run)
     envelope = envelope_of(missing)
-    assert missing.is_error and envelope["code"] == "not_found"
+    assert missing.is_error and envelope is not None and envelope["code"] == "not_found"
     assert envelope["repair"] == {
         "tool": "find_tools",
         "arguments": {"query": "search order"},
         "next_step": "find the tool",
     }
-    assert nameless.is_error and envelope_of(nameless)["code"] == "invalid_arguments"
+    assert nameless.is_error and code_of(nameless) == "invalid_arguments"
     # arguments sent as the JSON text of an object are that object
     assert not as_text.is_error and as_text.structured_content == {"said": "hi"}
 
