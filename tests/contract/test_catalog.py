@@ -185,3 +185,15 @@ def test_a_found_tool_says_every_argument_it_takes(data: st.DataObject) -> None:
         spelled = f"{prop}: " if prop in required else f"{prop}?: "
         assert spelled in line, (prop, line)
     assert line.count(": ") == len(schema.get("properties") or {})
+
+
+@SOME
+@given(st.data(), st.sampled_from(["s", "es", "ed", "ing"]))
+def test_a_tool_is_found_by_its_name_words_inflected(data: st.DataObject, suffix: str) -> None:
+    contract = among(small(10), 60)
+    name = data.draw(st.sampled_from(sorted(contract.tools)))
+    parts = [w for w in catalog.words(name) if len(w) >= 4]
+    query = " ".join(w + suffix for w in parts) or name
+    assert all(catalog.same_word(w, w + suffix) for w in parts)
+    found = [s.name for s in catalog.search(contract, query, 20)]
+    assert name in found, (query, found)

@@ -22,7 +22,6 @@ import copy
 import json
 import math
 import re
-from collections import Counter
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
@@ -68,11 +67,18 @@ def discover_meta(contract: Contract) -> dict[str, Any]:
 
 
 def words(text: str) -> list[str]:
-    """Lowercase words, a plural's `s` dropped (`invoices` finds `invoice`)."""
-    out = []
-    for word in _WORD.findall(text.lower().replace("_", " ")):
-        out.append(word[:-1] if len(word) > 3 and word.endswith("s") else word)
-    return out
+    """Lowercase words (a name's parts are words: `create_booking` is `create`, `booking`)."""
+    return _WORD.findall(text.lower().replace("_", " "))
+
+
+def same_word(asked: str, found: str) -> bool:
+    """Whether two words are one word inflected: equal, or one starts with the other and the
+    shorter has four letters or more (`book`, `booking`, `bookings`, `booked`; `cancel`,
+    `cancelled`; `status`, `statuses`)."""
+    if asked == found:
+        return True
+    short, long_ = sorted((asked, found), key=len)
+    return len(short) >= 4 and long_.startswith(short)
 
 
 def signature(name: str, schema: Mapping[str, Any]) -> str:
@@ -117,19 +123,25 @@ def _fields(spec: ToolSpec) -> dict[str, list[str]]:
 
 
 def search(contract: Contract, query: str, limit: int) -> list[ToolSpec]:
-    """The tools whose name, title, inputs or description hold the query's words, by the sum
-    of each word's weight where it is found times its rarity in the catalog; ties keep the
-    declared order. A tool that holds none of the words is not returned."""
+    """The tools whose name, title, inputs or description hold the query's words (`same_word`),
+    by the sum of each word's weight where it is found times its rarity in the catalog; ties keep
+    the declared order. A tool that holds none of the words is not returned."""
     specs = contract.listed_tools()
     fields = [_fields(s) for s in specs]
-    documents = Counter(w for f in fields for w in {x for ws in f.values() for x in ws})
     asked = list(dict.fromkeys(words(query)))
-    scored = []
-    for i, f in enumerate(fields):
+    scored: list[tuple[float, int]] = []
+    where = {
+        word: [
+            {key for key, ws in f.items() if any(same_word(word, w) for w in ws)} for f in fields
+        ]
+        for word in asked
+    }
+    for i in range(len(specs)):
         score = 0.0
         for word in asked:
-            rarity = math.log(1 + len(specs) / (1 + documents[word]))
-            score += rarity * sum(w for key, w in _WEIGHTS if word in f[key])
+            holding = sum(1 for keys in where[word] if keys)
+            rarity = math.log(1 + len(specs) / (1 + holding))
+            score += rarity * sum(w for key, w in _WEIGHTS if key in where[word][i])
         if score > 0:
             scored.append((-score, i))
     return [specs[i] for _, i in sorted(scored)[:limit]]
