@@ -27,6 +27,7 @@ from typing import Annotated, Any, Final
 
 from pydantic import Field
 
+from drivable.contract.call import Call
 from drivable.contract.content import Text
 from drivable.contract.envelope import Repair, ToolError
 from drivable.contract.facade import Contract
@@ -189,11 +190,14 @@ def entry_contract(catalog: Contract) -> Contract:
     @entry.tool(effects=READ_ONLY)
     def find_tools(
         query: Annotated[str, Field(description="A few words of what the tool should do.")],
+        call: Call,
         limit: Annotated[int, Field(ge=1, le=20, description="Tools to return.")] = 5,
     ) -> Search:
         """Find the tools of this server that match a few words, best first. Call it before
         describe_tool and call_tool."""
         hits = search(catalog, query, limit)
+        if hits:  # the best hit's description is the next step, never its call (no arguments)
+            call.follow("describe_tool", {"name": hits[0].name})
         return Search(
             tools=[
                 Found(
