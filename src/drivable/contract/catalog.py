@@ -53,7 +53,7 @@ def entered(contract: Contract) -> bool:
 
 def asks_full(meta: Mapping[str, Any] | None) -> bool:
     """Whether a tools/list request's `_meta` asks for the whole catalog."""
-    return bool(meta) and meta is not None and meta.get(FULL_KEY) == FULL
+    return meta is not None and meta.get(FULL_KEY) == FULL
 
 
 def discover_meta(contract: Contract) -> dict[str, Any]:
