@@ -31,12 +31,11 @@ def code_of(result: Any) -> str | None:
     return None if envelope is None else str(envelope["code"])
 
 
-def small(limit: int) -> Contract:
+def small() -> Contract:
     contract = Contract(
         "notes",
         version="1.0.0",
         summary=Summary("Keep notes.", does=["echo a note"], does_not=["store anything"]),
-        catalog_limit=limit,
     )
 
     @contract.tool(effects=READ_ONLY)
@@ -54,9 +53,13 @@ async def listing(contract: Contract, meta: Any = None) -> list[dict[str, Any]]:
     return [t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools]
 
 
-def test_the_limit_is_the_runtime_s_constant_and_the_target_s_key_is_its_own() -> None:
+def test_a_catalog_is_entered_only_where_its_author_set_a_limit() -> None:
     assert dict(WHOLE_CATALOG) == {catalog.FULL_KEY: catalog.FULL}
-    assert small(30).catalog_limit == 30
+    plain = Contract("plain", version="1", summary=Summary("Plain.", does=[], does_not=[]))
+    wide = among(small(), 100, limit=None)
+    assert plain.catalog_limit is None and not catalog.entered(wide)
+    names = [t["name"] for t in anyio.run(listing, wide)]
+    assert len(names) == 100 and not set(catalog.ENTRY) & set(names)
 
 
 @SOME
@@ -64,7 +67,7 @@ def test_the_limit_is_the_runtime_s_constant_and_the_target_s_key_is_its_own() -
 def test_a_catalog_over_its_limit_lists_the_entry_tools_and_the_whole_on_request(
     size: int, limit: int
 ) -> None:
-    contract = among(small(limit), size)
+    contract = among(small(), size, limit=limit)
 
     async def run() -> tuple[list[str], list[str]]:
         shown = [t["name"] for t in await listing(contract)]
@@ -82,7 +85,7 @@ def test_a_catalog_over_its_limit_lists_the_entry_tools_and_the_whole_on_request
 @SOME
 @given(st.data())
 def test_every_tool_is_found_described_and_called_through_the_entry(data: st.DataObject) -> None:
-    contract = among(small(10), 40)
+    contract = among(small(), 40, limit=10)
     name = data.draw(st.sampled_from(sorted(contract.tools)))
 
     async def run() -> tuple[Any, Any, Any, Any, Any]:
@@ -116,7 +119,7 @@ def test_every_tool_is_found_described_and_called_through_the_entry(data: st.Dat
 
 
 def test_call_tool_of_a_tool_the_catalog_lacks_names_the_search_that_finds_it() -> None:
-    contract = among(small(10), 40)
+    contract = among(small(), 40, limit=10)
 
     async def run() -> tuple[Any, Any, Any]:
         async with connect(Target(server=build_server(contract))) as client:
@@ -144,7 +147,7 @@ def test_call_tool_of_a_tool_the_catalog_lacks_names_the_search_that_finds_it() 
 
 def test_a_snapshot_sees_the_whole_catalog_whatever_the_limit() -> None:
     async def take(limit: int) -> dict[str, Any]:
-        contract = among(small(limit), 40)
+        contract = among(small(), 40, limit=limit)
         async with connect(Target(server=build_server(contract))) as client:
             return snapshot.canonical(await collect_surface(client))
 
@@ -157,7 +160,7 @@ def test_a_snapshot_sees_the_whole_catalog_whatever_the_limit() -> None:
 
 
 def test_discover_says_which_listing_a_client_gets() -> None:
-    contract = among(small(10), 40)
+    contract = among(small(), 40, limit=10)
 
     async def run() -> Any:
         async with connect(Target(server=build_server(contract)), mode="auto") as client:
@@ -175,7 +178,7 @@ def test_discover_says_which_listing_a_client_gets() -> None:
 @SOME
 @given(st.data())
 def test_a_found_tool_says_every_argument_it_takes(data: st.DataObject) -> None:
-    contract = among(small(10), 60)
+    contract = among(small(), 60, limit=10)
     name = data.draw(st.sampled_from(sorted(contract.tools)))
     schema = contract.tool_wire(contract.tools[name])["inputSchema"]
     line = catalog.signature(name, schema)
@@ -190,7 +193,7 @@ def test_a_found_tool_says_every_argument_it_takes(data: st.DataObject) -> None:
 @SOME
 @given(st.data(), st.sampled_from(["s", "es", "ed", "ing"]))
 def test_a_tool_is_found_by_its_name_words_inflected(data: st.DataObject, suffix: str) -> None:
-    contract = among(small(10), 60)
+    contract = among(small(), 60, limit=10)
     name = data.draw(st.sampled_from(sorted(contract.tools)))
     parts = [w for w in catalog.words(name) if len(w) >= 4]
     query = " ".join(w + suffix for w in parts) or name

@@ -2,7 +2,7 @@
 
 A model pays for every listed tool on every turn, and picks worse among many
 (docs/decisions/0042-a-large-catalog-is-entered.md). A contract with more tools than its
-`catalog_limit` lists instead:
+`catalog_limit` (set by its author; unset, every tool is listed) lists instead:
 
 - `find_tools`: the catalog's tools that match a few words, best first (name, title, the
   description's first sentence, and the arguments it takes as one line);
@@ -48,7 +48,8 @@ _WEIGHTS: Final = (("name", 3.0), ("title", 2.0), ("inputs", 1.5), ("description
 
 def entered(contract: Contract) -> bool:
     """Whether `contract` lists the entry tools rather than its catalog."""
-    return len(contract.tools) > contract.catalog_limit
+    limit = contract.catalog_limit
+    return limit is not None and len(contract.tools) > limit
 
 
 def asks_full(meta: Mapping[str, Any] | None) -> bool:

@@ -49,8 +49,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 MAX_INLINE_BYTES = 256 * 1024
 """One shared bound for inline content in tool arguments (`Contract(max_inline_bytes=...)`);
 descriptions state it, transports enforce a bound of the same order on the request body."""
-# Above this many tools, tools/list lists the entry tools (`drivable.contract.catalog`).
-CATALOG_LIMIT = 30
+# Above this many tools, tools/list lists the entry tools (`drivable.contract.catalog`); None
+# never: off unless the author sets it (docs/decisions/0042-a-large-catalog-is-entered.md).
+CATALOG_LIMIT: int | None = None
 
 
 class Declaration:
@@ -69,10 +70,9 @@ class Declaration:
         max_inline_bytes: int = MAX_INLINE_BYTES,
         verbs: Sequence[str] = (),
         lifespan: Lifespan | None = None,
-        catalog_limit: int = CATALOG_LIMIT,
+        catalog_limit: int | None = CATALOG_LIMIT,
     ) -> None:
         self.name = name
-        # more tools than this are listed as an entry surface (`drivable.contract.catalog`)
         self.catalog_limit = catalog_limit
         # what opens the handlers' resource, and its type (`drivable.contract.lifespan`)
         self.lifespan = lifespan

@@ -58,7 +58,7 @@ class Contract(Declaration):
         strict: bool | None = None,
         verbs: Sequence[str] = (),
         lifespan: Lifespan | None = None,
-        catalog_limit: int = CATALOG_LIMIT,
+        catalog_limit: int | None = CATALOG_LIMIT,
     ) -> None:
         super().__init__(
             name,

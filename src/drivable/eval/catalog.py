@@ -25,6 +25,9 @@ from drivable.contract import Contract, Output, Summary
 from drivable.contract.tool import READ_ONLY
 from drivable.kinds.identifier import Id
 
+# The limit the eval's large catalog is entered above (the runtime's own default is off).
+ENTRY_ABOVE = 30
+
 
 @dataclass(frozen=True)
 class Domain:
@@ -185,9 +188,10 @@ def _declare(on: Contract, d: Domain) -> list[str]:
     return [name for name, _, _ in tools]
 
 
-def among(contract: Contract, size: int) -> Contract:
+def among(contract: Contract, size: int, limit: int | None = ENTRY_ABOVE) -> Contract:
     """A copy of `contract` with tools of other domains beside its own, `size` tools in all (at
-    least its own): the set's tools first, in their order, then the domains'."""
+    least its own): the set's tools first, in their order, then the domains'; listed through the
+    entry tools above `limit` tools (None: listed whole)."""
     others = Contract(
         "others", version="1", summary=Summary("Tools of other domains.", does=[], does_not=[])
     )
@@ -197,6 +201,7 @@ def among(contract: Contract, size: int) -> Contract:
             break
         names.extend(_declare(others, domain))
     wide = copy.copy(contract)
+    wide.catalog_limit = limit
     wide.tools = dict(contract.tools)
     for name in names[: max(0, size - len(contract.tools))]:
         wide.tools[name] = others.tools[name]
