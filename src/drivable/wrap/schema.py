@@ -15,7 +15,7 @@ import keyword
 import re
 import uuid
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, create_model
 
@@ -28,12 +28,8 @@ JsonSchema = Mapping[str, Any]
 # (the upstream receives the ISO day it would have been sent had the caller spelled it so). Only
 # names whose words say "date": `reply_to` or `depends_on` bind no date here.
 _DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
-_FORMATS: dict[str, Any] = {
-    "date": dt.date,
-    "date-time": dt.datetime,
-    "time": dt.time,
-    "uuid": uuid.UUID,
-}
+# `format: time` stays a string: JSON Schema's time has seconds and an offset, drivable's is HH:MM.
+_FORMATS: dict[str, Any] = {"date": dt.date, "date-time": dt.datetime, "uuid": uuid.UUID}
 # Kinds a config may bind to a property by name (`kinds = {prop = "date"}`), as the Python type
 # whose kind binds, or as the kind itself.
 KIND_TYPES: dict[str, Any] = {
@@ -49,6 +45,13 @@ KIND_TYPES: dict[str, Any] = {
 }
 _KIND_ONLY = frozenset({"email", "country", "locale", "money", "eli"})
 MAX_DEPTH = 8  # a recursive schema ($ref to itself) is cut here: deeper values pass unread
+
+
+class UpstreamInput(KindModel):
+    """An upstream tool's input: kinds bind as on any drivable tool, except the cursor kind,
+    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on."""
+
+    unbound: ClassVar[frozenset[str]] = frozenset({"cursor", "page_token"})
 
 
 class SchemaError(ValueError):
@@ -105,7 +108,9 @@ class Reader:
             if field_name is None:
                 field_name = f"property_{index}"
                 info["alias"] = name
-            if name in required:
+            # A required property that admits null: drivable reads null as no value, so it is
+            # optional here and sent upstream as null when left out (`to_upstream`).
+            if name in required and not _admits_null(sub):
                 default: Any = ...
             else:
                 annotation = annotation | None
@@ -116,7 +121,7 @@ class Reader:
         try:
             return create_model(
                 f"{title or 'Tool'}Input{self.count if depth else ''}",
-                __base__=KindModel,
+                __base__=UpstreamInput,
                 __module__=__name__,
                 **fields,
             )
@@ -178,6 +183,10 @@ class Reader:
                 )
                 if isinstance(v, int)
             }
+            if item is str and schema.get("uniqueItems") is not True:
+                # drivable's string list drops repeats; an upstream list that keeps them is
+                # passed as sent, each item a string
+                item = Annotated[str, Field()]
             listed: Any = list[item]
             return Annotated[listed, Field(**sizes)] if sizes else listed
         if types == "object" and schema.get("properties"):
@@ -273,6 +282,13 @@ def to_upstream(value: Any, schema: Any, root: JsonSchema, depth: int = 0) -> An
             if item is None and not _admits_null(sub):
                 continue
             out[key] = to_upstream(item, sub, root, depth + 1)
+        for key in node.get("required") or ():
+            if (
+                key not in out
+                and key in properties
+                and _admits_null(reader.resolve(properties[key]))
+            ):
+                out[key] = None
         return out
     if isinstance(value, list):
         items = node.get("items")
