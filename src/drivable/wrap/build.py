@@ -93,7 +93,8 @@ def contract_of(
         lifespan=_lifespan(target, config.timeout_s, errlog),
     )
     efforts = {
-        t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects) for t in shown
+        t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects, t["name"])
+        for t in shown
     }
     listed = {t["name"]: config.tool(t["name"]).rename or t["name"] for t in shown}
     lookups = sorted(

@@ -2,23 +2,29 @@
 
 A tool with no annotations is a write that a retry would repeat (it gains `idempotency_key`),
 never read-only: a hint the author did not give is not assumed in the caller's favour. A hint
-given is taken at its word; `destructiveHint` counts only when it is true, so an upstream that
-says nothing of destruction is not made two-step (the config says `effects = "delete"` when it
-is). The control fields follow from the effects as on any drivable tool (`Preset.adds`).
+given is taken at its word. Without `destructiveHint`, a write is destructive when its name leads
+with a destructive verb (`drivable.verbs.DESTRUCTIVE_VERBS`, the vocabulary the auditor reads a
+name's effect from: `delete_note`, `remove-item`), else not, so an upstream that says nothing of
+destruction is not made two-step for nothing (the config says `effects = "delete"` when it is).
+The control fields follow from the effects as on any drivable tool (`Preset.adds`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from drivable.contract.declare import Preset
+from drivable.verbs import DESTRUCTIVE_VERBS
 
 
 def effects_of(
-    annotations: Mapping[str, Any] | None, configured: Mapping[str, bool] | None
+    annotations: Mapping[str, Any] | None,
+    configured: Mapping[str, bool] | None,
+    name: str = "",
 ) -> Preset:
-    """The effects a wrapped tool is declared with."""
+    """The effects a wrapped tool named `name` is declared with."""
     hints = dict(annotations or {})
     if configured is not None:
         read_only = configured.get("read_only", False)
@@ -27,7 +33,8 @@ def effects_of(
         open_world = configured.get("open_world", hints.get("openWorldHint") is not False)
     else:
         read_only = hints.get("readOnlyHint") is True
-        destructive = not read_only and hints.get("destructiveHint") is True
+        said = hints.get("destructiveHint")
+        destructive = not read_only and (said is True or (said is None and _destroys(name)))
         idempotent = read_only or hints.get("idempotentHint") is True
         # MCP's default for openWorldHint is true: only an explicit false closes the world
         open_world = hints.get("openWorldHint") is not False
@@ -44,4 +51,13 @@ def effects_of(
         idempotent=idempotent,
         open_world=open_world,
         adds=adds,
+    )
+
+
+def _destroys(name: str) -> bool:
+    """The name leads with a destructive verb (`verb_noun`, or `prefix_verb_noun`)."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_").split("_")
+    words = [w for w in words if w]
+    return bool(words) and (
+        words[0] in DESTRUCTIVE_VERBS or (len(words) >= 3 and words[1] in DESTRUCTIVE_VERBS)
     )
