@@ -55,6 +55,7 @@ async def test_filesystem_server(tmp_path: Path) -> None:
         await ok(client, "write_file", preview["next_call"]["arguments"])
     assert "alpha" in str(read)
     assert missing["code"] == "not_found" and "list_directory" in missing["hint"]
+    assert [i["path"] for i in missing["issues"]] == ["path"]
     assert outside["code"] == "upstream_refused"
     assert (root / "b.txt").read_text(encoding="utf-8") == "beta"
 

@@ -96,6 +96,7 @@ async def test_upstream_failures_are_the_envelope(tmp_path: Path) -> None:
     assert "Traceback" not in str(trace) and "secret_table" not in str(trace)
     assert rpc["code"] == "upstream_refused"
     assert missing["code"] == "not_found" and "list_notes" in missing["hint"]
+    assert [(i["path"], i["code"]) for i in missing["issues"]] == [("note_id", "refused_value")]
     assert crashed["code"] == "unavailable" and crashed["temporary"] is True
     assert crashed["retry_after_ms"]
     assert after["text"] == "pong"  # the upstream was restarted

@@ -18,5 +18,5 @@ __all__ = ["Listing", "WrapConfig", "WrapError", "contract_of", "read_listing", 
 async def wrap(target, config=None, errlog=None):  # type: ignore[no-untyped-def]
     """The contract in front of `target` (a `drivable.target.Target`), read from its listing."""
     chosen = config or WrapConfig()
-    listing = await read_listing(target, chosen.timeout_s, errlog)
+    listing = await read_listing(target, errlog)
     return contract_of(listing, chosen, target, errlog)

@@ -30,7 +30,7 @@ from drivable.wrap.config import WrapConfig
 from drivable.wrap.effects import effects_of
 from drivable.wrap.results import Forwarded, forwarded
 from drivable.wrap.schema import input_model, to_upstream
-from drivable.wrap.upstream import Gone, TimedOut, Upstream
+from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
 
 MIN_DESCRIPTION = 40
 _EXAMPLE = re.compile(r"\s*\bExample:\s*\{.*?\}\.?(?=\s|$)", re.DOTALL)
@@ -51,13 +51,11 @@ class Listing:
     tools: list[dict[str, Any]] = field(default_factory=list)
 
 
-async def read_listing(
-    target: Target, timeout_s: float = 30.0, errlog: TextIO | None = None
-) -> Listing:
+async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
     """Connect once and read the upstream's identity and tools."""
     upstream = Upstream(target, errlog=errlog)
     try:
-        await upstream.start(timeout_s)
+        await upstream.start(START_TIMEOUT_S)
         tools = await upstream.list_tools()
         client = upstream._client
         info = getattr(client, "server_info", None)
@@ -90,7 +88,7 @@ def contract_of(
         summary=_summary(listing, shown),
         title=listing.name,
         domain_codes=[failures.UPSTREAM_REFUSED],
-        lifespan=_lifespan(target, config.timeout_s, errlog),
+        lifespan=_lifespan(target, errlog),
     )
     efforts = {
         t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects, t["name"])
@@ -143,11 +141,11 @@ def _declare(
         except MCPError as error:
             internal = error.error.code == INTERNAL_ERROR
             raise failures.refusal(
-                error.error.message, tool=name, lookups=others, internal=internal
+                error.error.message, tool=name, lookups=others, sent=sent, internal=internal
             ) from None
         if answer.is_error:
             text = failures.text_of(answer.content)
-            raise failures.refusal(text, tool=name, lookups=others)
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
         result, blocks = forwarded(answer)
         call.attach(*blocks)
         return result
@@ -216,12 +214,12 @@ def _slug(name: str) -> str:
     return slug or "wrapped"
 
 
-def _lifespan(target: Target, timeout_s: float, errlog: TextIO | None) -> Any:
+def _lifespan(target: Target, errlog: TextIO | None) -> Any:
     @asynccontextmanager
     async def open_upstream(contract: Contract) -> AsyncIterator[Upstream]:
         upstream = Upstream(target, errlog=errlog)
         try:
-            await upstream.start(max(timeout_s, 30.0))
+            await upstream.start(START_TIMEOUT_S)
         except Gone:
             await upstream.stop()
             raise RuntimeError("the wrapped server did not start") from None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from drivable.contract.codes import Code, Recovery
@@ -33,6 +33,7 @@ UPSTREAM_REFUSED = Code(
 CODES = ("invalid_arguments", "not_found", "upstream_refused", "upstream_timeout", "unavailable")
 RESTART_RETRY_MS = 1000
 MAX_MESSAGE = 300
+MIN_QUOTED = 2  # a one-character value is in most messages by chance
 
 _TRACE = re.compile(
     r"Traceback \(most recent call last\)|^\s+File \".*\", line \d+|^\s+at .+:\d+:\d+\)?$",
@@ -66,9 +67,18 @@ def text_of(content: Sequence[Any]) -> str:
     return "\n".join(parts)
 
 
-def refusal(text: str, *, tool: str, lookups: Sequence[str], internal: bool = False) -> ToolError:
+def refusal(
+    text: str,
+    *,
+    tool: str,
+    lookups: Sequence[str],
+    sent: Mapping[str, Any] | None = None,
+    internal: bool = False,
+) -> ToolError:
     """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
-    JSON-RPC error's message); `internal` when the upstream said it failed inside itself."""
+    JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
+    said it failed inside itself. A message quoting the value of exactly one argument names it as
+    the issue's path (`refused_value`)."""
     if internal or _TRACE.search(text):
         return ToolError(
             "internal_error",
@@ -84,18 +94,37 @@ def refusal(text: str, *, tool: str, lookups: Sequence[str], internal: bool = Fa
             hint=f"Fix the properties the issues name and call {tool} again.",
             issues=issues,
         )
+    quoted = quoted_issue(text, sent or {}, words)
     if _NOT_FOUND.search(text):
         where = (
             f"Look it up first with {' or '.join(lookups[:3])}, then call {tool} with what it returns."
             if lookups
             else f"Check the name or id with the user, then call {tool} again."
         )
-        return ToolError("not_found", words or f"{tool} found nothing of that name.", hint=where)
+        return ToolError(
+            "not_found", words or f"{tool} found nothing of that name.", hint=where, issues=quoted
+        )
+    fix = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
     return ToolError(
         "upstream_refused",
         words or f"The wrapped server refused the call to {tool} without saying why.",
-        hint=f"Fix what the message names and call {tool} again, or use another tool.",
+        hint=f"{fix} and call {tool} again, or use another tool.",
+        issues=quoted,
     )
+
+
+def quoted_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
+    """The one top-level argument whose string value the message quotes, as an issue ([] when
+    none or several are quoted: the message then names no one field)."""
+    found = [
+        (path, value)
+        for path, value in sent.items()
+        if isinstance(value, str) and len(value) >= MIN_QUOTED and value in text
+    ]
+    if len(found) != 1:
+        return []
+    path, value = found[0]
+    return [Issue(path, "refused_value", words, received=value, has_received=True)]
 
 
 def validation_issues(text: str) -> list[Issue]:

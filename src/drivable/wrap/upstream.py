@@ -32,6 +32,7 @@ class _SkipUnread(logging.Filter):
 
 
 logging.getLogger("mcp.client.stdio").addFilter(_SkipUnread())
+START_TIMEOUT_S = 30.0  # a server's start (an npm or uv launcher) is no call: its own bound
 RESTART_DELAY_S = 0.2
 MAX_RESTART_DELAY_S = 5.0
 
