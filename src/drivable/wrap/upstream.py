@@ -145,6 +145,10 @@ class Upstream:
                     read_timeout_seconds=None,
                     message_handler=self._on_message,
                 ) as client:
+                    # The wrapper passes the upstream's result on whole, in a result of its own
+                    # schema: the client's check of it against the upstream's outputSchema would
+                    # turn a result that strays from it into a failure, and cost a listing.
+                    client.session.validate_tool_result = _accept_result  # type: ignore[method-assign]
                     self._client = client
                     self._ready.set()
                     delay = RESTART_DELAY_S
@@ -161,3 +165,7 @@ class Upstream:
             self.restarts += 1
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_RESTART_DELAY_S)
+
+
+async def _accept_result(name: str, result: CallToolResult) -> None:
+    return None
