@@ -9,13 +9,21 @@ envelope (`failures`). `build` joins them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TextIO
+
 from drivable.wrap.build import Listing, WrapError, contract_of, read_listing
 from drivable.wrap.config import WrapConfig
+
+if TYPE_CHECKING:
+    from drivable.contract import Contract
+    from drivable.target import Target
 
 __all__ = ["Listing", "WrapConfig", "WrapError", "contract_of", "read_listing", "wrap"]
 
 
-async def wrap(target, config=None, errlog=None):  # type: ignore[no-untyped-def]
+async def wrap(
+    target: Target, config: WrapConfig | None = None, errlog: TextIO | None = None
+) -> Contract:
     """The contract in front of `target` (a `drivable.target.Target`), read from its listing."""
     chosen = config or WrapConfig()
     listing = await read_listing(target, errlog)
