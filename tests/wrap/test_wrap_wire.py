@@ -88,6 +88,7 @@ async def test_upstream_failures_are_the_envelope(tmp_path: Path) -> None:
         rpc = await refused(client, "refuse_rpc", {})
         preview = await ok(client, "delete_note", {"note_id": "n9"})
         missing = await refused(client, "delete_note", preview["next_call"]["arguments"])
+        said_as_success = await refused(client, "open_note", {"note_id": "n9"})
         crashed = await refused(client, "crash_now", {})
         after = await ok(client, "ping", {})
     assert validation["code"] == "invalid_arguments"
@@ -97,6 +98,8 @@ async def test_upstream_failures_are_the_envelope(tmp_path: Path) -> None:
     assert rpc["code"] == "upstream_refused"
     assert missing["code"] == "not_found" and "list_notes" in missing["hint"]
     assert [(i["path"], i["code"]) for i in missing["issues"]] == [("note_id", "refused_value")]
+    assert said_as_success["code"] == "not_found"
+    assert [i["path"] for i in said_as_success["issues"]] == ["note_id"]
     assert crashed["code"] == "unavailable" and crashed["temporary"] is True
     assert crashed["retry_after_ms"]
     assert after["text"] == "pong"  # the upstream was restarted

@@ -83,6 +83,13 @@ TOOLS = [
         "fail_inside", "Fail with a Python traceback in the error text.", {}, [], annotations=READ
     ),
     _tool(
+        "open_note",
+        "Read one note by its id; a missing one is answered as a success saying Error.",
+        {"note_id": {"type": "string"}},
+        ["note_id"],
+        annotations=READ,
+    ),
+    _tool(
         "refuse_rpc",
         "Refuse the call with a JSON-RPC invalid-params error.",
         {},
@@ -122,6 +129,11 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         return _text("deleted")
     if name == "list_notes":
         return _text(json.dumps(list(NOTES.values())))
+    if name == "open_note":
+        note = NOTES.get(str(args.get("note_id")))
+        return _text(
+            json.dumps(note) if note else f"Error: no note has the id {args.get('note_id')}"
+        )
     if name == "ping":
         return _text("pong")
     if name == "set_age":

@@ -22,6 +22,7 @@ from mcp_types import INTERNAL_ERROR
 from drivable.contract import Contract
 from drivable.contract.call import Call
 from drivable.contract.declare import CONTROL_FIELDS, Preset, check_copyable, examples_in
+from drivable.contract.envelope import reads_as_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import ContractError, check_name
 from drivable.target import Target
@@ -143,8 +144,9 @@ def _declare(
             raise failures.refusal(
                 error.error.message, tool=name, lookups=others, sent=sent, internal=internal
             ) from None
-        if answer.is_error:
-            text = failures.text_of(answer.content)
+        text = failures.text_of(answer.content)
+        # an error returned as a success is an error (decision 0026): the same reading as the eval's
+        if answer.is_error or reads_as_error([text], answer.structured_content):
             raise failures.refusal(text, tool=name, lookups=others, sent=sent)
         result, blocks = forwarded(answer)
         call.attach(*blocks)

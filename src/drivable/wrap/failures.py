@@ -41,7 +41,7 @@ _TRACE = re.compile(
 )
 _NOT_FOUND = re.compile(
     r"\b(not found|no such|does not exist|doesn't exist|not exist|unknown (id|entity|record)|"
-    r"ENOENT)\b",
+    r"no \w+ (has|with|named|called|matches)|ENOENT)\b",
     re.IGNORECASE,
 )
 _PYDANTIC_HEAD = re.compile(r"\d+ validation errors? for \S+", re.IGNORECASE)
