@@ -3,14 +3,20 @@ upstream's own log: what reached it, and what never did."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 from pathlib import Path
 
+import anyio
+
+from drivable.target import Target, connect
 from tests.wrap.conftest import (
     calls_logged,
     closed_everywhere,
     ok,
     own_upstream,
     refused,
+    wrap_command,
     wrapped,
 )
 
@@ -151,3 +157,39 @@ async def test_the_config_renames_describes_hides_and_sets_effects(tmp_path: Pat
     assert "idempotency_key" in tools["list_notes"].input_schema["required"]
     # the renamed tool calls the upstream's own
     assert calls_logged(log) == [{"tool": "set_age", "arguments": {"age": 40}}]
+
+
+async def test_wrap_serves_streamable_http(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    command = wrap_command(own_upstream(), tmp_path, env={"UPSTREAM_LOG": str(log)})
+    server = subprocess.Popen(
+        [*command[:4], "--http", "--insecure", "--port", "0", *command[4:]],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert server.stderr is not None
+        url = ""
+        with anyio.fail_after(120):
+            while not url:
+                line = await anyio.to_thread.run_sync(server.stderr.readline)
+                assert line, "the wrapper ended before it served"
+                found = re.search(r"at (http://\S+/mcp)", line)
+                url = found.group(1) if found else ""
+            port = int(url.rsplit(":", 1)[1].split("/")[0])
+            while True:  # the line is said before uvicorn listens
+                try:
+                    await (await anyio.connect_tcp("127.0.0.1", port)).aclose()
+                    break
+                except OSError:
+                    await anyio.sleep(0.2)
+        async with connect(Target(url=url)) as client:
+            call = {"title": "Over HTTP", "idempotency_key": "http-create-1"}
+            first = await ok(client, "create_note", call)
+            again = await ok(client, "create_note", call)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert first["result"] == again["result"]
+    assert [c["tool"] for c in calls_logged(log)] == ["create_note"]
