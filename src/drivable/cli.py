@@ -83,6 +83,11 @@ COMMANDS: tuple[Command, ...] = (
         "Serve the contract at MODULE:ATTR over stdio (default) or streamable HTTP at /mcp.",
     ),
     Command(
+        "wrap",
+        "drivable.wrap.command",
+        "Serve an MCP server's tools through drivable's contract (stdio, or HTTP with --http).",
+    ),
+    Command(
         "import-decisions",
         "drivable.servers.caselaw.command",
         "Import court decisions from JSONL into a caselaw database; report bad lines by number.",

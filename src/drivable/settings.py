@@ -127,8 +127,9 @@ SECRET_ENV: Final = "DRIVABLE_SECRET"
 LEGACY_STORE_ENV: Final = "DRIVABLE_EFFECTS_DB"  # a bare SQLite path; DRIVABLE_STORE wins
 _BY_KEY = {s.key: s for s in SETTINGS}
 # Tables under [tool.drivable] that are other readers' own, not runtime settings: the auditor's
-# (`[tool.drivable.audit]`, audit/config.py) and the size budget's (tests/test_size_budget.py).
-SECTIONS: Final = frozenset({"audit", "budget"})
+# (`[tool.drivable.audit]`, audit/config.py), the size budget's (tests/test_size_budget.py) and
+# the wrapper's (`[tool.drivable.wrap]`, wrap/config.py).
+SECTIONS: Final = frozenset({"audit", "budget", "wrap"})
 
 T = TypeVar("T")
 

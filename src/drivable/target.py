@@ -106,12 +106,15 @@ async def connect(
     sampling_callback: Any = None,
     list_roots_callback: Any = None,
     extensions: Sequence[Any] = (),
+    message_handler: Any = None,
 ) -> AsyncIterator[Client]:
     """Open a client on the target; `mode` overrides the target's era choice for this connection.
 
     A stdio server's stderr goes to `errlog` (default: this process's stderr). Each callback given
     makes the client declare its capability (elicitation, sampling, roots) and answer with it;
     `extensions` (`mcp.client.extension.ClientExtension`s) are declared as the client's own.
+    `message_handler` gets the server's notifications and what its transport could not read (a
+    log line a stdio server printed on stdout arrives as an exception).
     """
     chosen: Mode = mode or target.mode
     server: Any
@@ -130,6 +133,7 @@ async def connect(
         "elicitation_callback": elicitation_callback,
         "sampling_callback": sampling_callback,
         "list_roots_callback": list_roots_callback,
+        "message_handler": message_handler,
     }
     callbacks: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
     if extensions:  # opt-in client extensions (the eval's host of the tasks extension)

@@ -35,6 +35,15 @@ MUTATING_VERBS = frozenset(
         "follow", "unfollow", "mute", "unmute", "ban", "block", "unblock",
     }
 )  # fmt: skip
+# The mutating verbs that destroy what they act on: a name, or an action/mode enum member, led by
+# one of these is destructive (the auditor's reading, and the wrapper's for a tool it is not told
+# the effects of).
+DESTRUCTIVE_VERBS = MUTATING_VERBS & frozenset(
+    {
+        "delete", "remove", "destroy", "drop", "purge", "clear", "erase", "revoke", "kill",
+        "reset", "cancel", "void", "unlink", "unregister",
+    }
+)  # fmt: skip
 # Words tool names lead with that name no action ("current_time", "status_of_x", "new_note").
 NOT_VERBS = frozenset({"current", "status", "whoami", "new"})
 LEADING = (READ_VERBS | MUTATING_VERBS) - NOT_VERBS

@@ -9,28 +9,9 @@ import re
 from typing import Any
 
 from drivable.schema import resolve, types_of
+from drivable.verbs import DESTRUCTIVE_VERBS as DESTRUCTIVE_VERBS
 from drivable.verbs import MUTATING_VERBS, READ_VERBS
 
-# The mutating verbs (drivable.verbs, the one vocabulary) that destroy what they act on: a
-# name, or an action/mode enum member, led by one of these is destructive.
-DESTRUCTIVE_VERBS = MUTATING_VERBS & frozenset(
-    {
-        "delete",
-        "remove",
-        "destroy",
-        "drop",
-        "purge",
-        "clear",
-        "erase",
-        "revoke",
-        "kill",
-        "reset",
-        "cancel",
-        "void",
-        "unlink",
-        "unregister",
-    }
-)
 # The mutating verbs that bring a new thing into being: a create's own id must be a new one.
 CREATING_VERBS = MUTATING_VERBS & frozenset({"create", "add", "insert", "new", "make", "register"})
 # Verbs of tools that answer a list of rows: the ones paging rules apply to, and the ones whose

@@ -1,0 +1,233 @@
+"""The wrapped server as an ordinary drivable `Contract`: one tool per upstream tool.
+
+Each tool is declared from the upstream's listing through the declaration API like any other
+(`Contract.tool` over a handler taking its input model whole), so everything the runtime does for
+a tool it does here: lenient reading with notes, the envelope, receipts in the effect store, dry
+runs and confirm tokens, the compact listing and the fingerprint. The handler sends the canonical
+arguments upstream and turns the answer into a result or the envelope (`drivable.wrap.failures`).
+The connection lives in the contract's lifespan (`drivable.wrap.upstream`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from mcp import MCPError
+from mcp_types import INTERNAL_ERROR
+
+from drivable.contract import Contract
+from drivable.contract.call import Call
+from drivable.contract.declare import CONTROL_FIELDS, Preset, check_copyable, examples_in
+from drivable.contract.envelope import reads_as_error
+from drivable.contract.summary import Summary
+from drivable.contract.tool import ContractError, check_name
+from drivable.target import Target
+from drivable.wrap import failures
+from drivable.wrap.config import WrapConfig
+from drivable.wrap.effects import effects_of
+from drivable.wrap.results import Forwarded, forwarded
+from drivable.wrap.schema import input_model, to_upstream
+from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
+
+MIN_DESCRIPTION = 40
+_EXAMPLE = re.compile(r"\s*\bExample:\s*\{.*?\}\.?(?=\s|$)", re.DOTALL)
+_LOOKUP_VERBS = ("list", "search", "find", "read", "get", "open", "query")
+
+
+class WrapError(ValueError):
+    """The upstream's listing or the config cannot be wrapped; the message names the fix."""
+
+
+@dataclass
+class Listing:
+    """What the upstream shows: its name, version, instructions and tools (wire dicts)."""
+
+    name: str
+    version: str
+    instructions: str | None
+    tools: list[dict[str, Any]] = field(default_factory=list)
+
+
+async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
+    """Connect once and read the upstream's identity and tools."""
+    upstream = Upstream(target, errlog=errlog)
+    try:
+        await upstream.start(START_TIMEOUT_S)
+        tools = await upstream.list_tools()
+        client = upstream._client
+        info = getattr(client, "server_info", None)
+        instructions = getattr(client, "instructions", None)
+    finally:
+        await upstream.stop()
+    return Listing(
+        name=str(getattr(info, "name", None) or "wrapped"),
+        version=str(getattr(info, "version", None) or "0"),
+        instructions=instructions,
+        tools=tools,
+    )
+
+
+def contract_of(
+    listing: Listing, config: WrapConfig, target: Target, errlog: TextIO | None = None
+) -> Contract:
+    """The drivable contract in front of the upstream that `listing` describes."""
+    shown = [t for t in listing.tools if not config.tool(t["name"]).hidden]
+    unknown = sorted(set(config.tools) - {t["name"] for t in listing.tools})
+    if unknown:
+        raise WrapError(
+            f"{config.source or 'the config'} names tools the server does not list: "
+            f"{', '.join(unknown)}"
+        )
+    name = config.name or _slug(listing.name)
+    contract = Contract(
+        name,
+        version=listing.version,
+        summary=_summary(listing, shown),
+        title=listing.name,
+        domain_codes=[failures.UPSTREAM_REFUSED],
+        lifespan=_lifespan(target, errlog),
+    )
+    efforts = {
+        t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects, t["name"])
+        for t in shown
+    }
+    listed = {t["name"]: config.tool(t["name"]).rename or t["name"] for t in shown}
+    lookups = sorted(
+        (listed[n] for n, e in efforts.items() if e.read_only),
+        key=lambda n: (not n.lower().startswith(_LOOKUP_VERBS), n),
+    )
+    for tool in shown:
+        try:
+            _declare(contract, tool, config, efforts[tool["name"]], listed[tool["name"]], lookups)
+        except (ContractError, ValueError) as error:
+            raise WrapError(f"tool {tool['name']!r}: {error}") from None
+    return contract
+
+
+def _declare(
+    contract: Contract,
+    tool: Mapping[str, Any],
+    config: WrapConfig,
+    effects: Preset,
+    name: str,
+    lookups: Sequence[str],
+) -> None:
+    upstream_name = tool["name"]
+    settings = config.tool(upstream_name)
+    schema: dict[str, Any] = dict(tool.get("inputSchema") or {"type": "object"})
+    model = input_model(
+        upstream_name, schema, hidden=settings.hidden_arguments, kinds=settings.kinds
+    )
+    properties = set(schema.get("properties") or {})
+    controls = {f for f in CONTROL_FIELDS if f not in properties}
+    keyed = "idempotency_key" in effects.adds
+    timeout_s = config.timeout_s
+    others = [n for n in lookups if n != name]
+
+    async def forward(args: Any, call: Call, upstream: Upstream) -> Forwarded:
+        read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
+        sent = to_upstream(read, schema, schema)
+        if effects.destructive and args.dry_run:
+            return Forwarded(would_send=sent)
+        try:
+            answer = await upstream.call(upstream_name, sent, timeout_s)
+        except Gone:
+            raise failures.unavailable(name, keyed) from None
+        except TimedOut:
+            raise failures.timed_out(name, timeout_s, keyed) from None
+        except MCPError as error:
+            internal = error.error.code == INTERNAL_ERROR
+            raise failures.refusal(
+                error.error.message, tool=name, lookups=others, sent=sent, internal=internal
+            ) from None
+        text = failures.text_of(answer.content)
+        # an error returned as a success is an error (decision 0026): the same reading as the eval's
+        if answer.is_error or reads_as_error([text], answer.structured_content):
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
+        result, blocks = forwarded(answer)
+        call.attach(*blocks)
+        return result
+
+    forward.__name__ = name
+    forward.__annotations__ = {
+        "args": model,
+        "call": Call,
+        "upstream": Upstream,
+        "return": Forwarded,
+    }
+    allow = None
+    try:
+        check_name(name, None, contract.verbs)
+    except ContractError:
+        allow = (
+            "The wrapped server names this tool; rename it with "
+            f"[tool.drivable.wrap] tools.{upstream_name}.rename."
+        )
+    annotations = tool.get("annotations") or {}
+    contract.tool(
+        name=name,
+        title=tool.get("title") or annotations.get("title"),
+        description=_description(
+            settings.description or tool.get("description") or "", name, effects
+        ),
+        effects=effects,
+        errors=("internal_error", *failures.CODES),
+        allow_name=allow,
+    )(forward)
+
+
+def _description(text: str, name: str, effects: Preset) -> str:
+    """The upstream's words (an example call in them that a model would copy as it is, with
+    concrete values, is left out: decision 0030), made at least 40 characters by what the
+    effects say."""
+    for example in examples_in(text):
+        try:
+            check_copyable(name, example)
+        except ContractError:
+            text = _EXAMPLE.sub("", text).strip()
+            break
+    text = text.strip()
+    if len(text) < MIN_DESCRIPTION:
+        said = (
+            "It only reads; it changes nothing."
+            if effects.read_only
+            else "It deletes data: a dry run first, then the confirmed call."
+            if effects.destructive
+            else "It changes data on the wrapped server."
+        )
+        text = f"{text.rstrip('.')}. {said}" if text else f"{name.replace('_', ' ')}. {said}"
+    return text
+
+
+def _summary(listing: Listing, tools: Sequence[Mapping[str, Any]]) -> Summary:
+    text = (listing.instructions or "").strip() or (
+        f"{listing.name}'s tools, through drivable's contract."
+    )
+    does = [str(t.get("title") or t["name"]) for t in tools[:20]] or ["nothing yet"]
+    return Summary(text, does=does, does_not=["anything its listed tools do not"])
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    return slug or "wrapped"
+
+
+def _lifespan(target: Target, errlog: TextIO | None) -> Any:
+    @asynccontextmanager
+    async def open_upstream(contract: Contract) -> AsyncIterator[Upstream]:
+        upstream = Upstream(target, errlog=errlog)
+        try:
+            await upstream.start(START_TIMEOUT_S)
+        except Gone:
+            await upstream.stop()
+            raise RuntimeError("the wrapped server did not start") from None
+        try:
+            yield upstream
+        finally:
+            await upstream.stop()
+
+    return open_upstream

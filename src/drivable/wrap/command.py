@@ -1,0 +1,122 @@
+"""`drivable wrap [--config FILE] [--http ...] -- CMD ARGS...`: serve an MCP server through the
+contract.
+
+The upstream is read once (its tools become the contract's), then `drivable.serve` serves the
+contract over stdio or streamable HTTP exactly as `drivable serve` serves any contract; the
+contract's lifespan keeps its own connection to the upstream for the calls.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"drivable wrap: {message}", err=True)
+    return typer.Exit(2)
+
+
+def wrap_command(
+    server_command: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[-- CMD ARGS...]", help="The stdio server to wrap, after `--`."),
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="A streamable HTTP server to wrap.")] = None,
+    bearer_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRIVABLE_BEARER_TOKEN", help="Bearer token for --url.", show_default=False
+        ),
+    ] = None,
+    env: Annotated[
+        list[str] | None, typer.Option("--env", help="KEY=VALUE for the stdio server (repeatable).")
+    ] = None,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env", help="Pass this variable of yours to the stdio server (repeatable)."
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="A TOML file with the wrap config (default: [tool.drivable.wrap])."),
+    ] = None,
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")
+    ] = False,
+    host: Annotated[str | None, typer.Option(help="HTTP bind address.")] = None,
+    port: Annotated[int | None, typer.Option(min=0, help="HTTP port (0: a free one).")] = None,
+    verifier: Annotated[
+        str | None,
+        typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
+    ] = None,
+    insecure: Annotated[
+        bool,
+        typer.Option(
+            "--insecure",
+            help="Serve tools that change data over HTTP without a --verifier.",
+        ),
+    ] = False,
+    store: Annotated[
+        str | None,
+        typer.Option(help="Where receipts and confirm-token nonces live (sqlite:///FILE, ...)."),
+    ] = None,
+) -> None:
+    """Serve an MCP server's tools through drivable's contract (stdio, or HTTP with --http)."""
+    import anyio
+
+    from drivable import settings
+    from drivable.target import Target
+    from drivable.wrap import WrapError, wrap
+    from drivable.wrap.config import ConfigError, load
+    from drivable.wrap.schema import SchemaError
+    from drivable.wrap.upstream import Gone
+
+    if bool(server_command) == (url is not None):
+        raise _fail("give the server to wrap: `-- CMD ARGS...` or --url URL, one of them")
+    try:
+        target = Target.from_cli(
+            server_command or (),
+            url=url,
+            env_pairs=env or (),
+            pass_env=pass_env or (),
+            bearer_token=bearer_token,
+        )
+        chosen_config = load(config)
+    except (ValueError, ConfigError) as error:
+        raise _fail(str(error)) from None
+    chosen = settings.current().with_flags(host=host, port=port, verifier=verifier, store=store)
+    if chosen.store:
+        settings.hand_down("store", chosen.store)
+    try:
+        contract = anyio.run(wrap, target, chosen_config, sys.stderr)
+    except Gone:
+        raise _fail("the server to wrap did not start or answer (its stderr is above)") from None
+    except (WrapError, SchemaError) as error:
+        raise _fail(str(error)) from None
+    if not http:
+        if verifier is not None or insecure:
+            raise _fail("--verifier and --insecure apply to --http only")
+        from drivable.serve.stdio import run_stdio
+
+        run_stdio(contract)
+        return
+    from drivable.serve.command import _free_port
+    from drivable.serve.http import InsecureServingError, check_access, run_http
+    from drivable.serve.notices import startup_line
+
+    try:
+        check_access(contract, chosen.verifier, insecure)
+    except InsecureServingError as refused:
+        raise _fail(str(refused)) from None
+    bound = chosen.port or _free_port(chosen.host)
+    startup_line(contract.name, f"http://{chosen.host}:{bound}/mcp", workers=1, store=None)
+    run_http(contract, host=chosen.host, port=bound, verifier=chosen.verifier, insecure=insecure)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("wrap", context_settings={"allow_interspersed_args": False})(wrap_command)

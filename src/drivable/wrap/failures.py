@@ -1,0 +1,222 @@
+"""Every way an upstream call fails, as the envelope: a closed code and the next call.
+
+| upstream                                         | code                 |
+| ------------------------------------------------ | -------------------- |
+| a validation message (pydantic, zod, jsonschema) | `invalid_arguments`, each field at fault an issue at its path |
+| a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids |
+| a traceback, a JSON-RPC internal error           | `internal_error`: nothing of it is passed on |
+| any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut |
+| no answer within the timeout                     | `upstream_timeout` (retry with the same key) |
+| the process ended, the connection closed         | `unavailable` with a retry (the wrapper restarts it) |
+
+The classification reads the upstream's text through rules over whole classes of messages (a
+pattern per validator), never a wording seen once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from drivable.contract.codes import Code, Recovery
+from drivable.contract.envelope import Issue, ToolError
+
+UPSTREAM_REFUSED = Code(
+    "upstream_refused",
+    Recovery.FIX_INPUT,
+    "The wrapped server refused the call; `message` is its own words (cut, with no trace). Fix "
+    "what it names and call again, or use another tool.",
+)
+# The codes a wrapped tool can answer beside the runtime's own.
+CODES = ("invalid_arguments", "not_found", "upstream_refused", "upstream_timeout", "unavailable")
+RESTART_RETRY_MS = 1000
+MAX_MESSAGE = 300
+MIN_QUOTED = 2  # a one-character value is in most messages by chance
+
+_TRACE = re.compile(
+    r"Traceback \(most recent call last\)|^\s+File \".*\", line \d+|^\s+at .+:\d+:\d+\)?$",
+    re.MULTILINE,
+)
+_NOT_FOUND = re.compile(
+    r"\b(not found|no such|does not exist|doesn't exist|not exist|unknown (id|entity|record)|"
+    r"no \w+ (has|with|named|called|matches)|ENOENT)\b",
+    re.IGNORECASE,
+)
+_PYDANTIC_HEAD = re.compile(r"\d+ validation errors? for \S+", re.IGNORECASE)
+_PYDANTIC_ITEM = re.compile(
+    r"^(?P<loc>[^\s].*)\n\s+(?P<msg>.+?)(?: \[type=(?P<type>[\w.]+).*\])?$", re.M
+)
+_JSONSCHEMA_REQUIRED = re.compile(r"'(?P<name>[^']+)' is a required property")
+_JSONSCHEMA_INSTANCE = re.compile(
+    r"On instance\[(?P<path>(?:'[^']*'|\d+)(?:\]\[(?:'[^']*'|\d+))*)\]"
+)
+_RPC_PREFIX = re.compile(r"^(MCP error -?\d+:\s*|Error:\s*|Error executing tool \S+:\s*)+", re.I)
+
+
+def text_of(content: Sequence[Any]) -> str:
+    """The text blocks of an upstream result, joined."""
+    parts = []
+    for block in content:
+        text = getattr(block, "text", None)
+        if text is None and isinstance(block, dict):
+            text = block.get("text")
+        if isinstance(text, str):
+            parts.append(text)
+    return "\n".join(parts)
+
+
+def refusal(
+    text: str,
+    *,
+    tool: str,
+    lookups: Sequence[str],
+    sent: Mapping[str, Any] | None = None,
+    internal: bool = False,
+) -> ToolError:
+    """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
+    JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
+    said it failed inside itself. A message quoting the value of exactly one argument names it as
+    the issue's path (`refused_value`)."""
+    if internal or _TRACE.search(text):
+        return ToolError(
+            "internal_error",
+            f"The wrapped server failed inside itself on {tool}; nothing of its failure is passed on.",
+            hint="Retry once if the tool only reads; else tell the user the server failed.",
+        )
+    words = _clean(text)
+    issues = validation_issues(text)
+    if issues:
+        return ToolError(
+            "invalid_arguments",
+            f"The wrapped server refused the arguments of {tool}: {words}",
+            hint=f"Fix the properties the issues name and call {tool} again.",
+            issues=issues,
+        )
+    quoted = quoted_issue(text, sent or {}, words)
+    if _NOT_FOUND.search(text):
+        where = (
+            f"Look it up first with {' or '.join(lookups[:3])}, then call {tool} with what it returns."
+            if lookups
+            else f"Check the name or id with the user, then call {tool} again."
+        )
+        return ToolError(
+            "not_found", words or f"{tool} found nothing of that name.", hint=where, issues=quoted
+        )
+    fix = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
+    return ToolError(
+        "upstream_refused",
+        words or f"The wrapped server refused the call to {tool} without saying why.",
+        hint=f"{fix} and call {tool} again, or use another tool.",
+        issues=quoted,
+    )
+
+
+def quoted_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
+    """The one top-level argument whose string value the message quotes, as an issue ([] when
+    none or several are quoted: the message then names no one field)."""
+    found = [
+        (path, value)
+        for path, value in sent.items()
+        if isinstance(value, str) and len(value) >= MIN_QUOTED and value in text
+    ]
+    if len(found) != 1:
+        return []
+    path, value = found[0]
+    return [Issue(path, "refused_value", words, received=value, has_received=True)]
+
+
+def validation_issues(text: str) -> list[Issue]:
+    """The fields a validator's message names, each an issue at its path (pydantic's, zod's and
+    jsonschema's forms); [] when the text is no validation message."""
+    issues = _zod(text)
+    if issues:
+        return issues
+    if _PYDANTIC_HEAD.search(text):
+        body = text[_PYDANTIC_HEAD.search(text).end() :]  # type: ignore[union-attr]
+        for match in _PYDANTIC_ITEM.finditer(body):
+            loc = match.group("loc").strip()
+            kind = match.group("type") or ""
+            code = "missing_property" if kind.startswith("missing") else "invalid_value"
+            if kind in ("extra_forbidden", "unexpected_keyword_argument"):
+                code = "unknown_property"
+            issues.append(Issue(loc, code, _cut(match.group("msg"))))
+        return issues
+    for match in _JSONSCHEMA_REQUIRED.finditer(text):
+        issues.append(
+            Issue(match.group("name"), "missing_property", f"{match.group('name')} is required.")
+        )
+    instance = _JSONSCHEMA_INSTANCE.search(text)
+    if instance and not issues:
+        path = ".".join(p.strip("'") for p in instance.group("path").split("]["))
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        issues.append(Issue(path, "invalid_value", _cut(first)))
+    return issues
+
+
+def _zod(text: str) -> list[Issue]:
+    """zod's issue list: a JSON array of objects with `path` and `message`."""
+    start = text.find("[")
+    while start != -1:
+        try:
+            found, _ = json.JSONDecoder().raw_decode(text[start:])
+        except json.JSONDecodeError:
+            start = text.find("[", start + 1)
+            continue
+        if (
+            isinstance(found, list)
+            and found
+            and all(
+                isinstance(i, dict) and isinstance(i.get("path"), list) and "message" in i
+                for i in found
+            )
+        ):
+            out = []
+            for item in found:
+                path = ".".join(str(p) for p in item["path"])
+                zod_code = str(item.get("code", ""))
+                missing = zod_code == "invalid_type" and "undefined" in str(
+                    item.get("received", item.get("message", ""))
+                )
+                code = (
+                    "missing_property"
+                    if missing
+                    else (
+                        "unknown_property" if zod_code == "unrecognized_keys" else "invalid_value"
+                    )
+                )
+                out.append(Issue(path, code, _cut(str(item["message"]))))
+            return out
+        start = text.find("[", start + 1)
+    return []
+
+
+def _clean(text: str) -> str:
+    """The upstream's words: the first lines before any trace, without transport prefixes."""
+    head = _TRACE.split(text, maxsplit=1)[0]
+    return _cut(_RPC_PREFIX.sub("", " ".join(head.split())))
+
+
+def _cut(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def timed_out(tool: str, seconds: float, keyed: bool) -> ToolError:
+    again = "with the same idempotency_key" if keyed else "with the same arguments"
+    return ToolError(
+        "upstream_timeout",
+        f"The wrapped server did not answer {tool} within {seconds:g} s; it may still finish.",
+        hint=f"Call {tool} again {again}.",
+    )
+
+
+def unavailable(tool: str, keyed: bool) -> ToolError:
+    again = "with the same idempotency_key" if keyed else "with the same arguments"
+    return ToolError(
+        "unavailable",
+        f"The wrapped server stopped while answering {tool}; it is being restarted.",
+        hint=f"Call {tool} again {again} in a moment.",
+        retry_after_ms=RESTART_RETRY_MS,
+    )

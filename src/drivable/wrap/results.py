@@ -1,0 +1,89 @@
+"""An upstream success as a drivable result: its data, its text, and every other block attached.
+
+`result` is what the upstream answered as data (its structuredContent, else the JSON its one text
+block holds); `text` is its prose when it answered prose. Images, audio, embedded resources and
+links ride after the result's JSON text as attachments, so nothing the upstream sent is lost (a
+keyed replay returns the recorded fields, as for any drivable tool). A destructive tool's dry run
+answers `would_send`: the arguments the confirmed call sends upstream.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from mcp_types import CallToolResult
+
+from drivable.contract.content import Audio, Embedded, Image, ResourceLink
+from drivable.contract.output import Output
+
+
+class Forwarded(Output):
+    """What a wrapped tool answers."""
+
+    result: Any = None
+    text: str | None = None
+    would_send: Any = None
+
+
+def forwarded(answer: CallToolResult) -> tuple[Forwarded, list[Any]]:
+    """The result and the attachments of an upstream success."""
+    texts: list[str] = []
+    attachments: list[Any] = []
+    for block in answer.content:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            texts.append(block.text)  # type: ignore[union-attr]
+        elif kind == "image":
+            attachments.append(Image(_bytes(block.data), str(block.mime_type)))  # type: ignore[union-attr]
+        elif kind == "audio":
+            attachments.append(Audio(_bytes(block.data), str(block.mime_type)))  # type: ignore[union-attr]
+        elif kind == "resource_link":
+            attachments.append(
+                ResourceLink(
+                    str(block.uri),  # type: ignore[union-attr]
+                    block.name,  # type: ignore[union-attr]
+                    getattr(block, "description", None),
+                    getattr(block, "mime_type", None),
+                )
+            )
+        elif kind == "resource":
+            body = block.resource  # type: ignore[union-attr]
+            blob = getattr(body, "blob", None)
+            attachments.append(
+                Embedded(
+                    str(body.uri),
+                    body.mime_type or ("application/octet-stream" if blob else "text/plain"),
+                    text=getattr(body, "text", None),
+                    blob=_bytes(blob) if blob is not None else None,
+                )
+            )
+    structured = answer.structured_content
+    if structured is not None:
+        return Forwarded(result=structured, text=_unless_same(texts, structured)), attachments
+    if len(texts) == 1:
+        try:
+            data = json.loads(texts[0])
+        except ValueError:
+            data = None
+        if isinstance(data, (dict, list)):
+            return Forwarded(result=data), attachments
+    return Forwarded(text="\n".join(texts) if texts else None), attachments
+
+
+def _unless_same(texts: list[str], structured: Any) -> str | None:
+    """The text blocks, unless they only repeat the structured content as JSON."""
+    if not texts:
+        return None
+    if len(texts) == 1:
+        try:
+            if json.loads(texts[0]) == structured:
+                return None
+        except ValueError:
+            pass
+    return "\n".join(texts)
+
+
+def _bytes(data: Any) -> bytes:
+    return base64.b64decode(data) if isinstance(data, str) else bytes(data)

@@ -1,0 +1,74 @@
+"""Upstream failure texts read into the envelope, over whole classes of messages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drivable.wrap.failures import refusal, validation_issues
+
+FIELD = st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True)
+PATHS = st.lists(FIELD | st.integers(0, 9), min_size=1, max_size=3)
+MESSAGES = (
+    st.text("abcdefghijklmnopqrstuvwxyz ", min_size=3, max_size=40).map(str.strip).filter(bool)
+)
+SECRET = st.from_regex(r"[a-z_]{4,12}\.py", fullmatch=True)
+
+
+@given(st.lists(st.tuples(PATHS, MESSAGES), min_size=1, max_size=4))
+def test_a_zod_issue_list_names_each_path(items: list[tuple[list[Any], str]]) -> None:
+    issues = [{"code": "invalid_type", "path": p, "message": m} for p, m in items]
+    text = f"MCP error -32602: Invalid arguments for tool x: {json.dumps(issues, indent=2)}"
+    read = validation_issues(text)
+    assert [i.path for i in read] == [".".join(str(x) for x in p) for p, _ in items]
+
+
+@given(st.lists(st.tuples(PATHS, MESSAGES), min_size=1, max_size=4))
+def test_a_pydantic_message_names_each_location(items: list[tuple[list[Any], str]]) -> None:
+    body = "\n".join(
+        f"{'.'.join(str(x) for x in p)}\n  {m} [type=value_error, input_value=1, input_type=int]"
+        for p, m in items
+    )
+    text = f"{len(items)} validation errors for call[tool]\n{body}"
+    read = validation_issues(text)
+    assert [i.path for i in read] == [".".join(str(x) for x in p) for p, _ in items]
+    assert refusal(text, tool="t", lookups=[]).code == "invalid_arguments"
+
+
+@given(FIELD)
+def test_a_jsonschema_required_message_names_the_property(name: str) -> None:
+    text = f"'{name}' is a required property\n\nFailed validating 'required' in schema"
+    assert [(i.path, i.code) for i in validation_issues(text)] == [(name, "missing_property")]
+
+
+@given(MESSAGES, SECRET, st.sampled_from(["py", "js"]))
+def test_a_trace_is_never_passed_on(words: str, module: str, language: str) -> None:
+    trace = (
+        f'Traceback (most recent call last):\n  File "/srv/{module}", line 3, in go\nKeyError: x'
+        if language == "py"
+        else f"Error: {words}\n    at handler (/srv/{module}:10:5)"
+    )
+    error = refusal(f"{words}\n{trace}", tool="t", lookups=[])
+    said = f"{error.message} {error.hint} {[i.to_dict() for i in error.issues]}"
+    assert error.code == "internal_error"
+    assert module not in said and "Traceback" not in said
+
+
+@given(
+    st.dictionaries(FIELD, st.from_regex(r"[a-z0-9/._-]{2,12}", fullmatch=True), max_size=4),
+    st.data(),
+)
+def test_an_issue_names_the_one_argument_a_refusal_quotes(
+    sent: dict[str, str], data: st.DataObject
+) -> None:
+    quoted = data.draw(st.lists(st.sampled_from(sorted(sent)), unique=True)) if sent else []
+    text = "Access denied: " + ", ".join(f"'{sent[k]}'" for k in quoted)
+    error = refusal(text, tool="t", lookups=[], sent=sent)
+    in_text = [k for k, v in sent.items() if v in text]
+    if len(in_text) == 1:
+        assert [(i.path, i.code) for i in error.issues] == [(in_text[0], "refused_value")]
+    else:
+        assert error.issues == ()

@@ -1,0 +1,147 @@
+"""The schema-to-kind binding over generated upstream schemas: every one gives a closed, valid
+listed schema, and every value the upstream schema accepts, written canonically, is read back to
+the same value and sent upstream as it was."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drivable.kinds import validate
+from drivable.kinds.absence import is_template
+from drivable.target import Target
+from drivable.wrap.build import Listing, contract_of
+from drivable.wrap.config import WrapConfig
+from drivable.wrap.schema import input_model, to_upstream
+from tests.wrap.conftest import closed_everywhere
+
+NAMES = st.from_regex(r"[a-z][a-zA-Z]{0,7}(_[a-z]{1,6})?", fullmatch=True).filter(
+    lambda n: not n.endswith("_id") and n != "id" and n not in ("cursor", "dry_run")
+)
+WORDS = (
+    st.text("abcdefghijklmnopqrstuvwxyz ÄéžŁ0123456789-", min_size=1, max_size=20)
+    .map(str.strip)
+    .filter(lambda s: s and not is_template(s))
+)
+DAYS = st.dates(dt.date(1900, 1, 1), dt.date(2200, 12, 31))
+INSTANTS = st.datetimes(dt.datetime(1970, 1, 1), dt.datetime(2200, 1, 1)).map(
+    lambda d: d.replace(microsecond=0, tzinfo=dt.UTC)
+)
+
+
+@st.composite
+def scalar(draw: st.DrawFn) -> tuple[dict[str, Any], st.SearchStrategy[Any]]:
+    """A property schema and the canonical values it accepts."""
+    choice = draw(
+        st.sampled_from(["str", "date", "datetime", "uuid", "enum", "int", "num", "bool", "list"])
+    )
+    if choice == "str":
+        return {"type": "string", "description": "words"}, WORDS
+    if choice == "date":
+        return {"type": "string", "format": "date"}, DAYS.map(dt.date.isoformat)
+    if choice == "datetime":
+        return {"type": "string", "format": "date-time"}, INSTANTS.map(dt.datetime.isoformat)
+    if choice == "uuid":
+        return {"type": "string", "format": "uuid"}, st.uuids().map(str)
+    if choice == "enum":
+        members = draw(
+            st.lists(
+                st.from_regex(r"[a-z]{2,8}", fullmatch=True), min_size=1, max_size=5, unique=True
+            )
+        )
+        return {"type": "string", "enum": members}, st.sampled_from(members)
+    if choice == "int":
+        low = draw(st.integers(-1000, 1000))
+        high = low + draw(st.integers(0, 1000))
+        return {"type": "integer", "minimum": low, "maximum": high}, st.integers(low, high)
+    if choice == "num":
+        return {"type": "number"}, st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: round(x, 3))
+    if choice == "bool":
+        return {"type": "boolean"}, st.booleans()
+    return {"type": "array", "items": {"type": "string"}}, st.lists(WORDS, max_size=4)
+
+
+@st.composite
+def object_schema(draw: st.DrawFn, depth: int = 0) -> tuple[dict[str, Any], st.SearchStrategy[Any]]:
+    names = draw(st.lists(NAMES, min_size=0, max_size=5, unique=True))
+    properties: dict[str, Any] = {}
+    values: dict[str, st.SearchStrategy[Any]] = {}
+    for name in names:
+        if depth < 2 and draw(st.integers(0, 5)) == 0:
+            sub, strategy = draw(object_schema(depth + 1))
+        else:
+            sub, strategy = draw(scalar())
+        if draw(st.booleans()) and sub.get("type") in ("string", "integer"):
+            sub = {**sub, "type": [sub["type"], "null"]}
+            if "enum" in sub:
+                sub["enum"] = [*sub["enum"], None]
+            strategy = st.none() | strategy
+        properties[name] = sub
+        values[name] = strategy
+    required = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+    schema = {"type": "object", "properties": properties, "required": required}
+
+    @st.composite
+    def value(inner: st.DrawFn) -> dict[str, Any]:
+        out = {}
+        for name in names:
+            if name in required or inner(st.booleans()):
+                out[name] = inner(values[name])
+        return out
+
+    return schema, value()
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(object_schema())
+def test_every_upstream_schema_gives_a_closed_valid_listed_schema(
+    generated: tuple[dict[str, Any], Any],
+) -> None:
+    schema, _ = generated
+    listing = Listing("gen", "1", None, [{"name": "update_record", "inputSchema": schema}])
+    contract = contract_of(listing, WrapConfig(), Target(command=("true",)))
+    listed = contract.tools["update_record"].input_schema
+    jsonschema.Draft202012Validator.check_schema(listed)
+    assert closed_everywhere(listed)
+    # an unannotated tool is a keyed write
+    assert "idempotency_key" in listed["required"]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), object_schema())
+def test_every_canonical_value_is_read_back_and_sent_as_it_was(
+    data: st.DataObject, generated: tuple[dict[str, Any], Any]
+) -> None:
+    schema, values = generated
+    value = data.draw(values)
+    jsonschema.validate(value, schema)  # the generator writes what the upstream accepts
+    model = input_model("update_record", schema)
+    read = validate(model, value, intent="write")
+    sent = to_upstream(
+        read.value.model_dump(mode="json", by_alias=True, exclude_unset=True), schema, schema
+    )
+    assert _same(sent, value), (sent, value)
+
+
+def _same(left: Any, right: Any) -> bool:
+    """Equal as JSON values; instants equal as instants, numbers as numbers."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(_same(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(
+            _same(a, b) for a, b in zip(left, right, strict=True)
+        )
+    if isinstance(left, str) and isinstance(right, str) and left != right:
+        try:
+            return dt.datetime.fromisoformat(left) == dt.datetime.fromisoformat(right)
+        except ValueError:
+            try:
+                return uuid.UUID(left) == uuid.UUID(right)
+            except ValueError:
+                return False
+    return bool(left == right)

@@ -1,0 +1,180 @@
+"""A small stdio MCP server on the SDK's low-level Server, written the way many are: loose about
+errors, logging on stdout, and able to crash or hang on request. It appends every tools/call it
+receives to the file UPSTREAM_LOG (one JSON line each, before acting), so a test can read from
+the upstream's own log what reached it.
+
+Run: python upstream_server.py (UPSTREAM_LOG=/path/calls.jsonl, UPSTREAM_NOISY=1 for a log line on
+stdout at start).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import anyio
+from mcp import MCPError, types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+NOTES: dict[str, dict[str, Any]] = {"n1": {"note_id": "n1", "title": "Taxes"}}
+WRITE = types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+DELETE = types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+READ = types.ToolAnnotations(read_only_hint=True)
+
+
+def _tool(
+    name: str, description: str, props: dict[str, Any], required: list[str], **kw: Any
+) -> types.Tool:
+    schema = {"type": "object", "properties": props, "required": required}
+    return types.Tool(name=name, description=description, input_schema=schema, **kw)
+
+
+TOOLS = [
+    _tool(
+        "create_note",
+        "Create a note with a title, an optional due date, priority and tags; returns its id.",
+        {
+            "title": {"type": "string", "minLength": 1},
+            "due_date": {"type": "string", "format": "date"},
+            "priority": {"type": "string", "enum": ["low", "normal", "high"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "estimate_hours": {"type": "number"},
+        },
+        ["title"],
+        annotations=WRITE,
+    ),
+    _tool(
+        "delete_note",
+        "Delete a note by its id (n1, n2, ...); the id comes from create_note or list_notes.",
+        {"note_id": {"type": "string"}},
+        ["note_id"],
+        annotations=DELETE,
+    ),
+    _tool("list_notes", "List every note with its id and title.", {}, [], annotations=READ),
+    _tool("ping", "Answer pong.", {}, [], annotations=READ),
+    _tool(
+        "set_age",
+        "Set the age of the account holder in years (the server checks it is under 150).",
+        {"age": {"type": "integer"}},
+        ["age"],
+    ),
+    _tool(
+        "crash_now",
+        "Stop the server process at once (a test of restarts).",
+        {},
+        [],
+        annotations=READ,
+    ),
+    _tool(
+        "hang_for",
+        "Wait the given number of seconds before answering (a test of timeouts).",
+        {"seconds": {"type": "number"}},
+        ["seconds"],
+        annotations=READ,
+    ),
+    _tool(
+        "print_logs", "Print three log lines on stdout, then answer done.", {}, [], annotations=READ
+    ),
+    _tool(
+        "fail_inside", "Fail with a Python traceback in the error text.", {}, [], annotations=READ
+    ),
+    _tool(
+        "open_note",
+        "Read one note by its id; a missing one is answered as a success saying Error.",
+        {"note_id": {"type": "string"}},
+        ["note_id"],
+        annotations=READ,
+    ),
+    _tool(
+        "refuse_rpc",
+        "Refuse the call with a JSON-RPC invalid-params error.",
+        {},
+        [],
+        annotations=READ,
+    ),
+]
+
+
+def _log(name: str, arguments: dict[str, Any]) -> None:
+    path = os.environ.get("UPSTREAM_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"tool": name, "arguments": arguments}) + "\n")
+
+
+def _text(text: str, error: bool = False) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=error)
+
+
+async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=TOOLS)
+
+
+async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    args = dict(params.arguments or {})
+    name = params.name
+    _log(name, args)
+    if name == "create_note":
+        note_id = f"n{len(NOTES) + 1}"
+        NOTES[note_id] = {"note_id": note_id, **args}
+        return _text(json.dumps(NOTES[note_id]))
+    if name == "delete_note":
+        if args.get("note_id") not in NOTES:
+            return _text(f"Error: Note not found: {args.get('note_id')}", error=True)
+        NOTES.pop(args["note_id"])
+        return _text("deleted")
+    if name == "list_notes":
+        return _text(json.dumps(list(NOTES.values())))
+    if name == "open_note":
+        note = NOTES.get(str(args.get("note_id")))
+        return _text(
+            json.dumps(note) if note else f"Error: no note has the id {args.get('note_id')}"
+        )
+    if name == "ping":
+        return _text("pong")
+    if name == "set_age":
+        if args.get("age", 0) >= 150:
+            return _text(
+                "1 validation error for set_age\nage\n  Input should be less than 150 "
+                "[type=less_than, input_value=200, input_type=int]",
+                error=True,
+            )
+        return _text("set")
+    if name == "crash_now":
+        os._exit(3)
+    if name == "hang_for":
+        await anyio.sleep(float(args.get("seconds", 0)))
+        return _text("awake")
+    if name == "print_logs":
+        for i in range(3):
+            sys.stdout.write(f"[log] step {i} at {time.time():.0f}\n")
+        sys.stdout.flush()
+        return _text("done")
+    if name == "fail_inside":
+        return _text(
+            'Traceback (most recent call last):\n  File "/srv/app/notes.py", line 12, in go\n'
+            "    db.execute('SELECT * FROM secret_table')\nsqlite3.OperationalError: no table",
+            error=True,
+        )
+    if name == "refuse_rpc":
+        raise MCPError(code=types.INVALID_PARAMS, message="Invalid arguments: expected nothing")
+    return _text(f"Unknown tool {name}", error=True)
+
+
+server = Server("notes-upstream", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main() -> None:
+    if os.environ.get("UPSTREAM_NOISY"):
+        sys.stdout.write("notes-upstream starting\n")
+        sys.stdout.flush()
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
