@@ -22,6 +22,7 @@ from drivable.audit.report.sarif import write_snapshot
 from drivable.audit.rules import all_rules, get
 from drivable.audit.rules.docs import render_rules_markdown
 from drivable.audit.runner import AuditCannotRun, AuditOptions, audit_file, audit_target
+from drivable.options import BearerToken, Env, PassEnv, ServerCommand, Url
 from drivable.target import Target
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_CANNOT_RUN = 0, 1, 2
@@ -33,26 +34,11 @@ def _fail(message: str) -> typer.Exit:
 
 
 def audit(
-    server_command: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="[-- CMD ARGS...]", help="A stdio server command, after `--`."),
-    ] = None,
-    url: Annotated[str | None, typer.Option(help="A streamable HTTP endpoint.")] = None,
-    bearer_token: Annotated[
-        str | None,
-        typer.Option(
-            envvar="DRIVABLE_BEARER_TOKEN", help="Bearer token for --url.", show_default=False
-        ),
-    ] = None,
-    env: Annotated[
-        list[str] | None, typer.Option("--env", help="KEY=VALUE for the stdio server (repeatable).")
-    ] = None,
-    pass_env: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pass-env", help="Pass this variable of yours to the stdio server (repeatable)."
-        ),
-    ] = None,
+    server_command: ServerCommand = None,
+    url: Url = None,
+    bearer_token: BearerToken = None,
+    env: Env = None,
+    pass_env: PassEnv = None,
     from_file: Annotated[
         Path | None,
         typer.Option("--from-file", help="An offline tools/list dump: static rules only."),

@@ -20,6 +20,7 @@ from drivable.eval.agents.simulated import PERSONAS
 from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, unanswered
 from drivable.eval.trace import TraceWriter
 from drivable.eval.workflow import SPLITS, Workflow, bundled, bundled_sets, load
+from drivable.options import BearerToken, Env, PassEnv, Url
 from drivable.target import Target
 
 EXIT_OK, EXIT_REGRESSED, EXIT_CANNOT_RUN = 0, 1, 2
@@ -59,17 +60,10 @@ def eval_command(
             "the handler's own schema objects."
         ),
     ] = None,
-    url: Annotated[str | None, typer.Option(help="A streamable HTTP endpoint.")] = None,
-    bearer_token: Annotated[
-        str | None, typer.Option(envvar="DRIVABLE_BEARER_TOKEN", help="Bearer token for --url.")
-    ] = None,
-    env: Annotated[
-        list[str] | None, typer.Option("--env", help="KEY=VALUE for the stdio server (repeatable).")
-    ] = None,
-    pass_env: Annotated[
-        list[str] | None,
-        typer.Option("--pass-env", help="Pass this variable through to the stdio server."),
-    ] = None,
+    url: Url = None,
+    bearer_token: BearerToken = None,
+    env: Env = None,
+    pass_env: PassEnv = None,
     agent: Annotated[str, typer.Option(help=f"One of: {', '.join(BACKENDS)}.")] = "simulated",
     persona: Annotated[
         list[str] | None,

@@ -18,20 +18,10 @@ from typing import Annotated, Any, TextIO
 import anyio
 import typer
 
+from drivable.options import BearerToken, Env, PassEnv, Url
 from drivable.surface import diff as diff_mod
 from drivable.surface import render, snapshot
 from drivable.target import Target
-
-EnvOpt = Annotated[
-    list[str] | None,
-    typer.Option("--env", help="KEY=VALUE passed to the server (repeatable)."),
-]
-PassEnvOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--pass-env", help="Name of a variable of this shell to pass through (repeatable)."
-    ),
-]
 
 
 def _say_target(target: Target, label: str = "") -> None:
@@ -77,15 +67,13 @@ def snapshot_command(
     command: Annotated[
         list[str] | None, typer.Argument(help="The server command, after `--`.")
     ] = None,
-    url: Annotated[str | None, typer.Option(help="A streamable HTTP server URL.")] = None,
+    url: Url = None,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
     ] = None,
-    env: EnvOpt = None,
-    pass_env: PassEnvOpt = None,
-    bearer_token: Annotated[
-        str | None, typer.Option(help="Bearer token for --url.", envvar="DRIVABLE_BEARER_TOKEN")
-    ] = None,
+    env: Env = None,
+    pass_env: PassEnv = None,
+    bearer_token: BearerToken = None,
     legacy: Annotated[
         bool, typer.Option("--legacy", help="Speak the initialize-handshake era.")
     ] = False,
@@ -159,14 +147,14 @@ def diff_command(
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on routing changes too.")
     ] = False,
-    env: EnvOpt = None,
+    env: Env = None,
     old_env: Annotated[
         list[str] | None, typer.Option("--old-env", help="KEY=VALUE for the old server only.")
     ] = None,
     new_env: Annotated[
         list[str] | None, typer.Option("--new-env", help="KEY=VALUE for the new server only.")
     ] = None,
-    pass_env: PassEnvOpt = None,
+    pass_env: PassEnv = None,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the report here too.")
     ] = None,

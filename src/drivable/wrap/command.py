@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from drivable.options import BearerToken, Env, PassEnv, ServerCommand, Url
+
 
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"drivable wrap: {message}", err=True)
@@ -21,26 +23,11 @@ def _fail(message: str) -> typer.Exit:
 
 
 def wrap_command(
-    server_command: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="[-- CMD ARGS...]", help="The stdio server to wrap, after `--`."),
-    ] = None,
-    url: Annotated[str | None, typer.Option(help="A streamable HTTP server to wrap.")] = None,
-    bearer_token: Annotated[
-        str | None,
-        typer.Option(
-            envvar="DRIVABLE_BEARER_TOKEN", help="Bearer token for --url.", show_default=False
-        ),
-    ] = None,
-    env: Annotated[
-        list[str] | None, typer.Option("--env", help="KEY=VALUE for the stdio server (repeatable).")
-    ] = None,
-    pass_env: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pass-env", help="Pass this variable of yours to the stdio server (repeatable)."
-        ),
-    ] = None,
+    server_command: ServerCommand = None,
+    url: Url = None,
+    bearer_token: BearerToken = None,
+    env: Env = None,
+    pass_env: PassEnv = None,
     config: Annotated[
         Path | None,
         typer.Option(help="A TOML file with the wrap config (default: [tool.drivable.wrap])."),
