@@ -35,6 +35,7 @@ from drivable.contract.output import Output
 from drivable.contract.summary import Summary
 from drivable.contract.surface import NAMESPACE
 from drivable.contract.tool import READ_ONLY, ToolSpec
+from drivable.schema.walk import enum_values, properties, required
 
 FULL_KEY: Final = f"{NAMESPACE}/catalog"
 FULL: Final = "full"
@@ -86,18 +87,20 @@ def same_word(asked: str, found: str) -> bool:
 def signature(name: str, schema: Mapping[str, Any]) -> str:
     """A tool's call as one line: `name(a: type, b?: type)`, every property of its listed
     inputSchema in order, `?` after an optional one, an enum's values when it has few."""
-    required = set(schema.get("required") or ())
-    parts = []
-    for prop, node in (schema.get("properties") or {}).items():
-        parts.append(f"{prop}{'' if prop in required else '?'}: {_type_of(node)}")
+    needed = set(required(schema))
+    parts = [
+        f"{prop}{'' if prop in needed else '?'}: {_type_of(node)}"
+        for prop, node in properties(schema).items()
+    ]
     return f"{name}({', '.join(parts)})"
 
 
 def _type_of(node: Any) -> str:
     if not isinstance(node, Mapping):
         return "any"
-    if isinstance(node.get("enum"), list) and len(node["enum"]) <= 6:
-        return " | ".join(json.dumps(v, ensure_ascii=False) for v in node["enum"])
+    values = enum_values(node)
+    if values is not None and len(values) <= 6:
+        return " | ".join(json.dumps(v, ensure_ascii=False) for v in values)
     variants = [v for v in node.get("anyOf") or () if v != {"type": "null"}]
     if variants:
         return " | ".join(_type_of(v) for v in variants)
