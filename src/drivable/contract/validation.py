@@ -324,15 +324,34 @@ def name_key(name: str) -> str:
     return next((spelling(v) for k, v in NAME_ALIASES.items() if spelling(k) == key), key)
 
 
+# Words that name the same side of an inclusive range: "since" and "start_date" are the lower
+# bound date_from is, "until" the upper bound date_to is (docs/decisions/0045-range-words.md).
+# "after" and "before" are left out: they exclude the bound, a different value.
+BOUND_WORDS: dict[str, str] = {
+    "since": "from",
+    "start": "from",
+    "starting": "from",
+    "begin": "from",
+    "earliest": "from",
+    "until": "to",
+    "till": "to",
+    "end": "to",
+    "ending": "to",
+    "latest": "to",
+    "minimum": "min",
+    "maximum": "max",
+}
+
+
 def _words(name: str) -> set[str]:
-    return {ABBREVIATIONS.get(w, w) for w in name_words(name)}
+    return {BOUND_WORDS.get(w, w) for w in (ABBREVIATIONS.get(w, w) for w in name_words(name))}
 
 
 def counterpart(name: str, allowed: Sequence[str]) -> Counterpart:
     """The declared property an unknown `name` is: the one that is its name spelled another way
     (`name_key`: case, separators, camelCase, a plural, a declared abbreviation or alias), else
     the one whose name's words contain all of its words ("seats" -> min_seats, "from_date" ->
-    date_from). Several are candidates for the caller to choose from; a near miss by characters
+    date_from), a range word read as the side it names ("since" -> date_from). Several are candidates for the caller to choose from; a near miss by characters
     is none ("court" is not "country")."""
     key = name_key(name)
     same = tuple(a for a in allowed if name_key(a) == key)

@@ -390,7 +390,12 @@ async def test_a_copied_placeholder_key_is_refused_with_a_key_to_use(either: Con
     refused = await call(either, "refund_invoice", args)
     assert refused["code"] == "invalid_arguments"
     assert refused["issues"][0]["code"] == "invalid_key"
-    fresh = re.search(r"for example '([0-9a-f-]{36})'", refused["hint"])
-    assert fresh is not None, refused["hint"]
-    dry = await call(either, "refund_invoice", {**args, "idempotency_key": fresh.group(1)})
+    # the repair is the same call with a key of its own (decision 0044)
+    repair = refused["repair"]
+    assert repair["arguments"] == {
+        **args,
+        "idempotency_key": repair["arguments"]["idempotency_key"],
+    }
+    assert re.fullmatch(r"[0-9a-f-]{36}", repair["arguments"]["idempotency_key"])
+    dry = await call(either, "refund_invoice", repair["arguments"])
     assert not dry["is_error"] and dry["status"] == "would_refund"

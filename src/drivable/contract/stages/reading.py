@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from drivable.contract.call import Call
+from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
@@ -26,6 +27,7 @@ from drivable.contract.validation import (
     repaired_arguments,
 )
 from drivable.kinds import validate
+from drivable.kinds.idempotency_key import fresh_key
 from drivable.kinds.identifier import lookup_of
 
 if TYPE_CHECKING:
@@ -64,21 +66,21 @@ def invalid_arguments(
     droppable = (
         True if spec.effects.read_only else RETRY_CONTROLS if spec.effects.idempotent else False
     )
-    fix = repaired_arguments(raw, issues, spec.input_schema, drop_unknown=droppable)
+    keyed, rest = minted_key(spec, raw, issues)
+    fix = repaired_arguments(keyed, rest, spec.input_schema, drop_unknown=droppable)
     repair = None
-    if fix is not None:
-        try:
-            validate(spec.input_model, fix.arguments, intent=spec.intent)
-            step = (
-                "restart_paging_from_the_first_page"
-                if fix.restarted
-                else "resend_without_unknown_properties"
-                if fix.dropped and not fix.renamed
-                else "resend_with_corrected_property_names"
-            )
-            repair = Repair(spec.name, fix.arguments, step)
-        except ValidationError:
-            repair = None
+    if fix is not None and accepted(spec, fix.arguments):
+        step = (
+            "restart_paging_from_the_first_page"
+            if fix.restarted
+            else "resend_without_unknown_properties"
+            if fix.dropped and not fix.renamed
+            else "resend_with_corrected_property_names"
+            if fix.renamed or fix.dropped
+            else "resend_with_a_new_idempotency_key"
+        )
+        repair = Repair(spec.name, fix.arguments, step)
+    minted = repair is not None and keyed is not raw
     first = issues[0] if issues else None
     count = len(issues)
     looked_up = id_lookup(spec, first, contract) if repair is None else None
@@ -110,6 +112,11 @@ def invalid_arguments(
     elif first.readings:
         choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
         hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
+    elif minted and fix is not None and not (fix.renamed or fix.dropped or fix.restarted):
+        hint = (
+            f"{spec.name} needs an idempotency_key, and none usable was sent: the call in "
+            f"`repair` is this call with a new one. {_KEY_ADDED}"
+        )
     elif repair is not None and fix is not None and fix.restarted:
         hint = (
             f"{first.message.rstrip('.')}. The next page comes from the previous page's "
@@ -137,6 +144,8 @@ def invalid_arguments(
         hint = f"Call {spec.name} again with the corrected property names (the call in `repair`)."
     else:
         hint = f"Fix {first.path} ({first.message.rstrip('.')}) and call {spec.name} again."
+    if minted and _KEY_ADDED not in hint:
+        hint = f"{hint} It also adds a new idempotency_key. {_KEY_ADDED}"
     return Envelope(
         "invalid_arguments",
         f"{count} argument{'s' if count != 1 else ''} of {spec.name} did not validate.",
@@ -144,6 +153,33 @@ def invalid_arguments(
         issues=issues,
         repair=repair,
     )
+
+
+def accepted(spec: ToolSpec, arguments: Mapping[str, Any]) -> bool:
+    """`arguments` read whole: they validate and a best-effort list sets no entry aside."""
+    try:
+        read = validate(spec.input_model, arguments, intent=spec.intent)
+    except ValidationError:
+        return False
+    return not read.context.get(REJECTED_KEY)
+
+
+# docs/decisions/0044-a-missing-key-is-minted-in-the-repair.md
+_KEY_ADDED = "Resend the repair's idempotency_key unchanged on every retry of this change."
+
+
+def minted_key(
+    spec: ToolSpec, raw: Mapping[str, Any], issues: list[Issue]
+) -> tuple[Mapping[str, Any], list[Issue]]:
+    """The arguments with a freshly minted idempotency_key, and the issues left, when the tool
+    takes a key and the call's is missing or no key (a placeholder, "uuid"); else `raw` and
+    `issues` as they are. A key means nothing but "this change": a new one is no other value."""
+    if "idempotency_key" not in spec.input_model.model_fields:
+        return raw, issues
+    at_key = [i for i in issues if i.path == "idempotency_key"]
+    if len(at_key) != 1 or at_key[0].code not in {"missing_property", "invalid_key"}:
+        return raw, issues
+    return {**raw, "idempotency_key": fresh_key()}, [i for i in issues if i is not at_key[0]]
 
 
 def id_lookup(spec: ToolSpec, issue: Issue | None, contract: StageContext | None) -> Repair | None:
