@@ -69,6 +69,9 @@ class Call:
     following: NextCall | None = None
     message: str | None = None
     hint: str | None = None
+    # `relax` ran: the author judged the empty page, whatever it found (the runtime does not
+    # relax it again, `stages.relaxing`)
+    relaxed: bool = False
 
     def attach(self, *blocks: Any) -> None:
         """Show images, audio, embedded resources or links beside the structured result."""
@@ -138,6 +141,7 @@ class Call:
         from drivable.contract.relax import declared, relax, sent_arguments, words
         from drivable.contract.tool import cursor_field
 
+        self.relaxed = True
         model = type(args)
         sent = sent_arguments(args, cursor_field(model))
         found = await relax(sent, declared(model, filters), count, facet, query=query)

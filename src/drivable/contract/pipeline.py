@@ -1,7 +1,7 @@
 """The call pipeline: one tools/call through small stages, every refusal through one finalizer.
 
     bound_size -> resolve -> check_access -> read_arguments -> bound_read -> set_aside
-    -> consent -> effects (preview | perform) -> handler -> shape
+    -> consent -> effects (preview | perform) -> handler -> relax_empty -> shape
 
 Each stage is a function of the `Attempt` in its own module under `drivable.contract.stages`,
 testable alone; a stage refuses by raising `Refused(envelope)`, and `run` hands every envelope to
@@ -24,6 +24,7 @@ from drivable.contract.stages.consent import consent
 from drivable.contract.stages.effects import is_durable, perform, preview, previews
 from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
+from drivable.contract.stages.relaxing import relax_empty
 from drivable.contract.stages.resolve import resolve
 from drivable.contract.stages.shaping import outcome
 from drivable.contract.strict import StrictError
@@ -58,6 +59,7 @@ async def answer(attempt: Attempt, settled: Settled | None = None) -> Outcome:
     """The handler's result as the call's outcome: the one place the handler runs and is shaped
     (`Answer`); `settled` runs between the two."""
     result = await invoke(attempt)
+    await relax_empty(attempt, result)
     if settled is not None:
         await settled()
     return outcome(attempt, result)

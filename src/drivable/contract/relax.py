@@ -365,11 +365,13 @@ def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
             with_ = f" (with {others[0]} left out too)" if others else ""
             named = r.values.get(d)
             if named:
-                then = f"Values of {d} that would match{with_}: {listing(named)}."
-            else:  # rows that lack the field (a decision that applies no statute)
-                then = f"No {noun} found without it{with_} has a value of {d}."
+                then = f" Values of {d} that would match{with_}: {listing(named)}."
+            elif d in r.values:  # rows that lack the field (a decision that applies no statute)
+                then = f" No {noun} found without it{with_} has a value of {d}."
+            else:  # values not counted (a page relaxed by running its tool again)
+                then = ""
             warned.append(
-                (d, f"No {noun} matches {d} {spelled(r.sent[d])} with the other filters. {then}")
+                (d, f"No {noun} matches {d} {spelled(r.sent[d])} with the other filters.{then}")
             )
         return Words(message, hint, tuple(warned))
     names = list(r.loose)

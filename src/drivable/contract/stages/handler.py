@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from drivable.contract import boundary
+from drivable.contract.call import Call
 from drivable.contract.codes import Recovery
 from drivable.contract.durable import unavailable_envelope
 from drivable.contract.envelope import Envelope, ToolError
@@ -24,15 +25,20 @@ log = logging.getLogger("drivable.contract")
 
 
 async def invoke(attempt: Attempt) -> Any:
-    """The handler's own result (a model instance or a mapping; shaped by `shaping`).
+    """The handler's own result (a model instance or a mapping; shaped by `shaping`)."""
+    return await invoke_with(attempt, attempt.args, attempt.context)
 
-    A read-only tool's store transactions read without taking SQLite's write lock (`READING`)."""
+
+async def invoke_with(attempt: Attempt, args: Any, call: Call) -> Any:
+    """The handler run on `args` and `call` (a scratch context when the runtime runs a read-only
+    tool again, `relaxing`). A read-only tool's store transactions read without taking SQLite's
+    write lock (`READING`)."""
     spec = attempt.tool
     if not spec.effects.read_only:
-        return await spec.handler(attempt.args, attempt.context)
+        return await spec.handler(args, call)
     token = READING.set(True)
     try:
-        return await spec.handler(attempt.args, attempt.context)
+        return await spec.handler(args, call)
     finally:
         READING.reset(token)
 
