@@ -68,18 +68,11 @@ def filters_sent(attempt: Attempt, sent: Mapping[str, Any]) -> list[Filter]:
 async def relax_empty(attempt: Attempt, result: Any) -> None:
     """Lead an empty first page on to its minimal relaxation, as the author's `call.relax` would."""
     spec, call = attempt.tool, attempt.context
-    page = rows_of(result)
+    if not spec.effects.read_only or call.relaxed or call.following or call.message:
+        return
     cursor = cursor_field(type(attempt.args))
-    if (
-        not spec.effects.read_only
-        or cursor is None
-        or page is None
-        or page[0]
-        or getattr(attempt.args, cursor, None) is not None
-        or call.relaxed
-        or call.following is not None
-        or call.message is not None
-    ):
+    page = rows_of(result)
+    if cursor is None or page is None or page[0] or getattr(attempt.args, cursor) is not None:
         return
     sent = sent_arguments(attempt.args, cursor)
     filters = filters_sent(attempt, sent)
