@@ -71,8 +71,10 @@ async def relax_empty(attempt: Attempt, result: Any) -> None:
     if not spec.effects.read_only or call.relaxed or call.following or call.message:
         return
     cursor = cursor_field(type(attempt.args))
+    if cursor is None or getattr(attempt.args, cursor) is not None:
+        return
     page = rows_of(result)
-    if cursor is None or page is None or page[0] or getattr(attempt.args, cursor) is not None:
+    if page is None or page[0]:
         return
     sent = sent_arguments(attempt.args, cursor)
     filters = filters_sent(attempt, sent)
@@ -140,4 +142,5 @@ def _numeric(annotation: Any) -> bool:
 
 
 def _field(row: Any, name: str) -> Any:
-    return row.get(name) if isinstance(row, Mapping) else getattr(row, name, None)
+    # a model's own fields from its __dict__: getattr of a missing one costs pydantic a raise
+    return row.get(name) if isinstance(row, Mapping) else getattr(row, "__dict__", {}).get(name)
