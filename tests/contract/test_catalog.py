@@ -8,12 +8,14 @@ import json
 from typing import Any
 
 import anyio
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drivable import READ_ONLY, Contract, Output, Summary
 from drivable.contract import catalog
 from drivable.contract.envelope import envelope_of
+from drivable.contract.tool import ContractError
 from drivable.eval.catalog import among
 from drivable.serve.mount import build_server
 from drivable.surface import snapshot
@@ -200,3 +202,25 @@ def test_a_tool_is_found_by_its_name_words_inflected(data: st.DataObject, suffix
     assert all(catalog.same_word(w, w + suffix) for w in parts)
     found = [s.name for s in catalog.search(contract, query, 20)]
     assert name in found, (query, found)
+
+
+def test_a_catalog_tool_named_like_an_entry_tool_is_refused() -> None:
+    contract = Contract(
+        "shadow",
+        version="1",
+        summary=Summary("Shadow.", does=["find tools"], does_not=["anything else"]),
+        catalog_limit=1,
+    )
+
+    @contract.tool(effects=READ_ONLY)
+    def find_tools(query: str) -> Output:
+        """Find the tools of the shop's workshop by their words. Example: {"query": "<words>"}."""
+        return Output()
+
+    @contract.tool(effects=READ_ONLY)
+    def list_items() -> Output:
+        """List the items of the shop, newest first, all at once. Example: {}."""
+        return Output()
+
+    with pytest.raises(ContractError, match="find_tools share a name with the entry tools"):
+        catalog.entry_contract(contract)

@@ -34,7 +34,7 @@ from drivable.contract.facade import Contract
 from drivable.contract.output import Output
 from drivable.contract.summary import Summary
 from drivable.contract.surface import NAMESPACE
-from drivable.contract.tool import READ_ONLY, ToolSpec
+from drivable.contract.tool import READ_ONLY, ContractError, ToolSpec
 from drivable.schema.walk import enum_values, properties, required
 
 FULL_KEY: Final = f"{NAMESPACE}/catalog"
@@ -168,7 +168,14 @@ class Search(Output):
 
 
 def entry_contract(catalog: Contract) -> Contract:
-    """The three entry tools of `catalog`, declared as drivable tools on a contract of their own."""
+    """The three entry tools of `catalog`, declared as drivable tools on a contract of their own.
+    A catalog tool of an entry tool's name could never be reached by name: refused."""
+    taken = sorted(set(ENTRY) & set(catalog.tools))
+    if taken:
+        raise ContractError(
+            f"tools {', '.join(taken)} share a name with the entry tools of a large catalog "
+            f"(catalog_limit={catalog.catalog_limit}): rename them"
+        )
     entry = Contract(
         catalog.name,
         version=catalog.version,
