@@ -287,7 +287,7 @@ def install(
 
     async def get_task(ctx: ServerRequestContext[Any], params: TaskParams) -> dict[str, Any]:
         _check(ctx, params, "tasks/get")
-        runner._ensure_sweeper()
+        runner.ensure_sweeper()
         row = await _current(params.task_id, caller(ctx))
         if row.terminal and row.expires_at < runner.tasks.clock():
             repair = None

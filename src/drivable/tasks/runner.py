@@ -120,12 +120,14 @@ class TaskRunner:
 
     def start(self, row: TaskRow) -> None:
         """Run the task in the background of this event loop (it is durable already)."""
-        self._ensure_sweeper()
+        self.ensure_sweeper()
         job = asyncio.get_running_loop().create_task(self._run(row))
         self._background.add(job)
         job.add_done_callback(self._background.discard)
 
-    def _ensure_sweeper(self) -> None:
+    def ensure_sweeper(self) -> None:
+        """Sweep expired tasks in the background of this event loop (once per loop): called on
+        a task's start and by whoever reads tasks (serve's tasks/get)."""
         loop = asyncio.get_running_loop()
         if self._sweeper_loop is loop:
             return
