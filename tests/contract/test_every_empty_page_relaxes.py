@@ -55,8 +55,8 @@ def search_items(
     query: str | None = None,
 ) -> Paged[Item]:
     """Find an owner's items, oldest first. Example: {"owner": "<owner>"}."""
-    sent = dict(owner=owner, color=color, label=label, day_from=day_from, day_to=day_to)
-    sent |= dict(min_size=min_size, query=query)
+    sent: dict[str, Any] = dict(owner=owner, color=color, label=label, day_from=day_from)
+    sent |= dict(day_to=day_to, min_size=min_size, query=query)
     RUNS.append(sent)
     rows = [r for r in ROWS if _matches(r, sent)]
     return Paged(results=[Item(**{k: v for k, v in r.items() if k != "owner"}) for r in rows])

@@ -14,6 +14,7 @@ Neither stage runs the handler itself: the pipeline hands them its one call (`An
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from drivable.contract.call import Outcome
@@ -65,10 +66,10 @@ async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> O
                 f"change; next_call carries {key!r}, a key of this change's own."
             )
 
-    shown = (await answer(attempt, own)).structured
+    answered = await answer(attempt, own)
     token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)
-    shown["next_call"] = confirm_call(spec.name, confirm, token).model_dump()
-    return Outcome(shown, is_error=False)
+    answered.structured["next_call"] = confirm_call(spec.name, confirm, token).model_dump()
+    return answered  # with what the handler attached
 
 
 async def perform(
@@ -86,19 +87,22 @@ async def perform(
     if settles:
         check_token(durability, tool=spec.name, principal=principal, args=args)
 
+    answered: Outcome | None = None  # the handler's whole answer, attachments and prose too
+
     async def effect(tx: Any) -> dict[str, Any]:
+        nonlocal answered
         tx.tool = spec.name  # what an undo in it names (`Transaction.undo`)
         call.transaction = tx
         if tokens and not settles:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )
-        result = (await answer(attempt)).structured
+        answered = await answer(attempt)
         if settles:
             await spend_token(
                 durability, tool=spec.name, principal=principal, args=args, transaction=tx
             )
-        return result
+        return answered.structured
 
     if spec.keyed:
         result, envelope, receipt = await run_keyed(
@@ -114,8 +118,13 @@ async def perform(
         assert result is not None
         meta = {RECEIPT_META: dict(receipt or {})}
         if receipt and receipt.get("replayed"):
+            # a replay has the receipt: the structured result (attachments are not kept)
             result = dict(result)
             result["notes"] = [*result.get("notes", []), REPLAYED_NOTE]
-        return Outcome(result, is_error=False, meta=meta)
+            return Outcome(result, is_error=False, meta=meta)
+        assert answered is not None
+        return replace(answered, structured=result, meta=meta)
     async with durability.store.transaction() as tx:
-        return Outcome(await effect(tx), is_error=False)
+        structured = await effect(tx)
+    assert answered is not None
+    return replace(answered, structured=structured)
