@@ -90,6 +90,17 @@ TOOLS = [
         annotations=READ,
     ),
     _tool(
+        "list_items",
+        "List `count` items in the given shape: rows (a JSON list), text (one line each), object "
+        "(structured, with the items in a list field) or images (one small image block each).",
+        {
+            "count": {"type": "integer", "minimum": 0, "maximum": 5000},
+            "shape": {"type": "string", "enum": ["rows", "text", "object", "images"]},
+        },
+        ["count", "shape"],
+        annotations=READ,
+    ),
+    _tool(
         "refuse_rpc",
         "Refuse the call with a JSON-RPC invalid-params error.",
         {},
@@ -108,6 +119,30 @@ def _log(name: str, arguments: dict[str, Any]) -> None:
 
 def _text(text: str, error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=error)
+
+
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def items(count: int, shape: str) -> types.CallToolResult:
+    """`count` items, each a few dozen characters, in one of four shapes."""
+    rows = [
+        {"item_id": f"i{k}", "title": f"Item number {k}", "score": k * 1.5} for k in range(count)
+    ]
+    if shape == "rows":
+        return _text(json.dumps(rows))
+    if shape == "text":
+        return _text("".join(f"line {k}: the item called Item number {k}\n" for k in range(count)))
+    if shape == "object":
+        structured = {"total": count, "items": rows, "tags": [], "source": "notes"}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(structured))],
+            structured_content=structured,
+        )
+    images: list[Any] = [
+        types.ImageContent(type="image", data=PIXEL, mime_type="image/png") for _ in range(count)
+    ]
+    return types.CallToolResult(content=[types.TextContent(type="text", text="images"), *images])
 
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -136,6 +171,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         )
     if name == "ping":
         return _text("pong")
+    if name == "list_items":
+        return items(int(args["count"]), str(args["shape"]))
     if name == "set_age":
         if args.get("age", 0) >= 150:
             return _text(

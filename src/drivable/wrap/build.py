@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from mcp import MCPError
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, CallToolResult
 
 from drivable.contract import Contract
 from drivable.contract.call import Call
@@ -26,10 +26,12 @@ from drivable.contract.envelope import reads_as_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import ContractError, check_name
 from drivable.target import Target
-from drivable.wrap import failures
+from drivable.wrap import failures, paging
 from drivable.wrap.config import WrapConfig
 from drivable.wrap.effects import effects_of
-from drivable.wrap.results import Forwarded, forwarded
+from drivable.wrap.pages import more_than_a_page
+from drivable.wrap.paging import pageable, with_cursor
+from drivable.wrap.results import Forwarded, ForwardedPage, forwarded
 from drivable.wrap.schema import input_model, to_upstream
 from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
 
@@ -125,10 +127,25 @@ def _declare(
     properties = set(schema.get("properties") or {})
     controls = {f for f in CONTROL_FIELDS if f not in properties}
     keyed = "idempotency_key" in effects.adds
+    paged = pageable(effects, properties)
+    if paged:
+        model = with_cursor(model)
+        controls.add(paging.CURSOR)
+    output = ForwardedPage if paged else Forwarded
     timeout_s = config.timeout_s
     others = [n for n in lookups if n != name]
 
+    def page(answer: CallToolResult, args: Any, call: Call, ref: str, start: int) -> Forwarded:
+        cut, token = paging.page_of(forwarded(answer), args, call.tool, ref, start)
+        call.attach(*cut.blocks)
+        return ForwardedPage(
+            result=cut.result, text=cut.text, has_more=token is not None, next_cursor=token
+        )
+
     async def forward(args: Any, call: Call, upstream: Upstream) -> Forwarded:
+        if paged and getattr(args, paging.CURSOR, None) is not None:
+            kept, start, ref = await paging.kept(contract, call, args)
+            return page(kept, args, call, ref, start)
         read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
         sent = to_upstream(read, schema, schema)
         if effects.destructive and args.dry_run:
@@ -148,16 +165,20 @@ def _declare(
         # an error returned as a success is an error (decision 0026): the same reading as the eval's
         if answer.is_error or reads_as_error([text], answer.structured_content):
             raise failures.refusal(text, tool=name, lookups=others, sent=sent)
-        result, blocks = forwarded(answer)
-        call.attach(*blocks)
-        return result
+        whole = forwarded(answer)
+        if paged and more_than_a_page(whole):
+            kept_as = await paging.keep(contract, call, answer)
+            if kept_as is not None:  # else the store is down: the answer whole, nothing lost
+                return page(answer, args, call, kept_as, 0)
+        call.attach(*whole.blocks)
+        return output(result=whole.result, text=whole.text)
 
     forward.__name__ = name
     forward.__annotations__ = {
         "args": model,
         "call": Call,
         "upstream": Upstream,
-        "return": Forwarded,
+        "return": output,
     }
     allow = None
     try:

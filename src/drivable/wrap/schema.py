@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import Id
@@ -49,8 +49,11 @@ MAX_DEPTH = 8  # a recursive schema ($ref to itself) is cut here: deeper values 
 
 class UpstreamInput(KindModel):
     """An upstream tool's input: kinds bind as on any drivable tool, except the cursor kind,
-    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on."""
+    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on. Its
+    values dump under the upstream's property names (a `next_call` or `repair` the runtime builds
+    from them names `from`, not the field standing in for it)."""
 
+    model_config = ConfigDict(extra="forbid", serialize_by_alias=True)
     unbound: ClassVar[frozenset[str]] = frozenset({"cursor", "page_token"})
 
 
