@@ -202,7 +202,106 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     return _text(f"Unknown tool {name}", error=True)
 
 
-server = Server("notes-upstream", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+RESOURCES = [
+    types.Resource(
+        uri="notes://all",
+        name="all-notes",
+        title="All notes",
+        description="Every note as JSON.",
+        mime_type="application/json",
+    ),
+    types.Resource(uri="notes://pair", name="pair", description="Two bodies in one read."),
+    types.Resource(uri="notes://broken", name="broken", description="Fails with a trace."),
+]
+TEMPLATES = [
+    types.ResourceTemplate(
+        uri_template="notes://note/{note_id}", name="note", description="One note by its id."
+    ),
+    types.ResourceTemplate(uri_template="files:///{+path}", name="file", description="A file."),
+]
+PROMPTS = [
+    types.Prompt(
+        name="summarize_note",
+        description="Summarize one note for the user.",
+        arguments=[types.PromptArgument(name="note_id", description="Its id", required=True)],
+    ),
+    types.Prompt(name="broken_prompt", description="Fails inside the server."),
+]
+
+
+async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+    return types.ListResourcesResult(resources=RESOURCES)
+
+
+async def list_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+    return types.ListResourceTemplatesResult(resource_templates=TEMPLATES)
+
+
+async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+    uri = str(params.uri)
+    _log("resources/read", {"uri": uri})
+    text: Any = None
+    if uri == "notes://all":
+        text = json.dumps(list(NOTES.values()))
+    elif uri.startswith("notes://note/") and uri.removeprefix("notes://note/") in NOTES:
+        text = json.dumps(NOTES[uri.removeprefix("notes://note/")])
+    elif uri.startswith("files:///"):
+        text = f"the file {uri.removeprefix('files:///')}"
+    elif uri == "notes://pair":
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri="notes://pair/a", text="first", mime_type="text/plain"
+                ),
+                types.BlobResourceContents(uri="notes://pair/b", blob=PIXEL, mime_type="image/png"),
+            ]
+        )
+    elif uri == "notes://broken":
+        raise MCPError(
+            code=types.INTERNAL_ERROR,
+            message='Traceback (most recent call last):\n  File "/srv/app/res.py", line 3',
+        )
+    if text is None:
+        raise MCPError(code=-32002, message=f"Resource not found: {uri}")
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, text=text, mime_type="application/json")]
+    )
+
+
+async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+    return types.ListPromptsResult(prompts=PROMPTS)
+
+
+async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    _log("prompts/get", {"name": params.name, **(params.arguments or {})})
+    if params.name == "summarize_note":
+        note_id = (params.arguments or {}).get("note_id", "")
+        return types.GetPromptResult(
+            description="Summarize one note.",
+            messages=[
+                types.PromptMessage(
+                    role="user",
+                    content=types.TextContent(type="text", text=f"Summarize note {note_id}."),
+                ),
+                types.PromptMessage(
+                    role="assistant", content=types.TextContent(type="text", text="Reading it.")
+                ),
+            ],
+        )
+    raise MCPError(code=types.INTERNAL_ERROR, message="KeyError at /srv/app/prompts.py line 9")
+
+
+server = Server(
+    "notes-upstream",
+    version="1.0.0",
+    on_list_tools=list_tools,
+    on_call_tool=call_tool,
+    on_list_resources=list_resources,
+    on_list_resource_templates=list_templates,
+    on_read_resource=read_resource,
+    on_list_prompts=list_prompts,
+    on_get_prompt=get_prompt,
+)
 
 
 async def main() -> None:

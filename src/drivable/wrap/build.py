@@ -29,6 +29,7 @@ from drivable.target import Target
 from drivable.wrap import failures, paging
 from drivable.wrap.config import WrapConfig
 from drivable.wrap.effects import effects_of
+from drivable.wrap.others import declare_others
 from drivable.wrap.pages import more_than_a_page
 from drivable.wrap.paging import pageable, with_cursor
 from drivable.wrap.results import Forwarded, ForwardedPage, forwarded
@@ -46,12 +47,16 @@ class WrapError(ValueError):
 
 @dataclass
 class Listing:
-    """What the upstream shows: its name, version, instructions and tools (wire dicts)."""
+    """What the upstream shows: its name, version, instructions, tools, resources, resource
+    templates and prompts (wire dicts)."""
 
     name: str
     version: str
     instructions: str | None
     tools: list[dict[str, Any]] = field(default_factory=list)
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    resource_templates: list[dict[str, Any]] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
 
 
 async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
@@ -60,6 +65,7 @@ async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
     try:
         await upstream.start(START_TIMEOUT_S)
         tools = await upstream.list_tools()
+        others = await upstream.list_others()
         client = upstream._client
         info = getattr(client, "server_info", None)
         instructions = getattr(client, "instructions", None)
@@ -70,6 +76,7 @@ async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
         version=str(getattr(info, "version", None) or "0"),
         instructions=instructions,
         tools=tools,
+        **others,
     )
 
 
@@ -107,6 +114,16 @@ def contract_of(
             _declare(contract, tool, config, efforts[tool["name"]], listed[tool["name"]], lookups)
         except (ContractError, ValueError) as error:
             raise WrapError(f"tool {tool['name']!r}: {error}") from None
+    try:
+        declare_others(
+            contract,
+            listing.resources,
+            listing.resource_templates,
+            listing.prompts,
+            config.timeout_s,
+        )
+    except (ContractError, ValueError) as error:
+        raise WrapError(f"the server's resources or prompts: {error}") from None
     return contract
 
 
