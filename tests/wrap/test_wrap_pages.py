@@ -32,7 +32,7 @@ TEXTS = st.text(alphabet=st.sampled_from("ab \n\u00e9"), max_size=3 * PAGE_CHARS
 BLOCKS = st.lists(st.builds(Image, st.binary(max_size=2_000)), max_size=30)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(st.none() | JSON | ROWS | OBJECTS, st.none() | TEXTS, BLOCKS)
 def test_the_pages_joined_are_the_result(result: Any, text: str | None, blocks: list[Any]) -> None:
     whole = Piece(result, text, blocks)

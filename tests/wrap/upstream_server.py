@@ -21,6 +21,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 NOTES: dict[str, dict[str, Any]] = {"n1": {"note_id": "n1", "title": "Taxes"}}
+IMPORTED: dict[str, str] = {}  # the server's own idempotency keys
 WRITE = types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
 DELETE = types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 READ = types.ToolAnnotations(read_only_hint=True)
@@ -101,6 +102,25 @@ TOOLS = [
         annotations=READ,
     ),
     _tool(
+        "import_note",
+        "Import a note under the caller's idempotency_key: the same key imports once.",
+        {"title": {"type": "string"}, "idempotency_key": {"type": "string", "minLength": 8}},
+        ["title", "idempotency_key"],
+        annotations=WRITE,
+    ),
+    _tool(
+        "archive_note",
+        "Archive a note in two steps of the server's own: dry_run (default true) answers a "
+        "confirm_token; the call with dry_run false and that token archives it.",
+        {
+            "note_id": {"type": "string"},
+            "dry_run": {"type": "boolean", "default": True},
+            "confirm_token": {"type": "string"},
+        },
+        ["note_id"],
+        annotations=types.ToolAnnotations(destructive_hint=False, idempotent_hint=True),
+    ),
+    _tool(
         "refuse_rpc",
         "Refuse the call with a JSON-RPC invalid-params error.",
         {},
@@ -171,6 +191,24 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         )
     if name == "ping":
         return _text("pong")
+    if name == "import_note":
+        key = str(args["idempotency_key"])
+        if key not in IMPORTED:
+            IMPORTED[key] = f"n{len(NOTES) + 1}"
+            NOTES[IMPORTED[key]] = {"note_id": IMPORTED[key], "title": args["title"]}
+        return _text(json.dumps(NOTES[IMPORTED[key]]))
+    if name == "archive_note":
+        note_id = str(args["note_id"])
+        token = f"up-{note_id}-{len(NOTES)}"
+        if args.get("dry_run", True):
+            call = {"note_id": note_id, "dry_run": False, "confirm_token": token}
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"would archive {note_id}")],
+                structured_content={"would_archive": note_id, "next_call": {"arguments": call}},
+            )
+        if args.get("confirm_token") != token:
+            return _text("confirm_token is not the one the dry run issued", error=True)
+        return _text(f"archived {note_id}")
     if name == "list_items":
         return items(int(args["count"]), str(args["shape"]))
     if name == "set_age":

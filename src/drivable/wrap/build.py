@@ -11,7 +11,7 @@ The connection lives in the contract's lifespan (`drivable.wrap.upstream`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -101,7 +101,9 @@ def contract_of(
         lifespan=_lifespan(target, errlog),
     )
     efforts = {
-        t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects, t["name"])
+        t["name"]: effects_of(
+            t.get("annotations"), config.tool(t["name"]).effects, t["name"], owned_controls(t)
+        )
         for t in shown
     }
     listed = {t["name"]: config.tool(t["name"]).rename or t["name"] for t in shown}
@@ -138,11 +140,17 @@ def _declare(
     upstream_name = tool["name"]
     settings = config.tool(upstream_name)
     schema: dict[str, Any] = dict(tool.get("inputSchema") or {"type": "object"})
+    owned = owned_controls(tool)
+    # a control field the upstream declares is the wrapper's mechanism's, its value passed on
+    taken = owned & set(effects.adds)
     model = input_model(
-        upstream_name, schema, hidden=settings.hidden_arguments, kinds=settings.kinds
+        upstream_name,
+        _without(schema, taken),
+        hidden=settings.hidden_arguments,
+        kinds=settings.kinds,
     )
     properties = set(schema.get("properties") or {})
-    controls = {f for f in CONTROL_FIELDS if f not in properties}
+    controls = {f for f in CONTROL_FIELDS if f not in owned}
     keyed = "idempotency_key" in effects.adds
     paged = pageable(effects, properties)
     if paged:
@@ -165,10 +173,47 @@ def _declare(
             return page(kept, args, call, ref, start)
         read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
         sent = to_upstream(read, schema, schema)
-        if effects.destructive and args.dry_run:
+        if effects.destructive and "dry_run" in owned:
+            sent["dry_run"] = bool(args.dry_run)  # never the upstream's own default
+        if effects.destructive and args.dry_run and "dry_run" not in owned:
             return Forwarded(would_send=sent)
+        if effects.destructive and "confirm_token" in owned and not args.dry_run:
+            sent = await relay_token(upstream, sent)
+        answer = await ask(upstream, sent)
+        text = failures.text_of(answer.content)
+        # an error returned as a success is an error (decision 0026): the same reading as the eval's
+        if answer.is_error or reads_as_error([text], answer.structured_content):
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
+        whole = forwarded(answer)
+        if effects.destructive and args.dry_run:
+            # the upstream's own dry run, beside what the confirmed call sends
+            would_send = {
+                **{k: v for k, v in sent.items() if k != "confirm_token"},
+                "dry_run": False,
+            }
+            return Forwarded(result=whole.result, text=whole.text, would_send=would_send)
+        if paged and more_than_a_page(whole):
+            kept_as = await paging.keep(contract, call, answer)
+            if kept_as is not None:  # else the store is down: the answer whole, nothing lost
+                return page(answer, args, call, kept_as, 0)
+        call.attach(*whole.blocks)
+        return output(result=whole.result, text=whole.text)
+
+    async def relay_token(upstream: Upstream, sent: dict[str, Any]) -> dict[str, Any]:
+        """The confirmed call with the upstream's own confirm token (the wrapper's means nothing
+        upstream): the caller confirmed through the wrapper's two steps; the upstream's own dry
+        run of the same call issues its token (its first `confirm_token` value). Without a
+        `dry_run` of its own there is no safe preview to ask: no token is sent."""
+        unconfirmed = {k: v for k, v in sent.items() if k != "confirm_token"}
+        if "dry_run" not in owned:
+            return unconfirmed
+        answer = await ask(upstream, {**unconfirmed, "dry_run": True})
+        token = _first(forwarded(answer).result, "confirm_token")
+        return {**unconfirmed, "confirm_token": token} if isinstance(token, str) else unconfirmed
+
+    async def ask(upstream: Upstream, sent: dict[str, Any]) -> CallToolResult:
         try:
-            answer = await upstream.call(upstream_name, sent, timeout_s)
+            return await upstream.call(upstream_name, sent, timeout_s)
         except Gone:
             raise failures.unavailable(name, keyed) from None
         except TimedOut:
@@ -178,17 +223,6 @@ def _declare(
             raise failures.refusal(
                 error.error.message, tool=name, lookups=others, sent=sent, internal=internal
             ) from None
-        text = failures.text_of(answer.content)
-        # an error returned as a success is an error (decision 0026): the same reading as the eval's
-        if answer.is_error or reads_as_error([text], answer.structured_content):
-            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
-        whole = forwarded(answer)
-        if paged and more_than_a_page(whole):
-            kept_as = await paging.keep(contract, call, answer)
-            if kept_as is not None:  # else the store is down: the answer whole, nothing lost
-                return page(answer, args, call, kept_as, 0)
-        call.attach(*whole.blocks)
-        return output(result=whole.result, text=whole.text)
 
     forward.__name__ = name
     forward.__annotations__ = {
@@ -216,6 +250,38 @@ def _declare(
         errors=("internal_error", *failures.CODES),
         allow_name=allow,
     )(forward)
+
+
+def owned_controls(tool: Mapping[str, Any]) -> frozenset[str]:
+    """The control fields an upstream tool's input schema declares itself."""
+    properties = (tool.get("inputSchema") or {}).get("properties") or {}
+    return frozenset(CONTROL_FIELDS) & frozenset(properties)
+
+
+def _without(schema: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    """`schema` without the top-level properties `names` (the wrapper declares its own)."""
+    if not names:
+        return schema
+    properties = {k: v for k, v in (schema.get("properties") or {}).items() if k not in names}
+    required = [r for r in schema.get("required") or () if r not in names]
+    return {**schema, "properties": properties, "required": required}
+
+
+def _first(value: Any, key: str) -> Any:
+    """The first value under `key` in a JSON value, depth first (None: none)."""
+    if isinstance(value, Mapping):
+        if key in value:
+            return value[key]
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        found = _first(item, key)
+        if found is not None:
+            return found
+    return None
 
 
 def _description(text: str, name: str, effects: Preset) -> str:
