@@ -41,9 +41,10 @@ KIND_TYPES: dict[str, Any] = {
     "number": float,
     "boolean": bool,
     "string_list": list[str],
-    "text": str,
+    "text": str,  # a plain string: for an `*_id` property, its ids as the upstream spells them
 }
 _KIND_ONLY = frozenset({"email", "country", "locale", "money", "eli"})
+KINDS = frozenset({*KIND_TYPES, *_KIND_ONLY, "id"})  # every kind a config may name
 MAX_DEPTH = 8  # a recursive schema ($ref to itself) is cut here: deeper values pass unread
 
 
@@ -200,7 +201,9 @@ class Reader:
 
     def _string(self, name: str, schema: JsonSchema) -> Any:
         fmt = schema.get("format")
-        if (name == "id" or name.endswith("_id")) and fmt != "uuid":
+        if is_id_name(name) and fmt is None and not isinstance(schema.get("pattern"), str):
+            # the shared id kind's own shape (no '/', '.', '@') holds only where the upstream
+            # states none: a pattern or a format is the upstream's word on what its ids look like
             return Annotated[str, Id("")]
         if isinstance(fmt, str) and fmt in _FORMATS:
             return _FORMATS[fmt]
@@ -219,9 +222,7 @@ class Reader:
         return Annotated[str, Field(**constraints)] if constraints else str
 
     def _configured(self, name: str, kind: str) -> Any:
-        if name == "id" or name.endswith("_id"):
-            if kind == "uuid":
-                return uuid.UUID
+        if kind == "id":
             return Annotated[str, Id("")]
         if kind in KIND_TYPES:
             return KIND_TYPES[kind]
@@ -230,7 +231,7 @@ class Reader:
             return Annotated[base, Kind(kind)]
         raise SchemaError(
             f"tool {self.tool!r}: property {name} is given kind {kind!r}; the kinds a property "
-            f"may take: {', '.join(sorted({*KIND_TYPES, *_KIND_ONLY}))}"
+            f"may take: {', '.join(sorted(KINDS))}"
         )
 
     def resolve(self, schema: Any, seen: int = 0) -> Mapping[str, Any]:
@@ -251,6 +252,11 @@ class Reader:
             )
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return {**self.resolve(node, seen + 1), **rest} if isinstance(node, Mapping) else {}
+
+
+def is_id_name(name: str) -> bool:
+    """The property's name says it holds an id (`id`, `*_id`)."""
+    return name == "id" or name.endswith("_id")
 
 
 def input_model(
