@@ -297,7 +297,7 @@ def _description(text: str, name: str, effects: Preset) -> str:
     text = text.strip()
     if len(text) < MIN_DESCRIPTION:
         said = (
-            "It only reads; it changes nothing."
+            "It only reads from the wrapped server; it changes nothing."
             if effects.read_only
             else "It deletes data: a dry run first, then the confirmed call."
             if effects.destructive

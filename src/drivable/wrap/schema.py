@@ -27,7 +27,7 @@ JsonSchema = Mapping[str, Any]
 # A string property whose name says it holds a day reads as a date even without `format: date`
 # (the upstream receives the ISO day it would have been sent had the caller spelled it so). Only
 # names whose words say "date": `reply_to` or `depends_on` bind no date here.
-_DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
+DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
 # `format: time` stays a string: JSON Schema's time has seconds and an offset, drivable's is HH:MM.
 _FORMATS: dict[str, Any] = {"date": dt.date, "date-time": dt.datetime, "uuid": uuid.UUID}
 # Kinds a config may bind to a property by name (`kinds = {prop = "date"}`), as the Python type
@@ -209,7 +209,7 @@ class Reader:
             return _FORMATS[fmt]
         if fmt == "email":
             return Annotated[str, Kind("email")]
-        if fmt is None and _DATE_NAMES.match(name):
+        if fmt is None and DATE_NAMES.match(name):
             return dt.date
         constraints: dict[str, Any] = {}
         if isinstance(schema.get("minLength"), int):
