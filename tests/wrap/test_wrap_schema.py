@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from drivable.kinds import validate
 from drivable.kinds.absence import placeholder_of
@@ -146,3 +147,47 @@ def _same(left: Any, right: Any) -> bool:
             except ValueError:
                 return False
     return bool(left == right)
+
+
+ID_PATTERNS = [r"[a-z]{1,8}/[0-9]{1,4}", r"[a-z]{1,6}@[a-z]{1,6}\.org", r"[A-Z]{2}\.[0-9]{3}"]
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(ID_PATTERNS))
+def test_an_id_the_upstream_shapes_itself_is_read_as_it_states(
+    data: st.DataObject, pattern: str
+) -> None:
+    """An `*_id` property with a pattern takes every value the pattern admits, sent as it was
+    (the shared id kind's own shape refuses '/', '.' and '@')."""
+    schema = {
+        "type": "object",
+        "properties": {"record_id": {"type": "string", "pattern": f"^{pattern}$"}},
+        "required": ["record_id"],
+    }
+    value = data.draw(st.from_regex(f"^{pattern}$", fullmatch=True))
+    read = validate(input_model("update_record", schema), {"record_id": value}, intent="write")
+    assert read.value.model_dump(by_alias=True) == {"record_id": value}
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(st.from_regex(r"[a-z0-9]{1,6}[/.@][a-z0-9]{1,6}", fullmatch=True))
+def test_the_config_binds_an_id_as_text_or_any_property_as_an_id(value: str) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"record_id": {"type": "string"}, "ref": {"type": "string"}},
+        "required": ["record_id"],
+    }
+    default = input_model("update_record", schema)
+    as_text = input_model("update_record", schema, kinds={"record_id": "text"})
+    as_id = input_model("update_record", schema, kinds={"ref": "id"})
+    read = validate(as_text, {"record_id": value}, intent="write")
+    assert read.value.model_dump(by_alias=True, exclude_none=True) == {"record_id": value}
+    for model, arguments in (
+        (default, {"record_id": value}),
+        (as_id, {"record_id": "r1", "ref": value}),
+    ):
+        try:
+            validate(model, arguments, intent="write")
+        except ValidationError:
+            continue
+        raise AssertionError(f"{arguments} read as an id")

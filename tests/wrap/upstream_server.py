@@ -21,6 +21,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 NOTES: dict[str, dict[str, Any]] = {"n1": {"note_id": "n1", "title": "Taxes"}}
+IMPORTED: dict[str, str] = {}  # the server's own idempotency keys
 WRITE = types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
 DELETE = types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 READ = types.ToolAnnotations(read_only_hint=True)
@@ -90,6 +91,36 @@ TOOLS = [
         annotations=READ,
     ),
     _tool(
+        "list_items",
+        "List `count` items in the given shape: rows (a JSON list), text (one line each), object "
+        "(structured, with the items in a list field) or images (one small image block each).",
+        {
+            "count": {"type": "integer", "minimum": 0, "maximum": 5000},
+            "shape": {"type": "string", "enum": ["rows", "text", "object", "images"]},
+        },
+        ["count", "shape"],
+        annotations=READ,
+    ),
+    _tool(
+        "import_note",
+        "Import a note under the caller's idempotency_key: the same key imports once.",
+        {"title": {"type": "string"}, "idempotency_key": {"type": "string", "minLength": 8}},
+        ["title", "idempotency_key"],
+        annotations=WRITE,
+    ),
+    _tool(
+        "archive_note",
+        "Archive a note in two steps of the server's own: dry_run (default true) answers a "
+        "confirm_token; the call with dry_run false and that token archives it.",
+        {
+            "note_id": {"type": "string"},
+            "dry_run": {"type": "boolean", "default": True},
+            "confirm_token": {"type": "string"},
+        },
+        ["note_id"],
+        annotations=types.ToolAnnotations(destructive_hint=False, idempotent_hint=True),
+    ),
+    _tool(
         "refuse_rpc",
         "Refuse the call with a JSON-RPC invalid-params error.",
         {},
@@ -108,6 +139,30 @@ def _log(name: str, arguments: dict[str, Any]) -> None:
 
 def _text(text: str, error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=error)
+
+
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def items(count: int, shape: str) -> types.CallToolResult:
+    """`count` items, each a few dozen characters, in one of four shapes."""
+    rows = [
+        {"item_id": f"i{k}", "title": f"Item number {k}", "score": k * 1.5} for k in range(count)
+    ]
+    if shape == "rows":
+        return _text(json.dumps(rows))
+    if shape == "text":
+        return _text("".join(f"line {k}: the item called Item number {k}\n" for k in range(count)))
+    if shape == "object":
+        structured = {"total": count, "items": rows, "tags": [], "source": "notes"}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(structured))],
+            structured_content=structured,
+        )
+    images: list[Any] = [
+        types.ImageContent(type="image", data=PIXEL, mime_type="image/png") for _ in range(count)
+    ]
+    return types.CallToolResult(content=[types.TextContent(type="text", text="images"), *images])
 
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -136,6 +191,26 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         )
     if name == "ping":
         return _text("pong")
+    if name == "import_note":
+        key = str(args["idempotency_key"])
+        if key not in IMPORTED:
+            IMPORTED[key] = f"n{len(NOTES) + 1}"
+            NOTES[IMPORTED[key]] = {"note_id": IMPORTED[key], "title": args["title"]}
+        return _text(json.dumps(NOTES[IMPORTED[key]]))
+    if name == "archive_note":
+        note_id = str(args["note_id"])
+        token = f"up-{note_id}-{len(NOTES)}"
+        if args.get("dry_run", True):
+            call = {"note_id": note_id, "dry_run": False, "confirm_token": token}
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"would archive {note_id}")],
+                structured_content={"would_archive": note_id, "next_call": {"arguments": call}},
+            )
+        if args.get("confirm_token") != token:
+            return _text("confirm_token is not the one the dry run issued", error=True)
+        return _text(f"archived {note_id}")
+    if name == "list_items":
+        return items(int(args["count"]), str(args["shape"]))
     if name == "set_age":
         if args.get("age", 0) >= 150:
             return _text(
@@ -165,7 +240,106 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     return _text(f"Unknown tool {name}", error=True)
 
 
-server = Server("notes-upstream", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+RESOURCES = [
+    types.Resource(
+        uri="notes://all",
+        name="all-notes",
+        title="All notes",
+        description="Every note as JSON.",
+        mime_type="application/json",
+    ),
+    types.Resource(uri="notes://pair", name="pair", description="Two bodies in one read."),
+    types.Resource(uri="notes://broken", name="broken", description="Fails with a trace."),
+]
+TEMPLATES = [
+    types.ResourceTemplate(
+        uri_template="notes://note/{note_id}", name="note", description="One note by its id."
+    ),
+    types.ResourceTemplate(uri_template="files:///{+path}", name="file", description="A file."),
+]
+PROMPTS = [
+    types.Prompt(
+        name="summarize_note",
+        description="Summarize one note for the user.",
+        arguments=[types.PromptArgument(name="note_id", description="Its id", required=True)],
+    ),
+    types.Prompt(name="broken_prompt", description="Fails inside the server."),
+]
+
+
+async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+    return types.ListResourcesResult(resources=RESOURCES)
+
+
+async def list_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+    return types.ListResourceTemplatesResult(resource_templates=TEMPLATES)
+
+
+async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+    uri = str(params.uri)
+    _log("resources/read", {"uri": uri})
+    text: Any = None
+    if uri == "notes://all":
+        text = json.dumps(list(NOTES.values()))
+    elif uri.startswith("notes://note/") and uri.removeprefix("notes://note/") in NOTES:
+        text = json.dumps(NOTES[uri.removeprefix("notes://note/")])
+    elif uri.startswith("files:///"):
+        text = f"the file {uri.removeprefix('files:///')}"
+    elif uri == "notes://pair":
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri="notes://pair/a", text="first", mime_type="text/plain"
+                ),
+                types.BlobResourceContents(uri="notes://pair/b", blob=PIXEL, mime_type="image/png"),
+            ]
+        )
+    elif uri == "notes://broken":
+        raise MCPError(
+            code=types.INTERNAL_ERROR,
+            message='Traceback (most recent call last):\n  File "/srv/app/res.py", line 3',
+        )
+    if text is None:
+        raise MCPError(code=-32002, message=f"Resource not found: {uri}")
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, text=text, mime_type="application/json")]
+    )
+
+
+async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+    return types.ListPromptsResult(prompts=PROMPTS)
+
+
+async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    _log("prompts/get", {"name": params.name, **(params.arguments or {})})
+    if params.name == "summarize_note":
+        note_id = (params.arguments or {}).get("note_id", "")
+        return types.GetPromptResult(
+            description="Summarize one note.",
+            messages=[
+                types.PromptMessage(
+                    role="user",
+                    content=types.TextContent(type="text", text=f"Summarize note {note_id}."),
+                ),
+                types.PromptMessage(
+                    role="assistant", content=types.TextContent(type="text", text="Reading it.")
+                ),
+            ],
+        )
+    raise MCPError(code=types.INTERNAL_ERROR, message="KeyError at /srv/app/prompts.py line 9")
+
+
+server = Server(
+    "notes-upstream",
+    version="1.0.0",
+    on_list_tools=list_tools,
+    on_call_tool=call_tool,
+    on_list_resources=list_resources,
+    on_list_resource_templates=list_templates,
+    on_read_resource=read_resource,
+    on_list_prompts=list_prompts,
+    on_get_prompt=get_prompt,
+)
 
 
 async def main() -> None:

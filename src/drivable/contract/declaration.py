@@ -97,6 +97,8 @@ class Declaration:
         self.resources: dict[str, ResourceSpec] = {}
         self.templates: dict[str, TemplateSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
+        # reads a URI no resource or template claims (a proxy's: `drivable.wrap`); None: not_found
+        self.read_other: ResourceReader | None = None
 
     @property
     def write_scope(self) -> str:
@@ -347,6 +349,8 @@ class Declaration:
             variables = template.match(uri)
             if variables is not None:
                 return await template.reader(**variables, **self.inject(template.reader))
+        if self.read_other is not None:
+            return await self.read_other(uri, **self.inject(self.read_other))
         raise ResourceError(
             "not_found",
             f"No resource has the URI {uri!r}.",

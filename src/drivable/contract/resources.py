@@ -33,6 +33,10 @@ class ResourceBody:
     mime_type: str = "application/json"
     meta: Mapping[str, Any] | None = None
     blob: bytes | None = None  # a binary body (an image, a PDF): sent base64-encoded
+    # the body's own URI when it is not the one read, and further bodies of the same read (a
+    # directory's files), each under its own URI
+    uri: str | None = None
+    more: Sequence[ResourceBody] = ()
 
     def __post_init__(self) -> None:
         if self.blob is not None and self.text:
@@ -40,6 +44,7 @@ class ResourceBody:
 
     def contents(self, uri: str) -> dict[str, Any]:
         """The body as one resources/read contents object."""
+        uri = self.uri or uri
         if self.blob is not None:
             out = Embedded(uri, self.mime_type, blob=self.blob).contents()
         else:

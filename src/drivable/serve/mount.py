@@ -146,7 +146,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         except Exception:
             boundary.log_failure(log, "resource read failed")
             raise unexpected(contract, "Reading the resource", uri) from None
-        return types.ReadResourceResult.model_validate({"contents": [body.contents(uri)]})
+        contents = [body.contents(uri), *(more.contents(uri) for more in body.more)]
+        return types.ReadResourceResult.model_validate({"contents": contents})
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -204,6 +205,8 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             return asking.input_required(pending, "prompts/get", spec.name, arguments, who)
         except MissingCapability as lacking:
             raise asking.missing_capability(lacking) from None
+        except ResourceError as failure:  # a renderer's own refusal, with its registered code
+            raise resource_failure(contract, failure, None) from None
         except Exception:
             boundary.log_failure(log, "prompt %s failed to render", spec.name)
             raise unexpected(contract, "Rendering the prompt") from None
@@ -261,7 +264,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         "on_set_logging_level": set_logging_level,
         "on_subscriptions_listen": subscriptions.listen,
     }
-    if contract.resources or contract.templates:
+    if contract.resources or contract.templates or contract.read_other is not None:
         handlers.update(
             on_list_resources=list_resources,
             on_list_resource_templates=list_templates,

@@ -3,8 +3,10 @@
 The wrapper reads the upstream's tools, declares one drivable tool for each from its JSON schema
 (`schema`), its annotations and the config (`effects`, `config`), and serves that contract with
 `drivable.serve` unchanged; each handler forwards the canonical arguments upstream over one
-kept-alive SDK client (`upstream`) and answers its results (`results`) or its failures as the
-envelope (`failures`). `build` joins them.
+kept-alive SDK client (`upstream`) and answers its results (`results`; a large one page by page,
+`pages` and `paging`) or its failures as the envelope (`failures`). The upstream's resources and
+prompts are served the same way (`others`). `build` joins them; `suggest` writes a starting
+config.
 """
 
 from __future__ import annotations

@@ -11,13 +11,13 @@ The connection lives in the contract's lifespan (`drivable.wrap.upstream`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from mcp import MCPError
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, CallToolResult
 
 from drivable.contract import Contract
 from drivable.contract.call import Call
@@ -26,10 +26,13 @@ from drivable.contract.envelope import reads_as_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import ContractError, check_name
 from drivable.target import Target
-from drivable.wrap import failures
+from drivable.wrap import failures, paging
 from drivable.wrap.config import WrapConfig
 from drivable.wrap.effects import effects_of
-from drivable.wrap.results import Forwarded, forwarded
+from drivable.wrap.others import declare_others
+from drivable.wrap.pages import more_than_a_page
+from drivable.wrap.paging import pageable, with_cursor
+from drivable.wrap.results import Forwarded, ForwardedPage, forwarded
 from drivable.wrap.schema import input_model, to_upstream
 from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
 
@@ -44,12 +47,16 @@ class WrapError(ValueError):
 
 @dataclass
 class Listing:
-    """What the upstream shows: its name, version, instructions and tools (wire dicts)."""
+    """What the upstream shows: its name, version, instructions, tools, resources, resource
+    templates and prompts (wire dicts)."""
 
     name: str
     version: str
     instructions: str | None
     tools: list[dict[str, Any]] = field(default_factory=list)
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    resource_templates: list[dict[str, Any]] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
 
 
 async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
@@ -58,6 +65,7 @@ async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
     try:
         await upstream.start(START_TIMEOUT_S)
         tools = await upstream.list_tools()
+        others = await upstream.list_others()
         client = upstream._client
         info = getattr(client, "server_info", None)
         instructions = getattr(client, "instructions", None)
@@ -68,6 +76,7 @@ async def read_listing(target: Target, errlog: TextIO | None = None) -> Listing:
         version=str(getattr(info, "version", None) or "0"),
         instructions=instructions,
         tools=tools,
+        **others,
     )
 
 
@@ -92,7 +101,9 @@ def contract_of(
         lifespan=_lifespan(target, errlog),
     )
     efforts = {
-        t["name"]: effects_of(t.get("annotations"), config.tool(t["name"]).effects, t["name"])
+        t["name"]: effects_of(
+            t.get("annotations"), config.tool(t["name"]).effects, t["name"], owned_controls(t)
+        )
         for t in shown
     }
     listed = {t["name"]: config.tool(t["name"]).rename or t["name"] for t in shown}
@@ -105,6 +116,16 @@ def contract_of(
             _declare(contract, tool, config, efforts[tool["name"]], listed[tool["name"]], lookups)
         except (ContractError, ValueError) as error:
             raise WrapError(f"tool {tool['name']!r}: {error}") from None
+    try:
+        declare_others(
+            contract,
+            listing.resources,
+            listing.resource_templates,
+            listing.prompts,
+            config.timeout_s,
+        )
+    except (ContractError, ValueError) as error:
+        raise WrapError(f"the server's resources or prompts: {error}") from None
     return contract
 
 
@@ -119,22 +140,80 @@ def _declare(
     upstream_name = tool["name"]
     settings = config.tool(upstream_name)
     schema: dict[str, Any] = dict(tool.get("inputSchema") or {"type": "object"})
+    owned = owned_controls(tool)
+    # a control field the upstream declares is the wrapper's mechanism's, its value passed on
+    taken = owned & set(effects.adds)
     model = input_model(
-        upstream_name, schema, hidden=settings.hidden_arguments, kinds=settings.kinds
+        upstream_name,
+        _without(schema, taken),
+        hidden=settings.hidden_arguments,
+        kinds=settings.kinds,
     )
     properties = set(schema.get("properties") or {})
-    controls = {f for f in CONTROL_FIELDS if f not in properties}
+    controls = {f for f in CONTROL_FIELDS if f not in owned}
     keyed = "idempotency_key" in effects.adds
+    paged = pageable(effects, properties)
+    if paged:
+        model = with_cursor(model)
+        controls.add(paging.CURSOR)
+    output = ForwardedPage if paged else Forwarded
     timeout_s = config.timeout_s
     others = [n for n in lookups if n != name]
 
+    def page(answer: CallToolResult, args: Any, call: Call, ref: str, start: int) -> Forwarded:
+        cut, token = paging.page_of(forwarded(answer), args, call.tool, ref, start)
+        call.attach(*cut.blocks)
+        return ForwardedPage(
+            result=cut.result, text=cut.text, has_more=token is not None, next_cursor=token
+        )
+
     async def forward(args: Any, call: Call, upstream: Upstream) -> Forwarded:
+        if paged and getattr(args, paging.CURSOR, None) is not None:
+            kept, start, ref = await paging.kept(contract, call, args)
+            return page(kept, args, call, ref, start)
         read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
         sent = to_upstream(read, schema, schema)
-        if effects.destructive and args.dry_run:
+        if effects.destructive and "dry_run" in owned:
+            sent["dry_run"] = bool(args.dry_run)  # never the upstream's own default
+        if effects.destructive and args.dry_run and "dry_run" not in owned:
             return Forwarded(would_send=sent)
+        if effects.destructive and "confirm_token" in owned and not args.dry_run:
+            sent = await relay_token(upstream, sent)
+        answer = await ask(upstream, sent)
+        text = failures.text_of(answer.content)
+        # an error returned as a success is an error (decision 0026): the same reading as the eval's
+        if answer.is_error or reads_as_error([text], answer.structured_content):
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
+        whole = forwarded(answer)
+        if effects.destructive and args.dry_run:
+            # the upstream's own dry run, beside what the confirmed call sends
+            would_send = {
+                **{k: v for k, v in sent.items() if k != "confirm_token"},
+                "dry_run": False,
+            }
+            return Forwarded(result=whole.result, text=whole.text, would_send=would_send)
+        if paged and more_than_a_page(whole):
+            kept_as = await paging.keep(contract, call, answer)
+            if kept_as is not None:  # else the store is down: the answer whole, nothing lost
+                return page(answer, args, call, kept_as, 0)
+        call.attach(*whole.blocks)
+        return output(result=whole.result, text=whole.text)
+
+    async def relay_token(upstream: Upstream, sent: dict[str, Any]) -> dict[str, Any]:
+        """The confirmed call with the upstream's own confirm token (the wrapper's means nothing
+        upstream): the caller confirmed through the wrapper's two steps; the upstream's own dry
+        run of the same call issues its token (its first `confirm_token` value). Without a
+        `dry_run` of its own there is no safe preview to ask: no token is sent."""
+        unconfirmed = {k: v for k, v in sent.items() if k != "confirm_token"}
+        if "dry_run" not in owned:
+            return unconfirmed
+        answer = await ask(upstream, {**unconfirmed, "dry_run": True})
+        token = _first(forwarded(answer).result, "confirm_token")
+        return {**unconfirmed, "confirm_token": token} if isinstance(token, str) else unconfirmed
+
+    async def ask(upstream: Upstream, sent: dict[str, Any]) -> CallToolResult:
         try:
-            answer = await upstream.call(upstream_name, sent, timeout_s)
+            return await upstream.call(upstream_name, sent, timeout_s)
         except Gone:
             raise failures.unavailable(name, keyed) from None
         except TimedOut:
@@ -144,20 +223,13 @@ def _declare(
             raise failures.refusal(
                 error.error.message, tool=name, lookups=others, sent=sent, internal=internal
             ) from None
-        text = failures.text_of(answer.content)
-        # an error returned as a success is an error (decision 0026): the same reading as the eval's
-        if answer.is_error or reads_as_error([text], answer.structured_content):
-            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
-        result, blocks = forwarded(answer)
-        call.attach(*blocks)
-        return result
 
     forward.__name__ = name
     forward.__annotations__ = {
         "args": model,
         "call": Call,
         "upstream": Upstream,
-        "return": Forwarded,
+        "return": output,
     }
     allow = None
     try:
@@ -180,6 +252,38 @@ def _declare(
     )(forward)
 
 
+def owned_controls(tool: Mapping[str, Any]) -> frozenset[str]:
+    """The control fields an upstream tool's input schema declares itself."""
+    properties = (tool.get("inputSchema") or {}).get("properties") or {}
+    return frozenset(CONTROL_FIELDS) & frozenset(properties)
+
+
+def _without(schema: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    """`schema` without the top-level properties `names` (the wrapper declares its own)."""
+    if not names:
+        return schema
+    properties = {k: v for k, v in (schema.get("properties") or {}).items() if k not in names}
+    required = [r for r in schema.get("required") or () if r not in names]
+    return {**schema, "properties": properties, "required": required}
+
+
+def _first(value: Any, key: str) -> Any:
+    """The first value under `key` in a JSON value, depth first (None: none)."""
+    if isinstance(value, Mapping):
+        if key in value:
+            return value[key]
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        found = _first(item, key)
+        if found is not None:
+            return found
+    return None
+
+
 def _description(text: str, name: str, effects: Preset) -> str:
     """The upstream's words (an example call in them that a model would copy as it is, with
     concrete values, is left out: decision 0030), made at least 40 characters by what the
@@ -193,7 +297,7 @@ def _description(text: str, name: str, effects: Preset) -> str:
     text = text.strip()
     if len(text) < MIN_DESCRIPTION:
         said = (
-            "It only reads; it changes nothing."
+            "It only reads from the wrapped server; it changes nothing."
             if effects.read_only
             else "It deletes data: a dry run first, then the confirmed call."
             if effects.destructive

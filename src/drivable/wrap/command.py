@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -52,6 +52,17 @@ def wrap_command(
         str | None,
         typer.Option(help="Where receipts and confirm-token nonces live (sqlite:///FILE, ...)."),
     ] = None,
+    suggest: Annotated[
+        bool,
+        typer.Option(
+            "--suggest",
+            help="Write a starting config from the server's listing and the auditor's findings, "
+            "and stop.",
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="With --suggest: the file to write (default: stdout).")
+    ] = None,
 ) -> None:
     """Serve an MCP server's tools through drivable's contract (stdio, or HTTP with --http)."""
     import anyio
@@ -76,6 +87,11 @@ def wrap_command(
         chosen_config = load(config)
     except (ValueError, ConfigError) as error:
         raise _fail(str(error)) from None
+    if suggest:
+        _suggest(target, chosen_config.timeout_s, out)
+        return
+    if out is not None:
+        raise _fail("--out applies to --suggest only")
     chosen = settings.current().with_flags(host=host, port=port, verifier=verifier, store=store)
     if chosen.store:
         settings.hand_down("store", chosen.store)
@@ -103,6 +119,27 @@ def wrap_command(
     bound = chosen.port or _free_port(chosen.host)
     startup_line(contract.name, f"http://{chosen.host}:{bound}/mcp", workers=1, store=None)
     run_http(contract, host=chosen.host, port=bound, verifier=chosen.verifier, insecure=insecure)
+
+
+def _suggest(target: Any, timeout_s: float, out: Path | None) -> None:
+    import anyio
+
+    from drivable.wrap.suggest import suggest
+
+    try:
+        _, text = anyio.run(suggest, target, timeout_s)
+    except Exception as error:  # a server that did not start: said without its trace
+        raise _fail(
+            f"the server to wrap did not answer its listing ({type(error).__name__})"
+        ) from None
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot write {out}: {error.strerror}") from None
+    typer.echo(f"drivable wrap: wrote {out}", err=True)
 
 
 def register(app: typer.Typer) -> None:

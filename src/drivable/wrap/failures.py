@@ -4,7 +4,7 @@
 | ------------------------------------------------ | -------------------- |
 | a validation message (pydantic, zod, jsonschema) | `invalid_arguments`, each field at fault an issue at its path |
 | a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids |
-| a traceback, a JSON-RPC internal error           | `internal_error`: nothing of it is passed on |
+| a traceback, a place in the server's code, a JSON-RPC internal error | `internal_error`: nothing of it is passed on |
 | any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut |
 | no answer within the timeout                     | `upstream_timeout` (retry with the same key) |
 | the process ended, the connection closed         | `unavailable` with a retry (the wrapper restarts it) |
@@ -38,6 +38,11 @@ MIN_QUOTED = 2  # a one-character value is in most messages by chance
 _TRACE = re.compile(
     r"Traceback \(most recent call last\)|^\s+File \".*\", line \d+|^\s+at .+:\d+:\d+\)?$",
     re.MULTILINE,
+)
+# a place in the server's own code ("/srv/app/notes.py:12", "prompts.py line 9", "index.js:40:7"):
+# an exception's words, never passed on
+_CODE_AT = re.compile(
+    r"[\w./\\-]+\.(?:py|js|mjs|cjs|ts|go|rs|java|rb)(?::\d+|\"?,? line \d+)", re.IGNORECASE
 )
 _NOT_FOUND = re.compile(
     r"\b(not found|no such|does not exist|doesn't exist|not exist|unknown (id|entity|record)|"
@@ -79,7 +84,7 @@ def refusal(
     JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
     said it failed inside itself. A message quoting the value of exactly one argument names it as
     the issue's path (`refused_value`)."""
-    if internal or _TRACE.search(text):
+    if internal or _TRACE.search(text) or _CODE_AT.search(text):
         return ToolError(
             "internal_error",
             f"The wrapped server failed inside itself on {tool}; nothing of its failure is passed on.",

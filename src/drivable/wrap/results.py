@@ -4,7 +4,8 @@
 block holds); `text` is its prose when it answered prose. Images, audio, embedded resources and
 links ride after the result's JSON text as attachments, so nothing the upstream sent is lost (a
 keyed replay returns the recorded fields, as for any drivable tool). A destructive tool's dry run
-answers `would_send`: the arguments the confirmed call sends upstream.
+answers `would_send`: the arguments the confirmed call sends upstream. A tool whose answers are
+paged (`drivable.wrap.paging`) answers `has_more` and `next_cursor` besides.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import json
 from typing import Any
 
 from mcp_types import CallToolResult
+from pydantic import Field
 
 from drivable.contract.content import Audio, Embedded, Image, ResourceLink
 from drivable.contract.output import Output
+from drivable.wrap.pages import Piece
 
 
 class Forwarded(Output):
@@ -27,8 +30,19 @@ class Forwarded(Output):
     would_send: Any = None
 
 
-def forwarded(answer: CallToolResult) -> tuple[Forwarded, list[Any]]:
-    """The result and the attachments of an upstream success."""
+class ForwardedPage(Forwarded):
+    """What a wrapped tool whose answers are paged answers (`drivable.wrap.paging`)."""
+
+    has_more: bool | None = Field(
+        None, description="True when another page follows; its call is this result's next_call."
+    )
+    next_cursor: str | None = Field(
+        None, description="Pass as `cursor` to get the next page; absent on the last page."
+    )
+
+
+def forwarded(answer: CallToolResult) -> Piece:
+    """The result, the text and the attachments of an upstream success."""
     texts: list[str] = []
     attachments: list[Any] = []
     for block in answer.content:
@@ -61,15 +75,15 @@ def forwarded(answer: CallToolResult) -> tuple[Forwarded, list[Any]]:
             )
     structured = answer.structured_content
     if structured is not None:
-        return Forwarded(result=structured, text=_unless_same(texts, structured)), attachments
+        return Piece(structured, _unless_same(texts, structured), attachments)
     if len(texts) == 1:
         try:
             data = json.loads(texts[0])
         except ValueError:
             data = None
         if isinstance(data, (dict, list)):
-            return Forwarded(result=data), attachments
-    return Forwarded(text="\n".join(texts) if texts else None), attachments
+            return Piece(data, None, attachments)
+    return Piece(None, "\n".join(texts) if texts else None, attachments)
 
 
 def _unless_same(texts: list[str], structured: Any) -> str | None:

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from drivable.kinds import Kind, KindModel
 from drivable.kinds.identifier import Id
@@ -27,7 +27,7 @@ JsonSchema = Mapping[str, Any]
 # A string property whose name says it holds a day reads as a date even without `format: date`
 # (the upstream receives the ISO day it would have been sent had the caller spelled it so). Only
 # names whose words say "date": `reply_to` or `depends_on` bind no date here.
-_DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
+DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
 # `format: time` stays a string: JSON Schema's time has seconds and an offset, drivable's is HH:MM.
 _FORMATS: dict[str, Any] = {"date": dt.date, "date-time": dt.datetime, "uuid": uuid.UUID}
 # Kinds a config may bind to a property by name (`kinds = {prop = "date"}`), as the Python type
@@ -41,16 +41,20 @@ KIND_TYPES: dict[str, Any] = {
     "number": float,
     "boolean": bool,
     "string_list": list[str],
-    "text": str,
+    "text": str,  # a plain string: for an `*_id` property, its ids as the upstream spells them
 }
 _KIND_ONLY = frozenset({"email", "country", "locale", "money", "eli"})
+KINDS = frozenset({*KIND_TYPES, *_KIND_ONLY, "id"})  # every kind a config may name
 MAX_DEPTH = 8  # a recursive schema ($ref to itself) is cut here: deeper values pass unread
 
 
 class UpstreamInput(KindModel):
     """An upstream tool's input: kinds bind as on any drivable tool, except the cursor kind,
-    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on."""
+    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on. Its
+    values dump under the upstream's property names (a `next_call` or `repair` the runtime builds
+    from them names `from`, not the field standing in for it)."""
 
+    model_config = ConfigDict(extra="forbid", serialize_by_alias=True)
     unbound: ClassVar[frozenset[str]] = frozenset({"cursor", "page_token"})
 
 
@@ -197,13 +201,15 @@ class Reader:
 
     def _string(self, name: str, schema: JsonSchema) -> Any:
         fmt = schema.get("format")
-        if (name == "id" or name.endswith("_id")) and fmt != "uuid":
+        if is_id_name(name) and fmt is None and not isinstance(schema.get("pattern"), str):
+            # the shared id kind's own shape (no '/', '.', '@') holds only where the upstream
+            # states none: a pattern or a format is the upstream's word on what its ids look like
             return Annotated[str, Id("")]
         if isinstance(fmt, str) and fmt in _FORMATS:
             return _FORMATS[fmt]
         if fmt == "email":
             return Annotated[str, Kind("email")]
-        if fmt is None and _DATE_NAMES.match(name):
+        if fmt is None and DATE_NAMES.match(name):
             return dt.date
         constraints: dict[str, Any] = {}
         if isinstance(schema.get("minLength"), int):
@@ -216,9 +222,7 @@ class Reader:
         return Annotated[str, Field(**constraints)] if constraints else str
 
     def _configured(self, name: str, kind: str) -> Any:
-        if name == "id" or name.endswith("_id"):
-            if kind == "uuid":
-                return uuid.UUID
+        if kind == "id":
             return Annotated[str, Id("")]
         if kind in KIND_TYPES:
             return KIND_TYPES[kind]
@@ -227,7 +231,7 @@ class Reader:
             return Annotated[base, Kind(kind)]
         raise SchemaError(
             f"tool {self.tool!r}: property {name} is given kind {kind!r}; the kinds a property "
-            f"may take: {', '.join(sorted({*KIND_TYPES, *_KIND_ONLY}))}"
+            f"may take: {', '.join(sorted(KINDS))}"
         )
 
     def resolve(self, schema: Any, seen: int = 0) -> Mapping[str, Any]:
@@ -248,6 +252,11 @@ class Reader:
             )
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return {**self.resolve(node, seen + 1), **rest} if isinstance(node, Mapping) else {}
+
+
+def is_id_name(name: str) -> bool:
+    """The property's name says it holds an id (`id`, `*_id`)."""
+    return name == "id" or name.endswith("_id")
 
 
 def input_model(

@@ -12,16 +12,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
-from typing import Any, TextIO
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TextIO, TypeVar
 
 import anyio
 from mcp import Client, MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+from mcp_types import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    CallToolResult,
+    GetPromptResult,
+    ReadResourceResult,
+)
 
 from drivable.target import Target, connect
 
 log = logging.getLogger("drivable.wrap")
+T = TypeVar("T")
 
 
 class _SkipUnread(logging.Filter):
@@ -84,11 +91,30 @@ class Upstream:
     ) -> CallToolResult:
         """One tools/call upstream; Gone or TimedOut when it cannot answer, MCPError when it
         answers with a JSON-RPC error."""
+        return await self._request(
+            name,
+            timeout_s,
+            lambda c: c.call_tool(name, dict(arguments), read_timeout_seconds=timeout_s),
+        )
+
+    async def read_resource(self, uri: str, timeout_s: float) -> ReadResourceResult:
+        """One resources/read upstream (failures as `call`'s)."""
+        return await self._request(uri, timeout_s, lambda c: c.read_resource(uri))
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str], timeout_s: float
+    ) -> GetPromptResult:
+        """One prompts/get upstream (failures as `call`'s)."""
+        return await self._request(name, timeout_s, lambda c: c.get_prompt(name, dict(arguments)))
+
+    async def _request(
+        self, name: str, timeout_s: float, send: Callable[[Client], Awaitable[T]]
+    ) -> T:
         client = await self._wait_ready(timeout_s)
         self.calls += 1
         try:
             with anyio.fail_after(timeout_s):
-                return await client.call_tool(name, dict(arguments), read_timeout_seconds=timeout_s)
+                return await send(client)
         except MCPError as error:
             if error.error.code == CONNECTION_CLOSED:
                 self._lost(client)
@@ -103,17 +129,33 @@ class Upstream:
             raise Gone(name) from None
 
     async def list_tools(self) -> list[dict[str, Any]]:
+        return await self._list("tools")
+
+    async def list_others(self) -> dict[str, list[dict[str, Any]]]:
+        """The upstream's resources, resource templates and prompts ([] for what it does not
+        serve: a server without the capability answers the list with an error)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for what in ("resources", "resource_templates", "prompts"):
+            try:
+                out[what] = await self._list(what)
+            except MCPError:
+                out[what] = []
+        return out
+
+    async def _list(self, what: str) -> list[dict[str, Any]]:
+        """Every item of a list method (tools, resources, ...), across its pages, as wire dicts."""
         client = await self._wait_ready(30.0)
-        tools: list[dict[str, Any]] = []
+        items: list[dict[str, Any]] = []
         cursor: str | None = None
         while True:
-            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-            tools += [
-                t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools
+            page = await getattr(client, f"list_{what}")(cursor=cursor, cache_mode="bypass")
+            items += [
+                t.model_dump(by_alias=True, mode="json", exclude_none=True)
+                for t in getattr(page, what)
             ]
             cursor = page.next_cursor
             if not cursor:
-                return tools
+                return items
 
     async def _wait_ready(self, timeout_s: float) -> Client:
         try:
