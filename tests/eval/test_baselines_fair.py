@@ -96,7 +96,7 @@ async def test_a_done_call_meets_its_needle_on_both_sides(
 ) -> None:
     monkeypatch.setenv("DRIVABLE_BILLING_STORE", f"sqlite:///{tmp_path}/billing.sqlite")
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
-    twin = importlib.import_module(workflow_set(name).naive).server
+    twin = importlib.import_module(str(workflow_set(name).twin_module)).server
     contract = load(name)
     # a keyed tool takes the call with a key of the caller's own, as a model sends it; the naive
     # twin takes none, and the scorer judges both alike (solver.contract_normalizer)

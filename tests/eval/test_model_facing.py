@@ -37,7 +37,7 @@ async def test_each_naive_twin_has_the_same_tools_as_its_drivable_server(name: s
     # delete_note), listed in the same order (a model reads the first tools first)
     import importlib
 
-    naive = importlib.import_module(workflow_set(name).naive).server
+    naive = importlib.import_module(str(workflow_set(name).twin_module)).server
     drivable = [t["name"] for t in await _tools(build_server(load(name)))]
     assert [t["name"] for t in await _tools(naive)] == drivable
 

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import IO, Any, TextIO
 
 import anyio
@@ -49,6 +50,9 @@ class EvalTarget:
     errlog: TextIO | None = None  # a stdio server's stderr
     # other servers whose tools are listed beside the target's (`drivable.eval.distractors`)
     distractors: tuple[Distractor, ...] = ()
+    # a server whose data lives in files (`drivable.eval.commandsets`): makes the target of one
+    # trial in a fresh directory of its own, removed when the trial ends; `target` describes it
+    per_trial: Callable[[Path], Target] | None = None
 
     def describe(self) -> dict[str, Any]:
         out = self.target.describe()
@@ -209,6 +213,13 @@ async def run_trial(
     trace: TraceWriter | None = None,
     capabilities: set[str] | frozenset[str] = frozenset(),
 ) -> TrialResult:
+    if target.per_trial is not None:
+        with tempfile.TemporaryDirectory(prefix="drivable-trial-") as scratch:
+            made = await anyio.to_thread.run_sync(target.per_trial, Path(scratch))
+            return await run_trial(
+                replace(target, target=made, per_trial=None), workflow, agent, trial=trial,
+                seed=seed, run_id=run_id, trace=trace, capabilities=capabilities,
+            )  # fmt: skip
     started = time.perf_counter()
     if target.target.kind == "stdio":
         # every trial spawns its own server process: state one trial changes is gone for the next

@@ -36,6 +36,8 @@ def load(name: str) -> Contract:
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     path = workflow_set(name).drivable
+    if not isinstance(path, str):  # a command line (a wrapped server): no contract in process
+        raise TypeError(f"{name}: its drivable side is a command, not an import path")
     module, _, attr = path.partition(":")
     found = getattr(importlib.import_module(module), attr)
     contract = found() if callable(found) and not isinstance(found, Contract) else found

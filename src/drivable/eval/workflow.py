@@ -242,15 +242,69 @@ def loads(text: str) -> Workflow:
     return Workflow.model_validate(yaml.safe_load(text))
 
 
+class CommandSide(_Strict):
+    """A side served by its command line (a third-party server run as it is), with its fixture
+    data made afresh in a scratch directory for every trial (`drivable.eval.commandsets`).
+
+    In `command`, `args`, `env` and `setup`, `{trial}` is the trial's directory (also the
+    server's working directory, so a relative path the user gives resolves in it), `{set}` the
+    set's folder and `{python}` this interpreter."""
+
+    command: list[str] = Field(default_factory=list)  # the command's words, as run
+    # MODULE:FUNCTION NAME: a function of the project's own that installs a pinned server on first
+    # use and returns the words that start it (tests.audit.audit_thirdparty:npm_server_command memory)
+    installed: str | None = None
+    args: list[str] = Field(default_factory=list)  # words after the command
+    env: dict[str, str] = Field(default_factory=dict)  # handed to the server, nothing else of ours
+    fixture: str | None = None  # a folder of the set, copied into each trial's directory
+    setup: list[list[str]] = Field(default_factory=list)  # commands run there after the copy
+
+    @model_validator(mode="after")
+    def _one_command(self) -> CommandSide:
+        if bool(self.command) == (self.installed is not None):
+            raise ValueError("a command side has exactly one of: command, installed")
+        return self
+
+
+class WrapSide(_Strict):
+    """The drivable side as the naive side's command under `drivable wrap`."""
+
+    wrap: Literal["naive"]
+    config: str | None = None  # a wrap config (TOML) in the set's folder
+
+
 class WorkflowSet(_Strict):
-    """A bundled set's `set.yaml`: what it serves, in both forms."""
+    """A bundled set's `set.yaml`: what it serves, in both forms.
+
+    Each side is an import path (the bundled servers and their naive twins) or a command line
+    (`CommandSide`); the drivable side may be the naive command under `drivable wrap`."""
 
     name: str
     about: str
-    drivable: str  # MODULE:ATTR of its drivable contract (or a function returning one)
-    naive: str  # module of its naive twin, served over stdio with `python -m`
+    # MODULE:ATTR of its drivable contract (or a function returning one), or a command
+    drivable: str | WrapSide | CommandSide
+    naive: str | CommandSide  # module of its naive twin (served with `python -m`), or a command
     # an environment variable naming the store: each side of a side by side gets a scratch one
     store_env: str | None = None
+
+    @model_validator(mode="after")
+    def _wraps_a_command(self) -> WorkflowSet:
+        if isinstance(self.drivable, WrapSide) and not isinstance(self.naive, CommandSide):
+            raise ValueError("drivable: {wrap: naive} needs a naive side given as a command")
+        return self
+
+    @property
+    def by_command(self) -> bool:
+        """Is a side served by its command line (so each trial needs a directory of its own)?"""
+        return not (isinstance(self.naive, str) and isinstance(self.drivable, str))
+
+    @property
+    def twin_module(self) -> str | None:
+        """The naive twin's module, when it is one (None when it is a command)."""
+        return self.naive if isinstance(self.naive, str) else None
+
+    def folder(self) -> Path:
+        return Path(str(_root() / self.name))
 
 
 def _root() -> Any:

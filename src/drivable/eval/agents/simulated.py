@@ -162,6 +162,10 @@ class SimulatedAgent(ErrorReader):
                 source, _, path = ref.partition(".")
                 source = self.aliases.get(source, source)
                 found = get_path(self.results.get(source), path.split(".") if path else [])
+                nested = self.results.get(source)
+                if found is None and isinstance(nested, dict) and "result" in nested:
+                    # `drivable wrap` answers the upstream's data under `result`: read it there
+                    found = get_path(nested["result"], path.split(".") if path else [])
                 if found is None and bar:
                     return fallback
                 return copy.deepcopy(found)
