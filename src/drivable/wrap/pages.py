@@ -22,7 +22,7 @@ from typing import Any
 from drivable.contract.paged import LIMIT
 
 PAGE_ROWS: int = LIMIT.default
-PAGE_CHARS = 8_000  # about 2,000 tokens: a page a small model reads whole (decision 0044)
+PAGE_CHARS = 8_000  # about 2,000 tokens: a page a small model reads whole (decision 0047)
 
 
 @dataclass(frozen=True)

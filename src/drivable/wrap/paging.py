@@ -41,7 +41,7 @@ RESTART_STEP = "restart_paging_from_the_first_page"
 
 def pageable(effects: Preset, properties: Collection[str]) -> bool:
     """Whether a tool's answers are paged: a call that can be made again as it is (no key, no
-    confirm token: a page call under the same key would replay the first page, decision 0044),
+    confirm token: a page call under the same key would replay the first page, decision 0047),
     and no cursor of the upstream's own (its paging is its own, passed on)."""
     return (
         not effects.destructive
