@@ -7,14 +7,17 @@ from __future__ import annotations
 import subprocess
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.commandsets import PerTrial
+from drivable.eval.scorer import contains
 from drivable.eval.sidebyside import targets
 from drivable.eval.solver import Job, run_jobs
+from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import (
     SPLITS,
     CommandSide,
@@ -23,6 +26,7 @@ from drivable.eval.workflow import (
     bundled,
     workflow_set,
 )
+from drivable.target import connect
 
 WRAPPED = ("filesystem", "memory", "git")
 
@@ -131,3 +135,58 @@ async def test_one_workflow_of_each_wrapped_set_over_the_wire(
     assert wrapped["completed"], wrapped
     assert all(check["passed"] for check in wrapped["state"]), wrapped["state"]
     assert verdicts["naive"]["steps"], verdicts["naive"]  # the naive side ran the same steps
+
+
+def _done_calls() -> list[tuple[str, str, str, dict[str, Any], str]]:
+    """Each step of the wrapped sets whose done condition is a whole call and a needle: the call
+    names every property it needs and is not the confirming half of a two-step (`via`)."""
+    found = []
+    for name in WRAPPED:
+        for workflow in bundled(name):
+            for step in workflow.steps:
+                done = step.done
+                if done.call is None or done.result_contains is None or step.via:
+                    continue
+                found.append(
+                    (name, workflow.name, done.call.tool, dict(done.call.arguments),
+                     done.result_contains)
+                )  # fmt: skip
+    return found
+
+
+@pytest.mark.thirdparty
+@pytest.mark.parametrize(
+    ("name", "workflow", "tool", "arguments", "needle"),
+    _done_calls(),
+    ids=[f"{c[0]}-{c[1]}" for c in _done_calls()],
+)
+async def test_a_done_call_meets_its_needle_wrapped_and_unwrapped(
+    name: str,
+    workflow: str,
+    tool: str,
+    arguments: dict[str, Any],
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same work on both sides: a needle in one side's shape would fail the other's right call
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    for side, target in targets(name, tmp_path).items():
+        assert target.per_trial is not None
+        trial = tmp_path / side
+        trial.mkdir()
+        async with connect(target.per_trial(trial), read_timeout_seconds=60) as client:
+            listed = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            required = set(listed[tool].get("required") or [])
+            whole = required - {"idempotency_key"} <= set(arguments)
+            sent = dict(arguments)
+            if "idempotency_key" in required:  # the wrapped write takes a key of the caller's
+                sent["idempotency_key"] = f"fair-{workflow}-key"
+            result = await client.call_tool(tool, sent) if whole else None
+        if result is None:
+            pytest.skip(f"the done call of {workflow} is part of a call, not a whole one")
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        seen = Observation(
+            ToolCall(tool, sent), bool(result.is_error), result.structured_content, text
+        )
+        assert not seen.is_error and contains(seen, needle), (side, text[:300])
