@@ -72,3 +72,17 @@ def test_an_issue_names_the_one_argument_a_refusal_quotes(
         assert [(i.path, i.code) for i in error.issues] == [(in_text[0], "refused_value")]
     else:
         assert error.issues == ()
+
+
+DIRS = st.lists(st.from_regex(r"[A-Za-z0-9_.-]{1,10}", fullmatch=True), min_size=1, max_size=4)
+
+
+@given(MESSAGES, DIRS, st.from_regex(r"[a-z]{1,8}\.[a-z]{2,4}", fullmatch=True), st.booleans())
+def test_where_the_server_keeps_its_files_is_never_passed_on(
+    words: str, dirs: list[str], name: str, windows: bool
+) -> None:
+    where = ("C:\\" + "\\".join(dirs) + "\\" + name) if windows else "/" + "/".join([*dirs, name])
+    error = refusal(f"{words}: open '{where}'", tool="read_file", lookups=[])
+    said = f"{error.message} {error.hint} {[i.to_dict() for i in error.issues]}"
+    assert where not in said and name in said  # the file the caller named, not its place
+    assert all(f"/{d}/" not in said and f"\\{d}\\" not in said for d in dirs)

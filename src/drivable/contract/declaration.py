@@ -54,6 +54,12 @@ descriptions state it, transports enforce a bound of the same order on the reque
 CATALOG_LIMIT: int | None = None
 
 
+_UNKNOWN_URI = (
+    "List the resources (resources/list) and templates (resources/templates/list), or find the "
+    "record with a search tool first."
+)
+
+
 class Declaration:
     """What a server declares: identity, tools, resources, prompts, codes, warnings, verbs."""
 
@@ -351,12 +357,7 @@ class Declaration:
                 return await template.reader(**variables, **self.inject(template.reader))
         if self.read_other is not None:
             return await self.read_other(uri, **self.inject(self.read_other))
-        raise ResourceError(
-            "not_found",
-            f"No resource has the URI {uri!r}.",
-            hint="List the resources (resources/list) and templates (resources/templates/list), "
-            "or find the record with a search tool first.",
-        )
+        raise ResourceError("not_found", f"No resource has the URI {uri!r}.", hint=_UNKNOWN_URI)
 
 
 def _check_short(subject: str, description: str) -> None:

@@ -1,8 +1,7 @@
 """The loop: an agent drives a real MCP client through one workflow; the scorer watches every call.
 
 The solver owns the connection (the real SDK `Client` over stdio, HTTP or in-process serialized),
-discovery, forced errors and the trace. It does not judge (the scorer does) and does not decide
-(the agent does), so each of the three can change alone.
+discovery, forced errors and the trace; the scorer judges and the agent decides.
 """
 
 from __future__ import annotations
@@ -50,8 +49,7 @@ class EvalTarget:
     errlog: TextIO | None = None  # a stdio server's stderr
     # other servers whose tools are listed beside the target's (`drivable.eval.distractors`)
     distractors: tuple[Distractor, ...] = ()
-    # a server whose data lives in files (`drivable.eval.commandsets`): makes the target of one
-    # trial in a fresh directory of its own, removed when the trial ends; `target` describes it
+    # a file-backed server's trial target, made in a fresh directory (`eval.commandsets`)
     per_trial: Callable[[Path], Target] | None = None
 
     def describe(self) -> dict[str, Any]:
@@ -221,8 +219,7 @@ async def run_trial(
                 seed=seed, run_id=run_id, trace=trace, capabilities=capabilities,
             )  # fmt: skip
     started = time.perf_counter()
-    if target.target.kind == "stdio":
-        # every trial spawns its own server process: state one trial changes is gone for the next
+    if target.target.kind == "stdio":  # a process of its own a trial: no state carries over
         capabilities = {*capabilities, "fresh-server"}
     missing = [r for r in workflow.requires if r not in capabilities]
     if missing:

@@ -197,10 +197,23 @@ def _zod(text: str) -> list[Issue]:
     return []
 
 
+# An absolute path in the upstream's words says where the server keeps its files: only its last
+# part (the file the caller named) is passed on.
+_ABSOLUTE = re.compile(
+    r"(?<![\w.:/\\])(?:/[^/\s'\"`,;:()]+){2,}/?|[A-Za-z]:\\(?:[^\\\s'\"`]+\\)+[^\\\s'\"`,;]*"
+)
+
+
+def _last_part(found: re.Match[str]) -> str:
+    parts = [p for p in re.split(r"[/\\]", found.group(0)) if p]
+    return f"…/{parts[-1]}" if parts else "…"
+
+
 def _clean(text: str) -> str:
-    """The upstream's words: the first lines before any trace, without transport prefixes."""
+    """The upstream's words: the first lines before any trace, without transport prefixes, an
+    absolute path cut to its last part."""
     head = _TRACE.split(text, maxsplit=1)[0]
-    return _cut(_RPC_PREFIX.sub("", " ".join(head.split())))
+    return _cut(_ABSOLUTE.sub(_last_part, _RPC_PREFIX.sub("", " ".join(head.split()))))
 
 
 def _cut(text: str) -> str:
