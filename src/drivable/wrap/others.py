@@ -57,14 +57,8 @@ def _resource(contract: Contract, item: Mapping[str, Any], timeout_s: float) -> 
     async def read_listed(upstream: Upstream) -> ResourceBody:
         return await read(upstream, uri, timeout_s)
 
-    contract.resource(
-        uri,
-        name=str(item.get("name") or uri),
-        title=str(item.get("title") or item.get("name") or uri),
-        description=short(item.get("description"), str(item.get("name") or uri)),
-        mime_type=str(item.get("mimeType") or "text/plain"),
-        size=item.get("size") if isinstance(item.get("size"), int) else None,
-    )(read_listed)
+    size = item.get("size") if isinstance(item.get("size"), int) else None
+    contract.resource(uri, **_described(item, uri), size=size)(read_listed)
 
 
 def _template(contract: Contract, item: Mapping[str, Any], timeout_s: float) -> None:
@@ -74,13 +68,18 @@ def _template(contract: Contract, item: Mapping[str, Any], timeout_s: float) -> 
         uri = _VARIABLE.sub(lambda m: variables[m.group(1)], pattern)
         return await read(upstream, uri, timeout_s)
 
-    contract.resource_template(
-        pattern,
-        name=str(item.get("name") or pattern),
-        title=str(item.get("title") or item.get("name") or pattern),
-        description=short(item.get("description"), str(item.get("name") or pattern)),
-        mime_type=str(item.get("mimeType") or "text/plain"),
-    )(read_matched)
+    contract.resource_template(pattern, **_described(item, pattern))(read_matched)
+
+
+def _described(item: Mapping[str, Any], fallback: str) -> dict[str, Any]:
+    """How the upstream names and describes a resource or a template (its URI when it does not)."""
+    name = str(item.get("name") or fallback)
+    return {
+        "name": name,
+        "title": str(item.get("title") or name),
+        "description": short(item.get("description"), name),
+        "mime_type": str(item.get("mimeType") or "text/plain"),
+    }
 
 
 def _prompt(contract: Contract, item: Mapping[str, Any], timeout_s: float) -> None:
