@@ -57,6 +57,12 @@ def _singulars(word: str) -> set[str]:
         forms.add(word[:-2])
     if word.endswith("s"):
         forms.add(word[:-1])
+    # "case" and "cases" meet at "cas", "box" and "boxes" at "box": a word ending as a plural's
+    # stem before its "-es" ("-se", "-xe", "-ze", "-che", "-she") also reads without its "e"
+    # (drivable.kinds.text_folding.singular), so "maxe" is a reading of "max"
+    for form in list(forms):
+        if len(form) >= 4 and (form[-2:] in ("se", "xe", "ze") or form[-3:] in ("che", "she")):
+            forms.add(form[:-1])
     return forms
 
 
