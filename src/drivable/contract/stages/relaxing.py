@@ -27,7 +27,7 @@ from drivable.contract.relax import Filter, Side, Value, relax, sent_arguments, 
 from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import invoke_with
 from drivable.contract.tool import cursor_field, field_kinds
-from drivable.contract.validation import name_key
+from drivable.contract.validation import BOUND_WORDS, name_key
 
 log = logging.getLogger("drivable.contract")
 
@@ -37,8 +37,9 @@ _PAGE_SIZES = frozenset(name_key(n) for n in ("limit", "page_size"))
 # A quantity or a time of day a call asks is what a row must meet to be of any use (the seats a
 # meeting needs, the hour it starts): a requirement, never left out (decision 0021).
 _NEEDS = frozenset({"integer", "number", "money", "time", "time_range"})
-_LOWER = frozenset({"from", "min", "since", "start", "after"})
-_UPPER = frozenset({"to", "max", "until", "end", "before"})
+# the side of a bound, its words folded by the range words repairs read (`BOUND_WORDS`)
+_LOWER = frozenset({"from", "min", "after"})
+_UPPER = frozenset({"to", "max", "before"})
 
 
 def rows_of(result: Any) -> tuple[list[Any], bool] | None:
@@ -58,7 +59,7 @@ def filters_sent(attempt: Attempt, sent: Mapping[str, Any]) -> list[Filter]:
             continue
         if name_key(name) in _QUERIES:
             continue  # the words asked stay as sent
-        words_ = set(name.lower().split("_"))
+        words_ = {BOUND_WORDS.get(w, w) for w in name.lower().split("_")}
         side: Side = "lower" if words_ & _LOWER else "upper" if words_ & _UPPER else "equal"
         needed = any(k.name in _NEEDS for k in field_kinds(info)) or _numeric(info.annotation)
         out.append(Filter(name, side, requirement=needed))
