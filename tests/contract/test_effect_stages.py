@@ -24,7 +24,13 @@ from drivable.contract.durable import Durability, identity, key_of_change
 from drivable.contract.envelope import Envelope
 from drivable.contract.stages.base import Attempt, Refused, Settled
 from drivable.contract.stages.consent import ASK_KEY, consent
-from drivable.contract.stages.effects import REPLAYED_NOTE, perform, preview, previews
+from drivable.contract.stages.effects import (
+    PREVIEW_NOTE,
+    REPLAYED_NOTE,
+    perform,
+    preview,
+    previews,
+)
 from drivable.contract.tool import ToolSpec, build_spec
 from drivable.effects import ConfirmTokens, arguments_digest, open_store
 from tests.contract.test_stage_context import FakeContext
@@ -284,5 +290,6 @@ def test_a_preview_under_a_key_of_another_change_leads_on_with_a_key_of_its_own(
     # said in the preview itself: the note is made between the handler and the shaping
     assert shown["notes"] == [
         f"idempotency_key {key!r} already names another cancel_booking change; "
-        f"next_call carries {own!r}, a key of this change's own."
+        f"next_call carries {own!r}, a key of this change's own.",
+        PREVIEW_NOTE,
     ]

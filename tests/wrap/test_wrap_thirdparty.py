@@ -33,6 +33,15 @@ async def test_memory_server(tmp_path: Path) -> None:
         assert preview["would_send"] == {"entityNames": ["Ada"]}
         still = await ok(client, "read_graph", {})
         assert [e["name"] for e in still["result"]["entities"]] == ["Ada"]
+        # one observation spelled at the top level, no key (decisions 0044 and 0048): the repair
+        # nests it as the one item of `observations` and mints a key; sent as is, it is added
+        flat = {"entityName": "Ada", "contents": ["moved to Brno"]}
+        nested = await refused(client, "add_observations", flat)
+        repair = dict(nested["repair"]["arguments"])
+        assert repair.pop("idempotency_key") and repair == {"observations": [flat]}
+        await ok(client, "add_observations", nested["repair"]["arguments"])
+        added = await ok(client, "read_graph", {})
+        assert added["result"]["entities"][0]["observations"] == ["wrote notes", "moved to Brno"]
         await ok(client, "delete_entities", preview["next_call"]["arguments"])
         gone = await ok(client, "read_graph", {})
     assert gone["result"]["entities"] == []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 
+from drivable.contract.stages.effects import PREVIEW_NOTE
 from drivable.target import Target, connect
 from tests.wrap.conftest import (
     calls_logged,
@@ -81,6 +82,7 @@ async def test_a_destructive_call_without_a_valid_token_never_reaches_upstream(
     assert no_token["code"] == "confirmation_required"
     assert forged["code"] == other_note["code"] == reused["code"] == "confirmation_invalid"
     assert preview["would_send"] == {"note_id": "n1"}
+    assert preview["notes"] == [PREVIEW_NOTE]  # the preview says it changed nothing
     assert done["text"] == "deleted"
     assert calls_logged(log) == [{"tool": "delete_note", "arguments": {"note_id": "n1"}}]
 

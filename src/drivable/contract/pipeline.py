@@ -20,7 +20,7 @@ from drivable.contract.stages.access import check_access
 from drivable.contract.stages.base import Attempt, Refused, Settled
 from drivable.contract.stages.batches import set_aside
 from drivable.contract.stages.bound import bound_read, bound_size
-from drivable.contract.stages.consent import consent
+from drivable.contract.stages.consent import consent, through_dry_run
 from drivable.contract.stages.effects import is_durable, perform, preview, previews
 from drivable.contract.stages.handler import failure_envelope, invoke
 from drivable.contract.stages.reading import read_arguments
@@ -52,7 +52,8 @@ async def run(attempt: Attempt) -> Outcome:
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:
-        return attempt.contract.finish(refused.envelope, attempt.request_id, attempt.spec)
+        envelope = through_dry_run(attempt, refused.envelope)
+        return attempt.contract.finish(envelope, attempt.request_id, attempt.spec)
 
 
 async def answer(attempt: Attempt, settled: Settled | None = None) -> Outcome:

@@ -97,7 +97,8 @@ async def test_the_same_key_with_other_arguments_names_the_fields(billing: Contr
     assert {i["path"] for i in other["issues"]} == {"amount_cents", "reason"}
     assert "new idempotency_key" in other["hint"]
     assert await refunds_of(billing, inv) == 1
-    # the repair is this call under a key of its own; without a token it leads on to the dry run
+    # the repair is this call under a key of its own, as its dry run: without a token the change
+    # would be refused next (decision 0048)
     repair = other["repair"]
     assert repair["next_step"] == "new_idempotency_key_for_a_new_change"
     assert repair["arguments"]["idempotency_key"].startswith(KEY + "-")
@@ -105,10 +106,10 @@ async def test_the_same_key_with_other_arguments_names_the_fields(billing: Contr
         "invoice_id": inv,
         "amount_cents": 2500,
         "reason": "duplicate",
-        "dry_run": False,
+        "dry_run": True,
     }
     asked = await call(billing, repair["tool"], repair["arguments"])
-    assert asked["code"] == "confirmation_required"
+    assert not asked["is_error"] and asked["status"] == "would_refund"
     assert await refunds_of(billing, inv) == 1
 
 
@@ -306,3 +307,20 @@ async def test_a_retry_under_a_fresh_key_cannot_reuse_the_spent_token(billing: C
     assert again["code"] == "confirmation_invalid"
     assert again["repair"]["arguments"]["dry_run"] is True
     assert await refunds_of(billing, inv) == 1
+
+
+async def test_a_refund_sent_to_perform_without_a_key_is_repaired_to_its_keyed_dry_run(
+    billing: Contract,
+) -> None:
+    """The missing key's repair (decision 0044) is the dry run when the call would otherwise be
+    refused next for want of a confirm_token (decision 0048): two calls to the change, not three."""
+    inv = (await a_paid_invoice(billing))["invoice_id"]
+    sent = {"invoice_id": inv, "amount_cents": 4200, "reason": "disputed", "dry_run": False}
+    refused = await call(billing, "refund_invoice", sent)
+    repair = refused["repair"]
+    key = repair["arguments"].pop("idempotency_key")
+    assert repair["arguments"] == {**sent, "dry_run": True} and key
+    preview = await call(billing, "refund_invoice", {**repair["arguments"], "idempotency_key": key})
+    assert preview["status"] == "would_refund"
+    real = await call(billing, preview["next_call"]["tool"], preview["next_call"]["arguments"])
+    assert real["status"] == "refunded" and await refunds_of(billing, inv) == 1

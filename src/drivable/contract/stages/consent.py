@@ -18,10 +18,13 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from pydantic import ValidationError
+
 from drivable.contract.client import Elicit, Elicited
 from drivable.contract.durable import dry_run_repair
 from drivable.contract.envelope import Envelope
 from drivable.contract.stages.base import Answer, Attempt, Refused
+from drivable.kinds import validate
 
 ASK_KEY = "confirm"
 FORM = {
@@ -61,6 +64,36 @@ async def consent(attempt: Attempt, answer: Answer) -> bool:
     if isinstance(said, Elicited) and said.accepted and said.content.get("confirm") is True:
         return True
     raise Refused(declined(attempt))
+
+
+# docs/decisions/0048-a-repair-is-accepted-as-sent.md
+DRY_RUN_REPAIR = (
+    "The repair is the dry run (dry_run true; a change needs its confirm_token): check its "
+    "preview, then send the preview's next_call to make the change."
+)
+
+
+def through_dry_run(attempt: Attempt, envelope: Envelope) -> Envelope:
+    """`envelope` with its repair made the dry run of the same call when, sent as it is, the
+    repair would make a destructive change without a confirm_token (and the client cannot ask its
+    user): consent would refuse it next. Whatever refused first (the reading, a key already
+    used), a repair is a call the runtime accepts as sent."""
+    repair = envelope.repair
+    target = attempt.contract.tools.get(repair.tool) if repair is not None else None
+    if repair is None or target is None or not target.effects.destructive:
+        return envelope
+    if "dry_run" not in target.input_model.model_fields or (attempt.client.supports("elicitation")):
+        return envelope
+    try:
+        read = validate(target.input_model, repair.arguments, intent=target.intent).value
+    except ValidationError:
+        return envelope
+    if getattr(read, "dry_run", True) or getattr(read, "confirm_token", None) is not None:
+        return envelope
+    kept = {k: v for k, v in repair.arguments.items() if k not in ("dry_run", "confirm_token")}
+    envelope.repair = replace(repair, arguments={**kept, "dry_run": True})
+    envelope.hint = f"{envelope.hint} {DRY_RUN_REPAIR}" if envelope.hint else DRY_RUN_REPAIR
+    return envelope
 
 
 def question(attempt: Attempt, preview: dict[str, Any]) -> str:

@@ -34,6 +34,11 @@ RECEIPT_META = "dev.drivable/receipt"
 REPLAYED_NOTE = (
     "Replayed the result of the first call with this idempotency_key; nothing ran again."
 )
+# docs/decisions/0048-a-repair-is-accepted-as-sent.md
+PREVIEW_NOTE = (
+    "Dry run: nothing was changed. To make this change, send next_call as it is (dry_run false "
+    "and its confirm_token)."
+)
 
 
 def is_durable(attempt: Attempt) -> bool:
@@ -65,6 +70,7 @@ async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> O
                 f"idempotency_key {mine!r} already names another {spec.name} "
                 f"change; next_call carries {key!r}, a key of this change's own."
             )
+        call.note(PREVIEW_NOTE)
 
     answered = await answer(attempt, own)
     token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)

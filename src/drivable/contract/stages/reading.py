@@ -73,6 +73,8 @@ def invalid_arguments(
         step = (
             "restart_paging_from_the_first_page"
             if fix.restarted
+            else "resend_with_the_fields_inside_their_item"
+            if fix.nested
             else "resend_without_unknown_properties"
             if fix.dropped and not fix.renamed
             else "resend_with_corrected_property_names"
@@ -112,6 +114,15 @@ def invalid_arguments(
     elif first.readings:
         choices = " or ".join(json.dumps(r, ensure_ascii=False) for r in first.readings)
         hint = f"Resend {spec.name} with {first.path} as {choices}, whichever was meant."
+    elif repair is not None and fix is not None and fix.nested:
+        whole = fix.arguments[fix.nested]
+        shape = "a list of objects" if isinstance(whole, list) else "an object"
+        fields = ", ".join(whole[0] if isinstance(whole, list) else whole)
+        hint = (
+            f"{spec.name} takes {fix.nested} as {shape}; {fields} sent beside it are "
+            f"{'one item of it' if isinstance(whole, list) else 'its fields'}: the call in "
+            "`repair` puts them there, every value as sent."
+        )
     elif minted and fix is not None and not (fix.renamed or fix.dropped or fix.restarted):
         hint = (
             f"{spec.name} needs an idempotency_key, and none usable was sent: the call in "
