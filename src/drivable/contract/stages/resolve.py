@@ -11,9 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from drivable.contract.envelope import Envelope, Repair
 from drivable.contract.stages.base import Attempt, Refused
+from drivable.contract.stages.reading import invalid_arguments
 from drivable.contract.validation import callable_among
+from drivable.kinds import validate
 from drivable.kinds.text_folding import name_words, spelling
 
 if TYPE_CHECKING:
@@ -66,7 +70,13 @@ def unknown_tool(
     if len(described) == 1 and isinstance(raw, Mapping):
         repair = _checked(tools, described[0], raw, "call_the_tool_that_does_it")
     if len(described) == 1:
-        how = " (the call in `repair`, the arguments as sent)" if repair is not None else ""
+        how = (
+            ""
+            if repair is None
+            else " (the call in `repair`, the arguments as sent)"
+            if repair.arguments == raw
+            else f" (the call in `repair`, the arguments as {described[0]} takes them)"
+        )
         hint = (
             f"No tool is named {name!r}; {described[0]}'s description says it does that: call "
             f"{described[0]}{how}. Tools: {', '.join(names)}."
@@ -143,9 +153,20 @@ def wrapped_call(raw: Any) -> tuple[str, Mapping[str, Any]] | None:
 def _checked(
     tools: Mapping[str, ToolSpec], tool: str, arguments: Mapping[str, Any], step: str
 ) -> Repair | None:
-    """`tool` with `arguments` as a repair, when the tool exists and they validate as sent."""
+    """`tool` with `arguments` as a repair, when the tool exists and they validate as sent; else
+    the repair `tool`'s own reading would offer for them (a name spelled another way, a key
+    minted, an item nested: `stages.reading.invalid_arguments`), when it is a call of `tool`.
+    docs/decisions/0048-a-repair-is-accepted-as-sent.md"""
     repair = Repair(tool, dict(arguments), step)
-    return repair if callable_among(tools, repair) else None
+    spec = tools.get(tool)
+    if spec is None or callable_among(tools, repair):
+        return repair if spec is not None else None
+    try:
+        validate(spec.input_model, arguments, intent=spec.intent)
+    except ValidationError as error:
+        own = invalid_arguments(spec, arguments, error).repair
+        return own if own is not None and own.tool == tool else None
+    return None
 
 
 def synonyms(verb: str) -> tuple[str, ...]:
