@@ -395,7 +395,12 @@ def test_only_a_field_with_a_pinned_intent_reads_a_placeholder_as_absence_on_a_w
 
 @pytest.mark.parametrize(
     ("sent", "meant"),
-    [("find_notes", "search_notes"), ("fetch_note", "get_note"), ("remove_note", "delete_note")],
+    [
+        ("find_notes", "search_notes"),
+        ("fetch_note", "get_note"),
+        ("remove_note", "delete_note"),
+        ("read_note", "get_note"),
+    ],
 )
 async def test_an_unknown_tool_is_matched_through_verb_synonyms(sent: str, meant: str) -> None:
     out = await contract.call(sent, {})

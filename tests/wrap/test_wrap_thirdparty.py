@@ -56,6 +56,10 @@ async def test_filesystem_server(tmp_path: Path) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert all(closed_everywhere(t.input_schema) for t in tools.values())
         read = await ok(client, "read_text_file", {"path": str(root / "a.txt")})
+        # a folder is read by listing it: the repair is list_directory with the path as sent
+        folder = await refused(client, "read_directory", {"path": str(root)})
+        assert folder["repair"]["tool"] == "list_directory"
+        assert folder["repair"]["arguments"]["path"] == str(root)
         missing = await refused(client, "read_text_file", {"path": str(root / "none.txt")})
         outside = await refused(client, "read_text_file", {"path": "/etc/hostname"})
         new = {"path": str(root / "b.txt"), "content": "beta"}

@@ -29,6 +29,7 @@ VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
     "query": ("search", "list"),
     "lookup": ("get", "search"),
     "fetch": ("get", "read"),
+    "read": ("get", "list"),  # a record is read with get; a folder or a collection is listed
     "show": ("get", "list"),
     "retrieve": ("get",),
     "add": ("create",),
