@@ -125,3 +125,9 @@ async def test_create_notes_with_one_drafts_fields_sent_flat(
         "idempotency_key": key,
     }
     assert "one item of it" in env["hint"]
+    # the issues say where each field goes, as the repair does
+    said = {i["path"]: i["message"] for i in env["issues"]}
+    assert (
+        "a field of each item of drafts" in said[spelled] and "nothing takes" not in said[spelled]
+    )
+    assert "its one item" in said["drafts"]

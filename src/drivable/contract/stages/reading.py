@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -83,6 +84,8 @@ def invalid_arguments(
         )
         repair = Repair(spec.name, fix.arguments, step)
     minted = repair is not None and keyed is not raw
+    if repair is not None and fix is not None and fix.nested:
+        issues = nested_issues(issues, fix.nested, fix.arguments[fix.nested])
     first = issues[0] if issues else None
     count = len(issues)
     looked_up = id_lookup(spec, first, contract) if repair is None else None
@@ -177,6 +180,25 @@ def accepted(spec: ToolSpec, arguments: Mapping[str, Any]) -> bool:
 
 # docs/decisions/0044-a-missing-key-is-minted-in-the-repair.md
 _KEY_ADDED = "Resend the repair's idempotency_key unchanged on every retry of this change."
+
+
+def nested_issues(issues: list[Issue], into: str, value: Any) -> list[Issue]:
+    """The issues of a call whose unknown top-level names are one item of `into`
+    (`validation.one_item`, which moves every one of them), saying where each goes, as the repair
+    does: never "nothing takes its value"."""
+    where = f"a field of each item of {into}" if isinstance(value, list) else f"a field of {into}"
+    out = []
+    for issue in issues:
+        if issue.code == "unknown_property":  # one_item moves every unknown name, or none
+            message = (
+                f"'{issue.path}' is {where}, not of the call: the call in `repair` puts it there."
+            )
+            issue = replace(issue, message=message, expected=None)
+        elif issue.code == "missing_property" and issue.path == into:
+            message = f"'{into}' is required: the fields sent beside it are its {'one item' if isinstance(value, list) else 'value'} in the call in `repair`."
+            issue = replace(issue, message=message)
+        out.append(issue)
+    return out
 
 
 def minted_key(
