@@ -86,3 +86,27 @@ def test_where_the_server_keeps_its_files_is_never_passed_on(
     said = f"{error.message} {error.hint} {[i.to_dict() for i in error.issues]}"
     assert where not in said and name in said  # the file the caller named, not its place
     assert all(f"/{d}/" not in said and f"\\{d}\\" not in said for d in dirs)
+
+
+@given(
+    st.dictionaries(
+        FIELD,
+        st.lists(st.from_regex(r"[a-z0-9/._-]{2,12}", fullmatch=True), min_size=1, max_size=3),
+        min_size=1,
+        max_size=3,
+    ),
+    st.data(),
+)
+def test_a_quoted_entry_of_a_list_is_named_at_its_index(
+    sent: dict[str, list[str]], data: st.DataObject
+) -> None:
+    path = data.draw(st.sampled_from(sorted(sent)))
+    at = data.draw(st.integers(0, len(sent[path]) - 1))
+    text = f"fatal: pathspec '{sent[path][at]}' did not match any files"
+    error = refusal(text, tool="git_add", lookups=["git_status"], sent=sent)
+    assert error.code == "not_found" and "git_status" in error.hint
+    quoted = [(p, v) for p, vs in sent.items() for i, v in enumerate(vs) if v in text]
+    if len(quoted) == 1:
+        assert [(i.path, i.received) for i in error.issues] == [(f"{path}.{at}", sent[path][at])]
+    else:
+        assert error.issues == ()

@@ -46,7 +46,7 @@ _CODE_AT = re.compile(
 )
 _NOT_FOUND = re.compile(
     r"\b(not found|no such|does not exist|doesn't exist|not exist|unknown (id|entity|record)|"
-    r"no \w+ (has|with|named|called|matches)|ENOENT)\b",
+    r"no \w+ (has|with|named|called|matches)|did not match any|matches nothing|ENOENT)\b",
     re.IGNORECASE,
 )
 _PYDANTIC_HEAD = re.compile(r"\d+ validation errors? for \S+", re.IGNORECASE)
@@ -119,17 +119,29 @@ def refusal(
 
 
 def quoted_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
-    """The one top-level argument whose string value the message quotes, as an issue ([] when
-    none or several are quoted: the message then names no one field)."""
+    """The one top-level argument, or entry of a top-level list, whose string value the message
+    quotes, as an issue at its path (`files.1`); [] when none or several are quoted: the message
+    then names no one field."""
     found = [
         (path, value)
-        for path, value in sent.items()
-        if isinstance(value, str) and len(value) >= MIN_QUOTED and value in text
+        for path, value in _strings(sent)
+        if len(value) >= MIN_QUOTED and value in text
     ]
     if len(found) != 1:
         return []
     path, value = found[0]
     return [Issue(path, "refused_value", words, received=value, has_received=True)]
+
+
+def _strings(sent: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each top-level string argument and each string entry of a top-level list, with its path."""
+    out: list[tuple[str, str]] = []
+    for path, value in sent.items():
+        if isinstance(value, str):
+            out.append((path, value))
+        elif isinstance(value, list):
+            out += [(f"{path}.{at}", v) for at, v in enumerate(value) if isinstance(v, str)]
+    return out
 
 
 def validation_issues(text: str) -> list[Issue]:
