@@ -128,12 +128,7 @@ def allowed_properties(schema: Mapping[str, Any], path: Sequence[str | int]) -> 
         props = properties(node)
         if step not in props:
             return []
-        node = resolve(schema, props[step])
-        for key in ("anyOf", "oneOf"):
-            members = [resolve(schema, m) for m in node.get(key) or []]
-            members = [m for m in members if m.get("type") != "null"]
-            if len(members) == 1:
-                node = members[0]
+        node = _one_member(schema, resolve(schema, props[step]))
     return sorted(properties(node))
 
 

@@ -82,7 +82,7 @@ def through_dry_run(attempt: Attempt, envelope: Envelope) -> Envelope:
     target = attempt.contract.tools.get(repair.tool) if repair is not None else None
     if repair is None or target is None or not target.effects.destructive:
         return envelope
-    if "dry_run" not in target.input_model.model_fields or (attempt.client.supports("elicitation")):
+    if "dry_run" not in target.input_model.model_fields or attempt.client.supports("elicitation"):
         return envelope
     try:
         read = validate(target.input_model, repair.arguments, intent=target.intent).value

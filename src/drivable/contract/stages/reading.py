@@ -186,7 +186,9 @@ def nested_issues(issues: list[Issue], into: str, value: Any) -> list[Issue]:
     """The issues of a call whose unknown top-level names are one item of `into`
     (`validation.one_item`, which moves every one of them), saying where each goes, as the repair
     does: never "nothing takes its value"."""
-    where = f"a field of each item of {into}" if isinstance(value, list) else f"a field of {into}"
+    listed = isinstance(value, list)
+    where = f"a field of each item of {into}" if listed else f"a field of {into}"
+    whole = "one item" if listed else "value"
     out = []
     for issue in issues:
         if issue.code == "unknown_property":  # one_item moves every unknown name, or none
@@ -195,7 +197,10 @@ def nested_issues(issues: list[Issue], into: str, value: Any) -> list[Issue]:
             )
             issue = replace(issue, message=message, expected=None)
         elif issue.code == "missing_property" and issue.path == into:
-            message = f"'{into}' is required: the fields sent beside it are its {'one item' if isinstance(value, list) else 'value'} in the call in `repair`."
+            message = (
+                f"'{into}' is required: the fields sent beside it are its {whole} in the call "
+                "in `repair`."
+            )
             issue = replace(issue, message=message)
         out.append(issue)
     return out
