@@ -1,5 +1,5 @@
 """A call that spells one item of a required list of objects at the top level is repaired to that
-list of one item, every value as sent (`drivable.contract.validation.one_item`;
+list of one item, every value as sent (`drivable.contract.repairs.one_item`;
 docs/decisions/0048-a-repair-is-accepted-as-sent.md). A model asked to add one observation sends
 `{"entityName": ..., "contents": [...]}` where the tool takes
 `{"observations": [{"entityName": ..., "contents": [...]}]}`.
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract.envelope import Issue
-from drivable.contract.validation import one_item
+from drivable.contract.repairs import one_item
 from drivable.effects import open_store
 from tests.contract.example_server import contract
 

@@ -1,4 +1,4 @@
-"""A key sent to a tool that takes none (`validation.RETRY_CONTROLS`,
+"""A key sent to a tool that takes none (`repairs.RETRY_CONTROLS`,
 docs/decisions/0035-a-key-an-idempotent-tool-does-not-take.md).
 
 For every tool that declares itself idempotent and takes no `idempotency_key`, and every call to it

@@ -18,15 +18,10 @@ from pydantic import BaseModel, ValidationError
 from drivable.contract.call import Call
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair
+from drivable.contract.repairs import RETRY_CONTROLS, repaired_arguments
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
-from drivable.contract.validation import (
-    RETRY_CONTROLS,
-    callable_repair,
-    issues_from,
-    placeholder_said,
-    repaired_arguments,
-)
+from drivable.contract.validation import callable_repair, issues_from, placeholder_said
 from drivable.kinds import validate
 from drivable.kinds.idempotency_key import fresh_key
 from drivable.kinds.identifier import lookup_of
@@ -184,7 +179,7 @@ _KEY_ADDED = "Resend the repair's idempotency_key unchanged on every retry of th
 
 def nested_issues(issues: list[Issue], into: str, value: Any) -> list[Issue]:
     """The issues of a call whose unknown top-level names are one item of `into`
-    (`validation.one_item`, which moves every one of them), saying where each goes, as the repair
+    (`repairs.one_item`, which moves every one of them), saying where each goes, as the repair
     does: never "nothing takes its value"."""
     listed = isinstance(value, list)
     where = f"a field of each item of {into}" if listed else f"a field of {into}"
