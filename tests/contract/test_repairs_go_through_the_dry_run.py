@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,14 +64,24 @@ async def test_a_client_that_asks_its_user_keeps_the_change() -> None:
     assert "preview's next_call" not in refused.structured["hint"]
 
 
-async def test_a_repair_with_a_confirm_token_keeps_it() -> None:
-    """A call that carries a token is confirming a dry run: the repair keeps it and dry_run false
-    (consent judges the token)."""
+@pytest.mark.parametrize("valid", [True, False])
+async def test_a_repair_keeps_a_confirm_token_only_when_it_confirms_the_repaired_call(
+    valid: bool,
+) -> None:
+    """A call that carries a token that verifies for the repaired call is confirming a dry run:
+    the repair keeps it and dry_run false. A token that does not (forged, or issued for another
+    call) would be refused next: the repair is the dry run."""
+    note = "note_5" if valid else "note_6"  # a note of each case's own: the valid one deletes it
+    preview = await contract.call("delete_note", {"note_id": note})
+    token = preview.structured["next_call"]["arguments"]["confirm_token"]
+    sent = token if valid else "ct2.something"
     refused = await contract.call(
-        "delete_note", {"noteId": "note_4", "dry_run": False, "confirm_token": "ct2.something"}
+        "delete_note", {"noteId": note, "dry_run": False, "confirm_token": sent}
     )
-    assert refused.structured["repair"]["arguments"] == {
-        "note_id": "note_4",
-        "dry_run": False,
-        "confirm_token": "ct2.something",
-    }
+    repair = refused.structured["repair"]["arguments"]
+    if valid:
+        assert repair == {"note_id": note, "dry_run": False, "confirm_token": token}
+        done = await contract.call("delete_note", repair)
+        assert not done.is_error and done.structured["status"] == "deleted"
+    else:
+        assert repair == {"note_id": note, "dry_run": True}

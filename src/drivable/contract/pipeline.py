@@ -52,7 +52,7 @@ async def run(attempt: Attempt) -> Outcome:
         except Exception as failure:
             raise Refused(failure_envelope(attempt, failure)) from None
     except Refused as refused:
-        envelope = through_dry_run(attempt, refused.envelope)
+        envelope = await through_dry_run(attempt, refused.envelope)
         return attempt.contract.finish(envelope, attempt.request_id, attempt.spec)
 
 

@@ -309,6 +309,47 @@ async def test_a_retry_under_a_fresh_key_cannot_reuse_the_spent_token(billing: C
     assert await refunds_of(billing, inv) == 1
 
 
+async def test_a_key_of_another_refund_with_a_token_that_confirms_nothing_leads_to_the_dry_run(
+    billing: Contract,
+) -> None:
+    """The next-steps property drew it: a key that names another refund and a confirm_token "0"
+    (no token this server issued). The repair under a new key would be refused next for that
+    token; it is the dry run (decision 0048)."""
+    first = (await a_paid_invoice(billing))["invoice_id"]
+    second = (await a_paid_invoice(billing, skip=1))["invoice_id"]
+    token = token_of(
+        await call(
+            billing,
+            "refund_invoice",
+            {"invoice_id": first, "amount_cents": 100, "idempotency_key": KEY},
+        )
+    )
+    await call(
+        billing,
+        "refund_invoice",
+        {
+            "invoice_id": first,
+            "amount_cents": 100,
+            "idempotency_key": KEY,
+            "dry_run": False,
+            "confirm_token": token,
+        },
+    )
+    sent = {
+        "invoice_id": second,
+        "amount_cents": 100,
+        "idempotency_key": KEY,
+        "dry_run": False,
+        "confirm_token": "0",
+    }
+    other = await call(billing, "refund_invoice", sent)
+    assert other["code"] == "idempotency_mismatch"
+    repair = other["repair"]["arguments"]
+    assert repair["dry_run"] is True and "confirm_token" not in repair
+    preview = await call(billing, "refund_invoice", repair)
+    assert not preview["is_error"] and preview["status"] == "would_refund"
+
+
 async def test_a_refund_sent_to_perform_without_a_key_is_repaired_to_its_keyed_dry_run(
     billing: Contract,
 ) -> None:

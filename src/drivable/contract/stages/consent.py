@@ -21,9 +21,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from drivable.contract.client import Elicit, Elicited
-from drivable.contract.durable import dry_run_repair
+from drivable.contract.durable import dry_run_repair, identity, unsettled
 from drivable.contract.envelope import Envelope
 from drivable.contract.stages.base import Answer, Attempt, Refused
+from drivable.effects import Refusal, arguments_digest
 from drivable.kinds import validate
 
 ASK_KEY = "confirm"
@@ -73,11 +74,12 @@ DRY_RUN_REPAIR = (
 )
 
 
-def through_dry_run(attempt: Attempt, envelope: Envelope) -> Envelope:
+async def through_dry_run(attempt: Attempt, envelope: Envelope) -> Envelope:
     """`envelope` with its repair made the dry run of the same call when, sent as it is, the
-    repair would make a destructive change without a confirm_token (and the client cannot ask its
-    user): consent would refuse it next. Whatever refused first (the reading, a key already
-    used), a repair is a call the runtime accepts as sent."""
+    repair would make a destructive change without a confirm_token that confirms it (none, or one
+    that does not verify for that call), and the client cannot ask its user: consent would refuse
+    it next. Whatever refused first (the reading, a key already used), a repair is a call the
+    runtime accepts as sent."""
     repair = envelope.repair
     target = attempt.contract.tools.get(repair.tool) if repair is not None else None
     if repair is None or target is None or not target.effects.destructive:
@@ -88,12 +90,28 @@ def through_dry_run(attempt: Attempt, envelope: Envelope) -> Envelope:
         read = validate(target.input_model, repair.arguments, intent=target.intent).value
     except ValidationError:
         return envelope
-    if getattr(read, "dry_run", True) or getattr(read, "confirm_token", None) is not None:
+    if getattr(read, "dry_run", True) or await confirms(attempt, target.name, read):
         return envelope
     kept = {k: v for k, v in repair.arguments.items() if k not in ("dry_run", "confirm_token")}
     envelope.repair = replace(repair, arguments={**kept, "dry_run": True})
     envelope.hint = f"{envelope.hint} {DRY_RUN_REPAIR}" if envelope.hint else DRY_RUN_REPAIR
     return envelope
+
+
+async def confirms(attempt: Attempt, tool: str, args: Any) -> bool:
+    """`args`' confirm_token verifies for that call of `tool` (its signature, age, tool, caller,
+    and the arguments once they are settled); single use is the redeeming's to judge. A store
+    that cannot be reached judges nothing: the token is taken as it is."""
+    token = getattr(args, "confirm_token", None)
+    if token is None:
+        return False
+    try:
+        durability = await attempt.contract.durable()
+    except Exception:
+        return True
+    digest = None if unsettled(args) else arguments_digest(identity(args))
+    claims = durability.tokens.verify(token, tool, digest, attempt.principal.id)
+    return not isinstance(claims, Refusal)
 
 
 def question(attempt: Attempt, preview: dict[str, Any]) -> str:
