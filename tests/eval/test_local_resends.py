@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from drivable.eval.agents.local import same_answer
 from drivable.eval.surfaces import load
 from drivable.eval.turns import Observation, ToolCall
+from tests.contract import example_server
 
 EXAMPLE = load("example")
 
@@ -43,7 +44,10 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
         other = await _seen("get_note", {"note_id": f"note_{missing + 1}"})
         assert same_answer(other) != same_answer(first)  # its message names the other id
 
-        preview = {"note_id": f"note_{missing % 30 + 1}"}  # a dry run: a fresh token each time
+        # a dry run of a note still there (other tests in this process delete notes of the same
+        # in-process server): a fresh token each time
+        alive = [n for n in sorted(example_server.NOTES) if n not in example_server.DELETED]
+        preview = {"note_id": alive[missing % len(alive)]}
         dry, dry_again = await _seen("delete_note", preview), await _seen("delete_note", preview)
         tokens = [
             (d.structured or {})["next_call"]["arguments"]["confirm_token"]
