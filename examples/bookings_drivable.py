@@ -133,7 +133,7 @@ def create_booking(
 @contract.tool(effects=DELETE, errors=["not_found"])
 async def cancel_booking(
     booking_id: Annotated[str, Id("bk_"), Field(description="The id list_my_bookings returned.")],
-    dry_run: DryRun = True,
+    dry_run: DryRun = False,
     confirm_token: ConfirmToken = None,
     *,
     call: Call,

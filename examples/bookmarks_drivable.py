@@ -116,7 +116,7 @@ def delete_bookmark(
     bookmark_id: Annotated[
         str, Id("bm_"), Field(description="The id search_bookmarks or list_bookmarks returned.")
     ],
-    dry_run: DryRun = True,
+    dry_run: DryRun = False,
     confirm_token: ConfirmToken = None,
 ) -> Deleted:
     """Delete one bookmark by id: the dry run shows it, the confirmed call deletes it. Use it only

@@ -248,7 +248,7 @@ def test_a_visible_control_field_is_the_one_a_preset_would_add() -> None:
 
     def keyed_parameters(title: Annotated[str, Field(min_length=1, max_length=50, description="A title.")], idempotency_key: IdempotencyKey) -> Said: raise AssertionError  # fmt: skip
 
-    def confirmed_parameters(title: Annotated[str, Field(min_length=1, max_length=50, description="A title.")], dry_run: DryRun = True, confirm_token: ConfirmToken = None) -> Said: raise AssertionError  # fmt: skip
+    def confirmed_parameters(title: Annotated[str, Field(min_length=1, max_length=50, description="A title.")], dry_run: DryRun = False, confirm_token: ConfirmToken = None) -> Said: raise AssertionError  # fmt: skip
 
     def properties(schema: dict[str, Any]) -> dict[str, Any]:
         return dict(schema["properties"])

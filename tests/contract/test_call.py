@@ -364,15 +364,18 @@ async def test_null_for_a_required_property_reads_as_missing() -> None:
 
 
 @pytest.mark.parametrize("token", ["", "string", "n/a", "<confirm_token>"])
-async def test_a_placeholder_confirm_token_is_no_token_and_names_the_dry_run(token: str) -> None:
+async def test_a_placeholder_confirm_token_is_no_token_and_names_the_confirmed_call(
+    token: str,
+) -> None:
     """A model that fills every property sends one; without a token the call can only be
-    refused, so the placeholder is read as none and the refusal names the dry run to make."""
+    refused, so the placeholder is read as none and the refusal carries a real token."""
     out = await contract.call(
         "delete_note", {"note_id": "note_3", "dry_run": False, "confirm_token": token}
     )
     assert out.structured["code"] == "confirmation_required"
-    assert out.structured["repair"]["arguments"]["dry_run"] is True
-    assert "confirm_token" not in out.structured["repair"]["arguments"]
+    sent = out.structured["repair"]["arguments"]
+    assert sent["dry_run"] is False and sent["confirm_token"] not in {token, None}
+    assert out.structured["details"]["preview"]["status"] == "would_delete"
 
 
 class _Note(KindModel):

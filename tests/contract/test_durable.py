@@ -125,19 +125,25 @@ async def test_concurrent_calls_with_one_key_run_the_effect_once() -> None:
         assert refused["code"] == "in_progress" or refused["details"]["reason"] == "busy"
 
 
-async def test_a_destructive_action_needs_the_dry_runs_token() -> None:
-    refused = await contract.call("delete_note", {"note_id": "note_4", "dry_run": False})
+@pytest.mark.parametrize("sent", [{}, {"dry_run": False}])
+async def test_a_destructive_action_needs_the_token_its_refusal_carries(sent: dict) -> None:
+    """Without a token nothing changes: the refusal is the call's dry run (`details.preview`)
+    with the same call and a token for it as the repair (decision 0049)."""
+    note = "note_4" if sent else "note_9"
+    refused = await contract.call("delete_note", {"note_id": note, **sent})
     env = refused.structured
-    assert env["code"] == "confirmation_required"
+    assert env["code"] == "confirmation_required" and note not in DELETED
+    assert env["details"]["preview"]["status"] == "would_delete"
+    token = env["repair"]["arguments"]["confirm_token"]
     assert env["repair"] == {
-        "next_step": "dry_run_for_a_fresh_confirm_token",
+        "next_step": "send_the_confirmed_call",
         "tool": "delete_note",
-        "arguments": {"note_id": "note_4", "dry_run": True},
+        "arguments": {"note_id": note, "dry_run": False, "confirm_token": token},
     }
-    preview = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
-    assert preview.structured["status"] == "would_delete"
-    token = preview.structured["next_call"]["arguments"]["confirm_token"]
-    assert "note_4" not in DELETED
+    if not sent:  # the repair as it is makes the change
+        done = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
+        assert done.structured["status"] == "deleted" and note in DELETED
+        return
     done = await contract.call(
         "delete_note", {"note_id": "note_4", "dry_run": False, "confirm_token": token}
     )
@@ -151,7 +157,7 @@ async def test_a_destructive_action_needs_the_dry_runs_token() -> None:
 
 async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
     preview = await contract.call(
-        "delete_note", {"note_id": "note_6"}, principal=Principal("alice")
+        "delete_note", {"note_id": "note_6", "dry_run": True}, principal=Principal("alice")
     )
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
     stolen = await contract.call(
@@ -177,7 +183,7 @@ async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
 async def test_a_failed_effect_does_not_spend_the_token() -> None:
     DELETED.append("note_7")  # the note vanishes between the dry run and the real run
     DELETED.remove("note_7")
-    preview = await contract.call("delete_note", {"note_id": "note_7"})
+    preview = await contract.call("delete_note", {"note_id": "note_7", "dry_run": True})
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
     DELETED.append("note_7")
     gone = await contract.call(
@@ -195,7 +201,7 @@ def test_descriptions_state_the_window_and_the_two_steps() -> None:
     # the two steps in tools/list (decision 0033); the receipt window in the detail, where the
     # retry sentence is
     delete = contract.tool_wire(contract.tools["delete_note"])["description"]
-    assert "dry_run=true" in delete and "10 minutes" in delete
+    assert "confirm_token" in delete and "`repair`" in delete and "10 minutes" in delete
     detail = contract.tool_detail()
     assert "within 24 hours" in detail["create_notes"]["description"]
     assert (

@@ -81,7 +81,7 @@ async def test_a_keyed_tool_keeps_its_attachments_and_a_replay_its_receipt() -> 
 
 
 async def test_a_dry_run_and_the_confirmed_run_keep_their_attachments() -> None:
-    preview = await contract.call("delete_card", {"title": "tea"})
+    preview = await contract.call("delete_card", {"title": "tea", "dry_run": True})
     assert not preview.is_error and len(preview.content) == 1
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
     done = await contract.call(

@@ -134,7 +134,7 @@ def test_consent_asks_only_on_a_tokenless_real_run_from_a_client_that_can_ask(
 ) -> None:
     yes = {"action": "accept", "content": {"confirm": True}}
     for raw, client in (
-        ({"booking": booking, "idempotency_key": key}, asking(yes)),  # a dry run (the default)
+        ({"booking": booking, "idempotency_key": key, "dry_run": True}, asking(yes)),  # a dry run
         ({"booking": booking, "idempotency_key": key, "dry_run": False}, ClientSide({})),
         (
             {"booking": booking, "idempotency_key": key, "dry_run": False, "confirm_token": "t"},
@@ -205,7 +205,7 @@ def test_a_preview_leads_on_to_the_real_run_whose_token_is_spent_once(
 ) -> None:
     durability = fresh(tmp_path_factory.mktemp("effects"))  # one store per example
     handler = Handler()
-    dry = attempt({"booking": booking, "idempotency_key": key})
+    dry = attempt({"booking": booking, "idempotency_key": key, "dry_run": True})
     assert previews(dry)
     shown = anyio.run(preview, dry, durability, handler)
     assert shown.meta is None  # no receipt: the real run under the key must not replay a preview
@@ -271,7 +271,8 @@ def test_a_real_run_needs_the_token_unless_the_user_confirmed_it(
     raw = {"booking": booking, "idempotency_key": key, "dry_run": False}
     handler = Handler()
     assert refusal(lambda: perform(attempt(raw), durability, handler)) == "confirmation_required"
-    assert handler.ran == []
+    assert [a.dry_run for a in handler.ran] == [True]  # its dry run, shown in the refusal
+    handler.ran.clear()
     done = anyio.run(partial(perform, attempt(raw), durability, handler, confirmed=True))
     assert not done.is_error and len(handler.ran) == 1
 
@@ -283,7 +284,7 @@ def test_a_preview_under_a_key_of_another_change_leads_on_with_a_key_of_its_own(
     handler = Handler()
     first = attempt({"booking": "first", "idempotency_key": key, "dry_run": False})
     anyio.run(partial(perform, first, durability, handler, confirmed=True))
-    dry = attempt({"booking": "second", "idempotency_key": key})
+    dry = attempt({"booking": "second", "idempotency_key": key, "dry_run": True})
     shown = anyio.run(preview, dry, durability, handler).structured
     own = key_of_change(key, arguments_digest(identity(dry.args)))
     assert shown["next_call"]["arguments"]["idempotency_key"] == own

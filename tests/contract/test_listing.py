@@ -290,7 +290,7 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
             "create_notes",
             {"drafts": [{"title": "A"}, {"title": ""}], "idempotency_key": "k-0033-a"},
         ),
-        ("delete_note", {"note_id": "note_3"}),
+        ("delete_note", {"note_id": "note_3", "dry_run": True}),
     ],
     "caselaw": [
         ("search_decisions", {"query": "damages", "detail": "full", "limit": 2}),
@@ -305,9 +305,14 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("get_invoice", {"invoice_id": "$first_invoice"}),
         (
             "refund_invoice",
-            {"invoice_id": "$first_invoice", "amount_cents": 1, "idempotency_key": "k-0033-r"},
+            {
+                "invoice_id": "$first_invoice",
+                "amount_cents": 1,
+                "idempotency_key": "k-0033-r",
+                "dry_run": True,
+            },
         ),
-        ("void_invoice", {"invoice_id": "$first_invoice"}),
+        ("void_invoice", {"invoice_id": "$first_invoice", "dry_run": True}),
     ],
 }
 

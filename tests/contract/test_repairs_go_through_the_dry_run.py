@@ -72,7 +72,7 @@ async def test_a_repair_keeps_a_confirm_token_only_when_it_confirms_the_repaired
     the repair keeps it and dry_run false. A token that does not (forged, or issued for another
     call) would be refused next: the repair is the dry run."""
     note = "note_5" if valid else "note_6"  # a note of each case's own: the valid one deletes it
-    preview = await contract.call("delete_note", {"note_id": note})
+    preview = await contract.call("delete_note", {"note_id": note, "dry_run": True})
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
     sent = token if valid else "ct2.something"
     refused = await contract.call(

@@ -242,7 +242,7 @@ async def test_presets_add_their_control_fields_and_their_codes(tmp_path: Path) 
     first = await fresh.call("create_thing", args)
     again = await fresh.call("create_thing", args)
     assert first.structured["runs"] == 1 and again.structured["runs"] == 1 and runs == ["a"]
-    preview = await fresh.call("delete_thing", {"title": "a"})
+    preview = await fresh.call("delete_thing", {"title": "a", "dry_run": True})
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
     done = await fresh.call(
         "delete_thing", {"title": "a", "dry_run": False, "confirm_token": token}

@@ -85,7 +85,7 @@ ERROR_CODES: Mapping[str, Code] = _index(
         Code("state_conflict", Recovery.REREAD_STATE, "The request conflicts with the current state of a record. Re-read it with the tool in `repair` and re-plan."),
         Code("idempotency_mismatch", Recovery.FIX_INPUT, "This idempotency_key was already used with different arguments; `issues` names the fields that differ, `repair` is this call with a new key of its own (derived from the arguments, so a retry of it replays). To retry the first change instead, resend its original arguments."),
         Code("in_progress", Recovery.RETRY_LATER, "A call with this idempotency_key is still running. Retry after `retry_after_ms` with the same key and arguments.", temporary=True),
-        Code("confirmation_required", Recovery.FIX_INPUT, "A destructive action needs a confirm_token from its dry run. Make the dry-run call in `repair`, then repeat with the token in its next_call."),
+        Code("confirmation_required", Recovery.FIX_INPUT, "A destructive action runs only with the confirm_token of the same call. Nothing was changed; `details.preview` shows what it would do and `repair` is the call with its token: send it as it is."),
         Code("confirmation_invalid", Recovery.FIX_INPUT, "The confirm_token is forged, expired, already used, or was issued for other arguments. Make the dry-run call in `repair` for a fresh token."),
         Code("invalid_cursor", Recovery.FIX_INPUT, "The cursor was not issued for this query or is damaged. Omit `cursor` to start again from the first page (the call in `repair`)."),
         Code("cursor_expired", Recovery.FIX_INPUT, "The cursor is older than its declared lifetime. Omit `cursor` to start again from the first page (the call in `repair`)."),

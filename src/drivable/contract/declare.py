@@ -55,7 +55,7 @@ DELETE = Preset(
     open_world=False,
     adds=("dry_run", "confirm_token"),
 )
-"""A destructive action in two steps: the input gains `dry_run` (default true) and `confirm_token`."""
+"""A destructive action in two steps: the input gains `dry_run` (default false) and `confirm_token`."""
 
 
 class Keyed(KindModel):
@@ -65,16 +65,16 @@ class Keyed(KindModel):
 
 
 class Confirmed(KindModel):
-    """The input of a destructive action (`DELETE`): a dry run first (the default), which
-    returns a confirm_token; the real run sends `dry_run=false` with that token."""
+    """The input of a destructive action (`DELETE`): a call without its confirm_token is answered
+    with its dry run and the same call with a token; sent with that token, it runs."""
 
-    dry_run: DryRun = True
+    dry_run: DryRun = False
     confirm_token: ConfirmToken = None
 
 
 CONTROL_FIELDS: dict[str, tuple[Any, Any]] = {
     "idempotency_key": (IdempotencyKey, ...),
-    "dry_run": (DryRun, True),
+    "dry_run": (DryRun, False),
     "confirm_token": (ConfirmToken, None),
 }
 

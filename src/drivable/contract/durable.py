@@ -4,8 +4,9 @@ A mutating tool that is not naturally idempotent takes `idempotency_key`: the sa
 same arguments replays the stored result without running the handler; with other arguments it is
 `idempotency_mismatch` naming the fields; while the first call runs, `in_progress`; once the
 record the first call made was undone by another call, `change_undone` (nothing runs). A destructive
-tool takes `dry_run` (default true) and `confirm_token`: the dry run previews and issues a token
-bound to the tool, the arguments and the principal; the real run spends it, in the same
+tool takes `dry_run` (default false) and `confirm_token`: a call without its token changes
+nothing and is answered with its dry run and a token bound to the tool, the arguments and the
+principal (`dry_run=true` asks for the dry run alone); the real run spends it, in the same
 transaction as the effect. The store is `drivable.effects` (SQLite by default, PostgreSQL for
 several processes).
 """
@@ -48,7 +49,8 @@ _KEY_SAID = (
     "retry of that change."
 )
 _DRY_RUN_SAID = (
-    "true (the default) previews the effect and returns a confirm_token; false performs it."
+    "true only previews the change; false (the default) makes it, given this call's "
+    "confirm_token."
 )
 _TOKEN_SAID = (
     "The confirm_token the dry run of this exact call returned; required when dry_run is false."
@@ -61,7 +63,7 @@ key of the allowed characters as it is, a short one with a note; a placeholder c
 description is refused with a fresh key to use."""
 
 DryRun = Annotated[bool, Field(description=_DRY_RUN_SAID)]
-"""Declare `dry_run: DryRun = True` on destructive tools (the `Confirmed` base declares it)."""
+"""Declare `dry_run: DryRun = False` on destructive tools (the `Confirmed` base declares it)."""
 
 ConfirmToken = Annotated[
     Annotated[str, Kind("text", intent="read")] | None,
@@ -75,7 +77,7 @@ spares the round trip a placeholder question would cost."""
 # The same fields as defaults, as models declared before the annotated forms spell them
 # (`idempotency_key: IdempotencyKey = IDEMPOTENCY_KEY`).
 IDEMPOTENCY_KEY: Any = Field(description=_KEY_SAID)
-DRY_RUN: Any = Field(True, description=_DRY_RUN_SAID)
+DRY_RUN: Any = Field(False, description=_DRY_RUN_SAID)
 CONFIRM_TOKEN: Any = Field(None, min_length=1, max_length=1024, description=_TOKEN_SAID)
 
 
@@ -95,9 +97,9 @@ def retry_sentence(window_s: float) -> str:
 def two_step_sentence(ttl_s: float) -> str:
     """What a destructive tool's description says about its two steps (`two-step-sentence`)."""
     return (
-        "Two steps: call with dry_run=true (the default) to preview, then send the "
-        "preview's next_call as it is to make the change (the same call with dry_run=false "
-        f"and a confirm_token, valid {int(ttl_s // 60)} minutes, single use)."
+        "Two steps: a call without its confirm_token changes nothing and answers with what it "
+        "would do and, in `repair`, the same call with a confirm_token (valid "
+        f"{int(ttl_s // 60)} minutes, single use): send that as it is to make the change."
     )
 
 

@@ -1,7 +1,8 @@
 """The call pipeline: one tools/call through small stages, every refusal through one finalizer.
 
     bound_size -> resolve -> check_access -> read_arguments -> bound_read -> set_aside
-    -> consent -> effects (preview | perform) -> handler -> relax_empty -> shape
+    -> consent -> effects (preview | perform, or its dry run as the refusal) -> handler
+    -> relax_empty -> shape
 
 Each stage is a function of the `Attempt` in its own module under `drivable.contract.stages`,
 testable alone; a stage refuses by raising `Refused(envelope)`, and `run` hands every envelope to

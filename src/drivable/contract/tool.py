@@ -316,9 +316,9 @@ def check_effect_inputs(tool: str, effects: Effects, model: type[BaseModel]) -> 
     if effects.destructive:
         dry_run = fields.get("dry_run")
         token = fields.get("confirm_token")
-        if dry_run is None or dry_run.default is not True or token is None or token.is_required():
+        if dry_run is None or dry_run.default is not False or token is None or token.is_required():
             raise ContractError(
-                f"tool {tool!r} is destructive: declare `dry_run: bool = DRY_RUN` (default true) "
+                f"tool {tool!r} is destructive: declare `dry_run: bool = DRY_RUN` (default false) "
                 "and `confirm_token: ConfirmToken = CONFIRM_TOKEN` (drivable.contract.durable)"
             )
     elif "dry_run" in fields or "confirm_token" in fields:

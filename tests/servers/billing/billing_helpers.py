@@ -30,8 +30,10 @@ async def call(contract: Contract, tool: str, arguments: dict[str, Any]) -> dict
 
 
 def token_of(preview: dict[str, Any]) -> str:
-    """A dry run's confirm_token: a preview carries it only inside next_call, the confirming call."""
-    return str(preview["next_call"]["arguments"]["confirm_token"])
+    """The confirm_token offered for a call: a dry run carries it only inside next_call, and a
+    change sent without one is refused with it inside `repair` (both are the confirming call)."""
+    confirming = preview.get("next_call") or preview["repair"]
+    return str(confirming["arguments"]["confirm_token"])
 
 
 def ledger_of(contract: Contract) -> Any:

@@ -2,6 +2,9 @@
 
 A destructive tool's dry run (`preview`) previews and issues a confirm token, carried only inside
 the preview's `next_call` (no receipt: a key reused for the real run must not replay the preview).
+A change asked for without its token is refused with that same dry run, once `perform` found no
+receipt to replay: what it would do in `details.preview`, and the call with its token as the
+repair (`confirmation`).
 A preview whose idempotency_key already names another change leads on with a key of this change's
 own (`key_of_change`), not to a certain refusal. The real run (`perform`) spends the token in the
 effect's transaction, unless the user confirmed it through the client (`stages.consent`).
@@ -28,6 +31,7 @@ from drivable.contract.durable import (
     spend_token,
     unsettled,
 )
+from drivable.contract.envelope import Envelope, Repair
 from drivable.contract.stages.base import Answer, Attempt, Refused
 
 RECEIPT_META = "dev.drivable/receipt"
@@ -51,7 +55,9 @@ def previews(attempt: Attempt) -> bool:
     return attempt.tool.effects.destructive and attempt.args.dry_run
 
 
-async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> Outcome:
+async def preview(
+    attempt: Attempt, durability: Durability, answer: Answer, *, note: str = PREVIEW_NOTE
+) -> Outcome:
     """The dry run's answer, leading on to the real run with a confirm token for it."""
     spec, call, args = attempt.tool, attempt.context, attempt.args
     principal = call.principal.id
@@ -70,7 +76,8 @@ async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> O
                 f"idempotency_key {mine!r} already names another {spec.name} "
                 f"change; next_call carries {key!r}, a key of this change's own."
             )
-        call.note(PREVIEW_NOTE)
+        if note:
+            call.note(note)
 
     answered = await answer(attempt, own)
     token = issue_token(durability, tool=spec.name, principal=principal, args=confirm)
@@ -78,11 +85,47 @@ async def preview(attempt: Attempt, durability: Durability, answer: Answer) -> O
     return answered  # with what the handler attached
 
 
+# docs/decisions/0049-a-change-without-its-token-answers-with-its-preview.md
+async def confirmation(attempt: Attempt, durability: Durability, answer: Answer) -> Envelope:
+    """The refusal of an unconfirmed change, made from its own dry run: what the call would do
+    (`details.preview`), and as the repair the same call with a confirm token bound to it, which
+    the runtime accepts as sent. Nothing changed; the model is one call from the user's goal."""
+    name = attempt.tool.name
+    dry = replace(attempt, args=attempt.args.model_copy(update={"dry_run": True}))
+    shown = (await preview(dry, durability, answer, note="")).structured
+    confirm = shown.pop("next_call")
+    return Envelope(
+        "confirmation_required",
+        f"Nothing was changed yet: {name} runs only with the confirm_token of this exact call. "
+        "`details.preview` shows what it would do.",
+        hint=(
+            f"If that is what the user asked for, send {name} as in `repair`: the same "
+            "arguments, dry_run false and its confirm_token."
+        ),
+        repair=Repair(confirm["tool"], confirm["arguments"], "send_the_confirmed_call"),
+        details={"preview": shown},
+    )
+
+
 async def perform(
     attempt: Attempt, durability: Durability, answer: Answer, *, confirmed: bool = False
 ) -> Outcome:
     """The real run: the handler inside the effect's transaction, with the confirm token spent
-    in it (`confirmed`: the user said yes instead, `stages.consent`), at most once per key."""
+    in it (`confirmed`: the user said yes instead, `stages.consent`), at most once per key. A
+    change that reaches the token without one (no receipt replayed it, no other refusal came
+    first) is refused with its own dry run (`confirmation`)."""
+    try:
+        return await _perform(attempt, durability, answer, confirmed=confirmed)
+    except Refused as refused:
+        tokenless = getattr(attempt.args, "confirm_token", None) is None
+        if refused.envelope.code != "confirmation_required" or not tokenless:
+            raise
+        raise Refused(await confirmation(attempt, durability, answer)) from None
+
+
+async def _perform(
+    attempt: Attempt, durability: Durability, answer: Answer, *, confirmed: bool
+) -> Outcome:
     spec, call, args = attempt.tool, attempt.context, attempt.args
     principal = call.principal.id
     # A value the handler settles ("42.00 GBP" once the invoice's currency is read) is known only
