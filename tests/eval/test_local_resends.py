@@ -47,7 +47,7 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
         # a dry run of a note still there (other tests in this process delete notes of the same
         # in-process server): a fresh token each time
         alive = [n for n in sorted(example_server.NOTES) if n not in example_server.DELETED]
-        preview = {"note_id": alive[missing % len(alive)]}
+        preview = {"note_id": alive[missing % len(alive)], "dry_run": True}
         dry, dry_again = await _seen("delete_note", preview), await _seen("delete_note", preview)
         tokens = [
             (d.structured or {})["next_call"]["arguments"]["confirm_token"]

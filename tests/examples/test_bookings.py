@@ -92,7 +92,7 @@ async def test_the_drivable_server_books_pages_and_cancels(
         mine = await _walk(ok, "list_my_bookings", {"limit": 2})
         assert sorted(b["room_id"] for b in mine) == ["rm_1", "rm_2", "rm_3"]
 
-        preview = await ok("cancel_booking", {"booking_id": first["id"]})
+        preview = await ok("cancel_booking", {"booking_id": first["id"], "dry_run": True})
         assert preview["cancelled"] is False and preview["booking"]["id"] == first["id"]
         done = await ok(preview["next_call"]["tool"], preview["next_call"]["arguments"])
         assert done["cancelled"] is True

@@ -3,7 +3,9 @@
 For every destructive tool of the reference servers (the example notes server and billing): the
 preview has no top-level confirm_token (nor does the outputSchema declare one), its `next_call` is
 the same tool with the same arguments, dry_run false and a token, and sending that `next_call` as
-it is performs the change exactly once (sent again, it changes nothing more).
+it is performs the change exactly once (sent again, it changes nothing more). A change asked for
+without a token (dry_run omitted or false) is refused with that preview and the same call in its
+`repair` (decision 0049), which performs it the same way.
 
 Measured with the real small model: shown the token twice, at the top level and in next_call, it
 confirmed delete_note 0 times in 8 and refund_invoice 5 in 8; shown it only in next_call, 5 in 8
@@ -32,7 +34,7 @@ from tests.servers.billing.billing_helpers import SIZE, refunds_of, scalar
 
 # Every destructive tool of each reference server: a new one fails this until it has a case below.
 DESTRUCTIVE = {"example": {"delete_note"}, "billing": {"refund_invoice", "void_invoice"}}
-DRY_RUN = st.sampled_from([None, True])  # omitted (the default) or sent as true
+DRY_RUN = st.sampled_from([None, True, False])  # omitted (the default, false), true or false
 
 
 def destructive_tools(contract: Contract) -> set[str]:
@@ -75,10 +77,17 @@ async def two_steps(
     Returns the confirmed result."""
     first = dict(sent) if dry_run is None else {**sent, "dry_run": dry_run}
     preview = await contract.call(tool, first)
-    assert not preview.is_error, preview.structured
-    jsonschema.validate(preview.structured, contract.tools[tool].output_schema)
-    assert "confirm_token" not in preview.structured
-    following = preview.structured["next_call"]
+    if dry_run is True:
+        assert not preview.is_error, preview.structured
+        shown = preview.structured
+        following = shown["next_call"]
+    else:  # refused with its dry run: the preview in details, the confirming call as the repair
+        assert preview.structured["code"] == "confirmation_required", preview.structured
+        shown = preview.structured["details"]["preview"]
+        repair = preview.structured["repair"]
+        following = {"tool": repair["tool"], "arguments": repair["arguments"]}
+    jsonschema.validate(shown, contract.tools[tool].output_schema)
+    assert "confirm_token" not in shown
     assert set(following) == {"tool", "arguments"} and following["tool"] == tool
     arguments = following["arguments"]
     assert arguments["dry_run"] is False

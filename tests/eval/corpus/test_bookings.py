@@ -250,8 +250,9 @@ async def test_a_cancel_runs_only_with_the_token_of_its_own_dry_run() -> None:
     contract = serve()
     straight = await contract.call("cancel_booking", {"booking_id": "bk_2345", "dry_run": False})
     assert straight.is_error and straight.structured["code"] == "confirmation_required"
-    assert straight.structured["repair"]["arguments"] == {"booking_id": "bk_2345", "dry_run": True}
-    preview = await _ok(contract, "cancel_booking", straight.structured["repair"]["arguments"])
+    assert straight.structured["details"]["preview"]["cancelled"] is False
+    assert straight.structured["repair"]["arguments"]["dry_run"] is False
+    preview = await _ok(contract, "cancel_booking", {"booking_id": "bk_2345", "dry_run": True})
     assert preview["cancelled"] is False and preview["booking"]["status"] == "confirmed"
     still = await _ok(
         contract,

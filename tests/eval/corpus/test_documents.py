@@ -298,10 +298,13 @@ async def test_a_delete_needs_its_dry_run_and_the_token_is_spent_once(
     async with fresh_contract(tmp_path) as contract, drivable_client(contract) as client:
         asked = {"document_id": doc, "dry_run": False}
         refused = await call_error(client, "delete_document", asked, code="confirmation_required")
-        assert refused["repair"]["arguments"] == {"document_id": doc, "dry_run": True}
-        preview = await call_ok(client, "delete_document", refused["repair"]["arguments"])
-        assert preview["status"] == "would_delete"
-        confirm = preview["next_call"]["arguments"]
+        assert refused["details"]["preview"]["status"] == "would_delete"
+        confirm = refused["repair"]["arguments"]
+        assert confirm == {
+            "document_id": doc,
+            "dry_run": False,
+            "confirm_token": confirm["confirm_token"],
+        }
         deleted = await call_ok(client, "delete_document", confirm)
         assert deleted["status"] == "deleted"
         await call_error(client, "delete_document", confirm, code="confirmation_invalid")
@@ -329,7 +332,9 @@ async def test_a_share_resent_after_its_document_was_deleted_says_so(
     ):
         await call_ok(client, "share_document", share)
         first = await call_ok(client, "share_document", kept)
-        preview = await call_ok(client, "delete_document", {"document_id": plan.document_id})
+        preview = await call_ok(
+            client, "delete_document", {"document_id": plan.document_id, "dry_run": True}
+        )
         await call_ok(client, "delete_document", preview["next_call"]["arguments"])
         resent = await call_error(client, "share_document", share, code="change_undone")
         made = {"kind": "share", "id": f"{plan.document_id}/{guest}"}
@@ -339,7 +344,7 @@ async def test_a_share_resent_after_its_document_was_deleted_says_so(
         await call_error(client, "share_document", resent["repair"]["arguments"], code="not_found")
         again = await call_ok(client, "share_document", kept)
         assert again["status"] == first["status"] == "shared"
-        folder = await call_ok(client, "delete_folder", {"folder": other.folder})
+        folder = await call_ok(client, "delete_folder", {"folder": other.folder, "dry_run": True})
         await call_ok(client, "delete_folder", folder["next_call"]["arguments"])
         gone = await call_error(client, "share_document", kept, code="change_undone")
         assert gone["details"]["undone_by"] == "delete_folder"
@@ -358,7 +363,8 @@ def test_a_folder_delete_says_how_many_documents_go_before_it_deletes_them(
 ) -> None:
     async def go() -> None:
         async with fresh_contract(tmp_path_factory.mktemp("f")) as contract:
-            preview = (await contract.call("delete_folder", {"folder": folder})).structured
+            asked = {"folder": folder, "dry_run": True}
+            preview = (await contract.call("delete_folder", asked)).structured
             assert preview["documents"] == len(_under(folder))
             assert f"{len(_under(folder))} document" in preview["summary"]
             done = await contract.call("delete_folder", preview["next_call"]["arguments"])

@@ -207,17 +207,20 @@ async def test_delete_takes_a_dry_run_and_its_token(
             client, "delete_ticket", {"ticket_id": "MOB-58", "dry_run": False}
         )
         assert refused["code"] == "confirmation_required"
-        assert refused["repair"]["arguments"] == {"ticket_id": "MOB-58", "dry_run": True}
-        preview = await call_ok(client, "delete_ticket", refused["repair"]["arguments"])
-        assert preview["status"] == "would_delete"
-        await call_ok(client, "get_ticket", {"ticket_id": "MOB-58"})  # a preview deletes nothing
-        confirm = preview["next_call"]
+        assert refused["details"]["preview"]["status"] == "would_delete"
+        await call_ok(client, "get_ticket", {"ticket_id": "MOB-58"})  # a refusal deletes nothing
+        confirm = refused["repair"]
+        assert confirm["arguments"] == {
+            "ticket_id": "MOB-58",
+            "dry_run": False,
+            "confirm_token": confirm["arguments"]["confirm_token"],
+        }
         done = await call_ok(client, confirm["tool"], confirm["arguments"])
         assert done["status"] == "deleted"
         gone = await call_error(client, "get_ticket", {"ticket_id": "MOB-58"}, code="not_found")
         assert "deleted" in gone["message"]
         assert gone["repair"]["arguments"] == {"project": "MOB"}
-        again = await call_ok(client, "delete_ticket", {"ticket_id": "MOB-58"})
+        again = await call_ok(client, "delete_ticket", {"ticket_id": "MOB-58", "dry_run": True})
         assert again["status"] == "already_deleted"
 
 
@@ -232,7 +235,7 @@ async def test_a_create_or_comment_resent_after_its_ticket_was_deleted_says_so(
         made = (await call_ok(client, "create_ticket", new))["ticket"]["ticket_id"]
         note = {"ticket_id": made, "body": "Seen on iOS too.", "idempotency_key": "cart-note-1"}
         await call_ok(client, "add_comment", note)
-        preview = await call_ok(client, "delete_ticket", {"ticket_id": made})
+        preview = await call_ok(client, "delete_ticket", {"ticket_id": made, "dry_run": True})
         await call_ok(client, "delete_ticket", preview["next_call"]["arguments"])
         resent = await call_error(client, "create_ticket", new, code="change_undone")
         assert resent["details"]["made"] == {"kind": "ticket", "id": made}

@@ -69,7 +69,7 @@ async def test_the_surface_states_effects_honestly(billing: Contract) -> None:
     refund = wire["refund_invoice"]
     amount = refund["inputSchema"]["properties"]["amount_cents"]
     assert (amount["type"], amount["minimum"], amount["maximum"]) == ("integer", 1, 500000)
-    assert refund["inputSchema"]["properties"]["dry_run"]["default"] is True
+    assert refund["inputSchema"]["properties"]["dry_run"]["default"] is False
     assert set(refund["inputSchema"]["required"]) == {
         "invoice_id",
         "amount_cents",
@@ -259,16 +259,20 @@ async def test_a_stale_version_is_a_conflict_whose_repair_is_the_read(either: Co
 
 async def test_void_takes_two_steps_and_only_when_no_money_is_kept(either: Contract) -> None:
     inv = (await an_open_invoice(either))["invoice_id"]
-    preview = await call(either, "void_invoice", {"invoice_id": inv, "reason": "issued twice"})
+    preview = await call(
+        either, "void_invoice", {"invoice_id": inv, "reason": "issued twice", "dry_run": True}
+    )
     assert preview["status"] == "would_void"
     unconfirmed = await call(
         either, "void_invoice", {"invoice_id": inv, "reason": "issued twice", "dry_run": False}
     )
     assert unconfirmed["code"] == "confirmation_required"
+    assert unconfirmed["details"]["preview"]["status"] == "would_void"
     assert unconfirmed["repair"]["arguments"] == {
         "invoice_id": inv,
         "reason": "issued twice",
-        "dry_run": True,
+        "dry_run": False,
+        "confirm_token": token_of(unconfirmed),
     }
     real = {
         "invoice_id": inv,
@@ -280,7 +284,7 @@ async def test_void_takes_two_steps_and_only_when_no_money_is_kept(either: Contr
     assert voided["status"] == "voided" and voided["invoice_state"] == "void"
     reused = await call(either, "void_invoice", real)
     assert reused["code"] == "confirmation_invalid"
-    again = await call(either, "void_invoice", {"invoice_id": inv})
+    again = await call(either, "void_invoice", {"invoice_id": inv, "dry_run": True})
     assert again["status"] == "already_void"
     state = await scalar(either, "SELECT state FROM billing_invoices WHERE invoice_id = ?", (inv,))
     assert state == "void"
@@ -372,7 +376,7 @@ async def test_a_short_key_refunds_once_and_its_retry_replays(either: Contract, 
     # the model minted "abc123" and was refused for its length nine times in a row
     inv = (await a_paid_invoice(either))["invoice_id"]
     args = {"invoice_id": inv, "amount_cents": 100, "idempotency_key": key}
-    dry = await call(either, "refund_invoice", args)
+    dry = await call(either, "refund_invoice", {**args, "dry_run": True})
     assert not dry["is_error"] and any("shorter than 8" in n for n in dry["notes"]), dry
     done = {**args, "dry_run": False, "confirm_token": token_of(dry)}
     first = await call(either, "refund_invoice", done)
@@ -392,9 +396,10 @@ async def test_a_copied_placeholder_key_is_refused_with_a_key_to_use(either: Con
     assert refused["issues"][0]["code"] == "invalid_key"
     # the repair is the same call with a key of its own (decision 0044)
     repair = refused["repair"]
-    assert repair["arguments"] == {
+    assert repair["arguments"] == {  # its dry run: a change needs its token (decision 0048)
         **args,
         "idempotency_key": repair["arguments"]["idempotency_key"],
+        "dry_run": True,
     }
     assert re.fullmatch(r"[0-9a-f-]{36}", repair["arguments"]["idempotency_key"])
     dry = await call(either, "refund_invoice", repair["arguments"])

@@ -30,7 +30,9 @@ async def test_a_create_resent_after_its_invoice_was_voided_says_so(either: Cont
     inv = made["invoice"]["invoice_id"]
     replayed = await call(either, "create_invoice", INVOICE)
     assert replayed["invoice"]["invoice_id"] == inv  # standing: a plain replay
-    preview = await call(either, "void_invoice", {"invoice_id": inv, "reason": "issued twice"})
+    preview = await call(
+        either, "void_invoice", {"invoice_id": inv, "reason": "issued twice", "dry_run": True}
+    )
     voided = await call(either, "void_invoice", preview["next_call"]["arguments"])
     assert voided["status"] == "voided", voided
 

@@ -70,7 +70,8 @@ async def drive_refund(call: Wire, key: str) -> tuple[str, str]:
     assert "amount_cents: Read '4 000' as 4000." in preview["notes"]
     unconfirmed = await call("refund_invoice", {**args, "dry_run": "false"})
     assert unconfirmed["code"] == "confirmation_required"
-    assert unconfirmed["repair"]["arguments"]["dry_run"] is True
+    assert unconfirmed["repair"]["arguments"]["dry_run"] is False  # the confirming call
+    assert unconfirmed["details"]["preview"]["status"] == "would_refund"
     real = {**args, "dry_run": False, "confirm_token": token_of(preview)}
     done = await call("refund_invoice", real)
     assert done["status"] == "refunded", done
