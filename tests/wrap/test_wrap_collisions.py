@@ -28,19 +28,21 @@ async def test_the_upstreams_own_key_and_two_steps_are_kept(tmp_path: Path) -> N
         first = await ok(client, "import_note", call)
         again = await ok(client, "import_note", call)
         without = await refused(client, "archive_note", {"note_id": "n1", "dry_run": False})
-        assert [c["tool"] for c in calls_logged(log)] == ["import_note"]
-        preview = await ok(client, "archive_note", {"note_id": "n1"})
+        # refused with the upstream's own dry run of it (decision 0049); nothing archived
+        assert [c["tool"] for c in calls_logged(log)] == ["import_note", "archive_note"]
+        preview = await ok(client, "archive_note", {"note_id": "n1", "dry_run": True})
         done = await ok(client, "archive_note", preview["next_call"]["arguments"])
     assert "idempotency_key" in tools["import_note"]["required"]
-    assert tools["archive_note"]["properties"]["dry_run"]["default"] is True
+    assert tools["archive_note"]["properties"]["dry_run"]["default"] is False
     assert first["result"] == again["result"]
     assert without["code"] == "confirmation_required"
+    assert without["details"]["preview"]["result"]["would_archive"] == "n1"
     assert preview["result"]["would_archive"] == "n1"  # the upstream's own dry run
     assert preview["would_send"] == {"note_id": "n1", "dry_run": False}
     assert done["text"] == "archived n1"
     sent = [(c["tool"], c["arguments"]) for c in calls_logged(log)]
     assert sent[0] == ("import_note", call)  # once, with the key
-    assert [a.get("dry_run") for t, a in sent[1:]] == [True, True, False]
+    assert [a.get("dry_run") for t, a in sent[1:]] == [True, True, True, False]
     assert sent[-1][1]["confirm_token"].startswith("up-n1-")  # the upstream's token, relayed
 
 

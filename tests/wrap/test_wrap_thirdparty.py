@@ -29,7 +29,7 @@ async def test_memory_server(tmp_path: Path) -> None:
             client, "create_entities", {"entities": [entity], "idempotency_key": "ada-entity-1"}
         )
         assert replayed["result"] == created["result"]
-        preview = await ok(client, "delete_entities", {"entityNames": ["Ada"]})
+        preview = await ok(client, "delete_entities", {"entityNames": ["Ada"], "dry_run": True})
         assert preview["would_send"] == {"entityNames": ["Ada"]}
         still = await ok(client, "read_graph", {})
         assert [e["name"] for e in still["result"]["entities"]] == ["Ada"]
@@ -63,9 +63,11 @@ async def test_filesystem_server(tmp_path: Path) -> None:
         missing = await refused(client, "read_text_file", {"path": str(root / "none.txt")})
         outside = await refused(client, "read_text_file", {"path": "/etc/hostname"})
         new = {"path": str(root / "b.txt"), "content": "beta"}
-        preview = await ok(client, "write_file", new)
+        asked = await refused(client, "write_file", new)  # no token: its dry run, refused
+        assert asked["code"] == "confirmation_required"
+        assert asked["details"]["preview"]["would_send"] == new
         assert not (root / "b.txt").exists()  # the dry run did not reach the server
-        await ok(client, "write_file", preview["next_call"]["arguments"])
+        await ok(client, "write_file", asked["repair"]["arguments"])
     assert "alpha" in str(read)
     assert missing["code"] == "not_found" and "list_directory" in missing["hint"]
     assert [i["path"] for i in missing["issues"]] == ["path"]

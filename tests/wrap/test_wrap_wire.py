@@ -69,7 +69,7 @@ async def test_a_destructive_call_without_a_valid_token_never_reaches_upstream(
         forged = await refused(
             client, "delete_note", {"note_id": "n1", "dry_run": False, "confirm_token": "ct2.x.y"}
         )
-        preview = await ok(client, "delete_note", {"note_id": "n1"})
+        preview = await ok(client, "delete_note", {"note_id": "n1", "dry_run": True})
         token_of_n1 = preview["next_call"]["arguments"]["confirm_token"]
         other_note = await refused(
             client,
@@ -79,7 +79,9 @@ async def test_a_destructive_call_without_a_valid_token_never_reaches_upstream(
         assert calls_logged(log) == []  # nothing so far reached upstream
         done = await ok(client, "delete_note", preview["next_call"]["arguments"])
         reused = await refused(client, "delete_note", preview["next_call"]["arguments"])
-    assert no_token["code"] == "confirmation_required"
+    assert no_token["code"] == "confirmation_required"  # with its dry run (decision 0049)
+    assert no_token["details"]["preview"]["would_send"] == {"note_id": "n1"}
+    assert no_token["repair"]["arguments"]["confirm_token"].startswith("ct2.")
     assert forged["code"] == other_note["code"] == reused["code"] == "confirmation_invalid"
     assert preview["would_send"] == {"note_id": "n1"}
     assert preview["notes"] == [PREVIEW_NOTE]  # the preview says it changed nothing
@@ -94,7 +96,7 @@ async def test_upstream_failures_are_the_envelope(tmp_path: Path) -> None:
         validation = await refused(client, "set_age", {"age": 200, "idempotency_key": "age-200-a"})
         trace = await refused(client, "fail_inside", {})
         rpc = await refused(client, "refuse_rpc", {})
-        preview = await ok(client, "delete_note", {"note_id": "n9"})
+        preview = await ok(client, "delete_note", {"note_id": "n9", "dry_run": True})
         missing = await refused(client, "delete_note", preview["next_call"]["arguments"])
         said_as_success = await refused(client, "open_note", {"note_id": "n9"})
         crashed = await refused(client, "crash_now", {})
