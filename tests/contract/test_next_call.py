@@ -94,9 +94,7 @@ def test_following_next_call_through_a_search_meets_each_decision_once(
 def test_a_dry_runs_next_call_performs_exactly_the_previewed_call(note: int) -> None:
     async def go() -> None:
         contract = load("example")
-        preview = await contract.call(
-            "delete_note", {"note_id": f"note_{note}", "dry_run": True}
-        )
+        preview = await contract.call("delete_note", {"note_id": f"note_{note}", "dry_run": True})
         _checked(contract, "delete_note", preview.structured)
         assert "confirm_token" not in preview.structured  # the token is only in next_call
         following = preview.structured["next_call"]

@@ -49,8 +49,7 @@ _KEY_SAID = (
     "retry of that change."
 )
 _DRY_RUN_SAID = (
-    "true only previews the change; false (the default) makes it, given this call's "
-    "confirm_token."
+    "true only previews the change; false (the default) makes it, given this call's confirm_token."
 )
 _TOKEN_SAID = (
     "The confirm_token the dry run of this exact call returned; required when dry_run is false."
