@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -126,7 +127,9 @@ async def test_concurrent_calls_with_one_key_run_the_effect_once() -> None:
 
 
 @pytest.mark.parametrize("sent", [{}, {"dry_run": False}])
-async def test_a_destructive_action_needs_the_token_its_refusal_carries(sent: dict) -> None:
+async def test_a_destructive_action_needs_the_token_its_refusal_carries(
+    sent: dict[str, Any],
+) -> None:
     """Without a token nothing changes: the refusal is the call's dry run (`details.preview`)
     with the same call and a token for it as the repair (decision 0049)."""
     note = "note_4" if sent else "note_9"
