@@ -242,7 +242,9 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         assert sorted(seen) == sorted(created)
         tokens: list[tuple[int, int]] = []
         for bookmark_id in created:
-            preview, issuer = await call("delete_bookmark", {"bookmark_id": bookmark_id})
+            preview, issuer = await call(
+                "delete_bookmark", {"bookmark_id": bookmark_id, "dry_run": True}
+            )
             done, checker = await call(
                 "delete_bookmark",
                 {

@@ -31,7 +31,7 @@ from drivable.contract.durable import (
     spend_token,
     unsettled,
 )
-from drivable.contract.envelope import Envelope, Repair
+from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Answer, Attempt, Refused
 
 RECEIPT_META = "dev.drivable/receipt"
@@ -102,6 +102,13 @@ async def confirmation(attempt: Attempt, durability: Durability, answer: Answer)
             f"If that is what the user asked for, send {name} as in `repair`: the same "
             "arguments, dry_run false and its confirm_token."
         ),
+        issues=[
+            Issue(
+                "confirm_token",
+                "confirmation_required",
+                "No confirm_token was sent; the one in `repair` is this call's.",
+            )
+        ],
         repair=Repair(confirm["tool"], confirm["arguments"], "send_the_confirmed_call"),
         details={"preview": shown},
     )
