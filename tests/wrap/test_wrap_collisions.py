@@ -56,9 +56,7 @@ def _spelled(field: str, style: int) -> str:
     return "-".join(words) if style == 3 else field
 
 
-@given(
-    st.sets(st.sampled_from(sorted(CONTROL_FIELDS))), st.integers(0, 3), st.none() | HINTS
-)
+@given(st.sets(st.sampled_from(sorted(CONTROL_FIELDS))), st.integers(0, 3), st.none() | HINTS)
 def test_any_owned_control_field_still_gives_a_contract(
     owned: set[str], style: int, hints: Any
 ) -> None:

@@ -264,13 +264,13 @@ def owned_controls(tool: Mapping[str, Any]) -> dict[str, str]:
     (docs/decisions/0050-an-upstreams-own-dry-run-spelled-its-way.md)."""
     properties = (tool.get("inputSchema") or {}).get("properties") or {}
     owned: dict[str, str] = {}
-    for field in CONTROL_FIELDS:
-        if field in properties:
-            owned[field] = field
+    for control in CONTROL_FIELDS:
+        if control in properties:
+            owned[control] = control
             continue
-        spelled = [p for p in properties if _words(p) == field]
+        spelled = [p for p in properties if _words(p) == control]
         if len(spelled) == 1:
-            owned[field] = spelled[0]
+            owned[control] = spelled[0]
     return owned
 
 

@@ -393,9 +393,10 @@ def _mode_checks(
         "A model acts on its first reading. A one-step delete leaves no moment for the user to "
         "see what will go.",
         "`delete_project(project_id)`.",
-        "Add `dry_run: boolean` (default true) returning what would change plus a confirm token "
-        "that the real call requires: a field of the preview, or (better: models copy it) inside "
-        "`next_call`, the confirming call written out with `dry_run: false` and the token.",
+        "Add a confirm token that the real call requires, and `dry_run: boolean` for the preview "
+        "alone: a call without the token changes nothing and answers with what it would change "
+        "and the confirming call written out (`dry_run: false` and the token), which models "
+        "copy; a token as a field of the preview works too.",
         levels=(
             (
                 "minor",
@@ -420,9 +421,9 @@ def _confirmation(ctx: StaticContext, tool: dict[str, Any]) -> Iterator[Finding]
             tool_subject(tool),
             f"Destructive `{name}` acts in one step: no dry run, no confirmation.",
             {"properties": sorted(props), "annotations": ann},
-            f"Add `dry_run` (default true) to `{name}` returning what would go and a "
-            "`confirm_token` the real call requires, at the top level or inside `next_call` "
-            "(the confirming call written out).",
+            f"Give `{name}` a `confirm_token` the real call requires and a `dry_run`: a call "
+            "without the token deletes nothing and answers with what would go and the "
+            "confirming call written out (`dry_run: false` and the token).",
         )
 
 
