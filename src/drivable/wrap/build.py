@@ -143,8 +143,8 @@ def _declare(
     owned = owned_controls(tool)
     # a control field the upstream declares is the wrapper's mechanism's, its value passed on
     # under the upstream's own spelling of its name (`dryRun` for dry_run)
-    taken = {owned[f] for f in owned if f in effects.adds}
     spelled = {f: owned[f] for f in owned if f in effects.adds}
+    taken = set(spelled.values())
     model = input_model(
         upstream_name,
         _without(schema, taken),
