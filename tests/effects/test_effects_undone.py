@@ -292,7 +292,7 @@ async def _made_ready(store: SqlEffectStore) -> None:
 
 
 async def _removed(contract: Contract, thing_id: str) -> None:
-    preview = await contract.call("remove_thing", {"thing_id": thing_id})
+    preview = await contract.call("remove_thing", {"thing_id": thing_id, "dry_run": True})
     assert not preview.is_error, preview.structured
     done = await contract.call("remove_thing", preview.structured["next_call"]["arguments"])
     assert not done.is_error and done.structured["removed"] is True

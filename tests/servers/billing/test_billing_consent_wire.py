@@ -82,5 +82,8 @@ async def test_anything_but_a_yes_moves_nothing(
 async def test_without_elicitation_the_token_is_still_required(tmp_path: Path) -> None:
     before, answer, after = await _refund(tmp_path, "auto", None)
     assert answer["is_error"] and answer["code"] == "confirmation_required", answer
-    assert answer["repair"]["arguments"]["dry_run"] is True
+    # the confirming call with a token of its own, beside its preview (decision 0049)
+    assert answer["repair"]["arguments"]["dry_run"] is False
+    assert answer["repair"]["arguments"]["confirm_token"].startswith("ct2.")
+    assert answer["details"]["preview"]["status"] == "would_refund"
     assert after["refundable_cents"] == before["refundable_cents"]
