@@ -68,22 +68,6 @@ async def test_filesystem_server(tmp_path: Path) -> None:
         assert asked["details"]["preview"]["would_send"] == new
         assert not (root / "b.txt").exists()  # the dry run did not reach the server
         await ok(client, "write_file", asked["repair"]["arguments"])
-        # edit_file's own `dryRun` is the dry run (decision 0050): listed once, as dry_run; the
-        # refusal's preview is the server's own diff, and the repair edits
-        edit = {
-            "path": str(root / "a.txt"),
-            "edits": [{"oldText": "alpha", "newText": "gamma"}],
-            "idempotency_key": "edit-a-0001",
-        }
-        diffed = await refused(client, "edit_file", edit)
-        assert (root / "a.txt").read_text(encoding="utf-8") == "alpha\n"
-        await ok(client, "edit_file", diffed["repair"]["arguments"])
-    assert "dryRun" not in tools["edit_file"].input_schema["properties"]
-    assert "dry_run" in tools["edit_file"].input_schema["properties"]
-    assert diffed["code"] == "confirmation_required"
-    assert "+gamma" in diffed["details"]["preview"]["text"]
-    assert diffed["details"]["preview"]["would_send"]["dryRun"] is False
-    assert (root / "a.txt").read_text(encoding="utf-8") == "gamma\n"
     assert "alpha" in str(read)
     assert missing["code"] == "not_found" and "list_directory" in missing["hint"]
     assert [i["path"] for i in missing["issues"]] == ["path"]

@@ -142,9 +142,7 @@ def _declare(
     schema: dict[str, Any] = dict(tool.get("inputSchema") or {"type": "object"})
     owned = owned_controls(tool)
     # a control field the upstream declares is the wrapper's mechanism's, its value passed on
-    # under the upstream's own spelling of its name (`dryRun` for dry_run)
-    spelled = {f: owned[f] for f in owned if f in effects.adds}
-    taken = set(spelled.values())
+    taken = owned & set(effects.adds)
     model = input_model(
         upstream_name,
         _without(schema, taken),
@@ -174,10 +172,9 @@ def _declare(
             kept, start, ref = await paging.kept(contract, call, args)
             return page(kept, args, call, ref, start)
         read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
-        read = {spelled.get(k, k): v for k, v in read.items()}
         sent = to_upstream(read, schema, schema)
         if effects.destructive and "dry_run" in owned:
-            sent[owned["dry_run"]] = bool(args.dry_run)  # never the upstream's own default
+            sent["dry_run"] = bool(args.dry_run)  # never the upstream's own default
         if effects.destructive and args.dry_run and "dry_run" not in owned:
             return Forwarded(would_send=sent)
         if effects.destructive and "confirm_token" in owned and not args.dry_run:
@@ -190,10 +187,9 @@ def _declare(
         whole = forwarded(answer)
         if effects.destructive and args.dry_run:
             # the upstream's own dry run, beside what the confirmed call sends
-            token_name = owned.get("confirm_token", "confirm_token")
             would_send = {
-                **{k: v for k, v in sent.items() if k != token_name},
-                owned["dry_run"]: False,
+                **{k: v for k, v in sent.items() if k != "confirm_token"},
+                "dry_run": False,
             }
             return Forwarded(result=whole.result, text=whole.text, would_send=would_send)
         if paged and more_than_a_page(whole):
@@ -208,13 +204,12 @@ def _declare(
         upstream): the caller confirmed through the wrapper's two steps; the upstream's own dry
         run of the same call issues its token (its first `confirm_token` value). Without a
         `dry_run` of its own there is no safe preview to ask: no token is sent."""
-        token_name = owned["confirm_token"]
-        unconfirmed = {k: v for k, v in sent.items() if k != token_name}
+        unconfirmed = {k: v for k, v in sent.items() if k != "confirm_token"}
         if "dry_run" not in owned:
             return unconfirmed
-        answer = await ask(upstream, {**unconfirmed, owned["dry_run"]: True})
-        token = _first(forwarded(answer).result, token_name)
-        return {**unconfirmed, token_name: token} if isinstance(token, str) else unconfirmed
+        answer = await ask(upstream, {**unconfirmed, "dry_run": True})
+        token = _first(forwarded(answer).result, "confirm_token")
+        return {**unconfirmed, "confirm_token": token} if isinstance(token, str) else unconfirmed
 
     async def ask(upstream: Upstream, sent: dict[str, Any]) -> CallToolResult:
         try:
@@ -257,27 +252,10 @@ def _declare(
     )(forward)
 
 
-def owned_controls(tool: Mapping[str, Any]) -> dict[str, str]:
-    """The control fields an upstream tool's input schema declares itself, each to the name the
-    upstream spells it with: the name itself, else the one property that spells it another way
-    (case and separators aside: `dryRun`, `Dry-Run`), which means the same thing
-    (docs/decisions/0050-an-upstreams-own-dry-run-spelled-its-way.md)."""
+def owned_controls(tool: Mapping[str, Any]) -> frozenset[str]:
+    """The control fields an upstream tool's input schema declares itself."""
     properties = (tool.get("inputSchema") or {}).get("properties") or {}
-    owned: dict[str, str] = {}
-    for control in CONTROL_FIELDS:
-        if control in properties:
-            owned[control] = control
-            continue
-        spelled = [p for p in properties if _words(p) == control]
-        if len(spelled) == 1:
-            owned[control] = spelled[0]
-    return owned
-
-
-def _words(name: str) -> str:
-    """A property name's words, lower case, joined by underscores (`dryRun` -> `dry_run`)."""
-    snake = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return re.sub(r"[^a-z0-9]+", "_", snake.lower()).strip("_")
+    return frozenset(CONTROL_FIELDS) & frozenset(properties)
 
 
 def _without(schema: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
