@@ -7,6 +7,7 @@ docs/decisions/0048-a-repair-is-accepted-as-sent.md). A model asked to add one o
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from drivable.contract.envelope import Issue
 from drivable.contract.repairs import one_item
 from drivable.effects import open_store
-from tests.contract.example_server import contract
+from tests.contract.example_server import CREATED, contract
 
 NAMES = st.from_regex(r"[a-m]{3,8}(_[a-m]{3,8})?", fullmatch=True)
 # no letter in common with NAMES: a stranger is no spelling of any field
@@ -108,21 +109,46 @@ def store(tmp_path: Path) -> None:
     day=st.dates().map(str),
     spelled=st.sampled_from(["title", "Title", "TITLE"]),
 )
-async def test_create_notes_with_one_drafts_fields_sent_flat(
+async def test_create_notes_with_one_drafts_fields_sent_flat_is_read_as_that_draft(
     store: None, title: str, day: str, spelled: str
 ) -> None:
-    key = "7d4b0b9e-2a34-4c2e-9f3a-5d5e0c1a9b11"
-    refused = await contract.call(
-        "create_notes", {spelled: title, "day": day, "idempotency_key": key}
-    )
-    env = refused.structured
+    # decision 0052: the certain fix is a reading, said in a note; the key resent with the
+    # draft nested replays it (the same change, spelled another way)
+    key = str(uuid.uuid4())
+    flat = await contract.call("create_notes", {spelled: title, "day": day, "idempotency_key": key})
+    assert not flat.is_error, flat.structured
+    made = flat.structured["created"]
+    assert len(made) == 1
+    assert CREATED[-1] == {"id": made[0], "title": title, "day": day}
     assert (
-        refused.is_error
-        and env["repair"]["next_step"] == "resend_with_the_fields_inside_their_item"
+        f"drafts: Read {spelled}, day sent beside drafts as its one item."
+        in flat.structured["notes"]
     )
-    assert env["repair"]["arguments"] == {
-        "drafts": [{"title": title, "day": day}],
-        "idempotency_key": key,
+    nested = await contract.call(
+        "create_notes", {"drafts": [{"title": title, "day": day}], "idempotency_key": key}
+    )
+    assert nested.structured["created"] == made and CREATED[-1]["id"] == made[0]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    title=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=20),
+    day=st.dates().map(str),
+    spelled=st.sampled_from(["title", "Title", "TITLE"]),
+)
+async def test_one_draft_sent_flat_without_a_key_is_refused_with_the_draft_nested_and_a_key(
+    store: None, title: str, day: str, spelled: str
+) -> None:
+    before = len(CREATED)
+    refused = await contract.call("create_notes", {spelled: title, "day": day})
+    env = refused.structured
+    assert refused.is_error and len(CREATED) == before
+    assert env["repair"]["next_step"] == "resend_with_the_fields_inside_their_item"
+    repaired = dict(env["repair"]["arguments"])
+    assert repaired.pop("idempotency_key") and repaired == {
+        "drafts": [{"title": title, "day": day}]
     }
     assert "one item of it" in env["hint"]
     # the issues say where each field goes, as the repair does
@@ -131,3 +157,13 @@ async def test_create_notes_with_one_drafts_fields_sent_flat(
         "a field of each item of drafts" in said[spelled] and "nothing takes" not in said[spelled]
     )
     assert "its one item" in said["drafts"]
+    # the fields resent flat beside the repair's key read as the repair does
+    resent = await contract.call(
+        "create_notes",
+        {
+            spelled: title,
+            "day": day,
+            "idempotency_key": env["repair"]["arguments"]["idempotency_key"],
+        },
+    )
+    assert not resent.is_error and CREATED[-1]["title"] == title and len(CREATED) == before + 1

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from drivable.contract.call import Call
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair
-from drivable.contract.repairs import RETRY_CONTROLS, repaired_arguments
+from drivable.contract.repairs import RETRY_CONTROLS, one_item, repaired_arguments
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
 from drivable.contract.validation import callable_repair, issues_from, placeholder_said
@@ -37,7 +37,10 @@ def read_arguments(attempt: Attempt) -> Validated[Any]:
     try:
         validated = validate(spec.input_model, attempt.raw, intent=spec.intent)
     except ValidationError as error:
-        raise Refused(invalid_arguments(spec, attempt.raw, error, attempt.contract)) from None
+        item = as_one_item(spec, attempt.raw, error)
+        if item is None:
+            raise Refused(invalid_arguments(spec, attempt.raw, error, attempt.contract)) from None
+        validated = item
     attempt.args = validated.value
     attempt.call = Call(
         tool=spec.name,
@@ -49,6 +52,27 @@ def read_arguments(attempt: Attempt) -> Validated[Any]:
         progress=attempt.progress,
         client=attempt.client,
     )
+    return validated
+
+
+def as_one_item(
+    spec: ToolSpec, raw: Mapping[str, Any], error: ValidationError
+) -> Validated[Any] | None:
+    """The call read with the fields of one item of a list (or object) it requires sent at the top
+    level as that item, when that is certain (`repairs.one_item`) and the call then reads whole:
+    a lone item is a list of one, as a lone string is for a string list. Said in a note.
+    docs/decisions/0052-an-item-spelled-at-the-top-level-is-read-as-that-item.md"""
+    found = one_item(raw, issues_from(error, raw, spec.input_schema), spec.input_schema)
+    if found is None:
+        return None
+    into, value, moved = found
+    nested = {k: v for k, v in raw.items() if k not in moved} | {into: value}
+    try:
+        validated = validate(spec.input_model, nested, intent=spec.intent)
+    except ValidationError:
+        return None  # still refused: the refusal's repair nests them and fixes the rest
+    shape = "its one item" if isinstance(value, list) else "it"
+    validated.notes.append(f"{into}: Read {', '.join(moved)} sent beside {into} as {shape}.")
     return validated
 
 
