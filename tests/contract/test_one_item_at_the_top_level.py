@@ -1,6 +1,8 @@
-"""A call that spells one item of a required list of objects at the top level is repaired to that
-list of one item, every value as sent (`drivable.contract.repairs.one_item`;
-docs/decisions/0048-a-repair-is-accepted-as-sent.md). A model asked to add one observation sends
+"""A call that spells one item of a required list of objects at the top level is read as that
+list of one item, every value as sent, or, when the rest of it does not read, repaired to it
+(`drivable.contract.repairs.one_item`, `stages.reading.as_one_item`;
+docs/decisions/0048-a-repair-is-accepted-as-sent.md,
+docs/decisions/0051-an-item-spelled-at-the-top-level-is-read-as-that-item.md). A model asked to add one observation sends
 `{"entityName": ..., "contents": [...]}` where the tool takes
 `{"observations": [{"entityName": ..., "contents": [...]}]}`.
 """
@@ -112,7 +114,7 @@ def store(tmp_path: Path) -> None:
 async def test_create_notes_with_one_drafts_fields_sent_flat_is_read_as_that_draft(
     store: None, title: str, day: str, spelled: str
 ) -> None:
-    # decision 0052: the certain fix is a reading, said in a note; the key resent with the
+    # decision 0051: the certain fix is a reading, said in a note; the key resent with the
     # draft nested replays it (the same change, spelled another way)
     key = str(uuid.uuid4())
     flat = await contract.call("create_notes", {spelled: title, "day": day, "idempotency_key": key})

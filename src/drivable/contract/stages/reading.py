@@ -1,4 +1,5 @@
-"""Stage: read the arguments through the tool's input model (the kinds read leniently, with notes).
+"""Stage: read the arguments through the tool's input model (the kinds read leniently, with notes;
+the fields of one required item sent at the top level read as that item, `as_one_item`).
 
 A rejection becomes `invalid_arguments` whose issues name each field, and whose hint names the one
 next call: both readings of an ambiguous value, a placeholder to omit, or a `repair` when the fix is
@@ -61,7 +62,7 @@ def as_one_item(
     """The call read with the fields of one item of a list (or object) it requires sent at the top
     level as that item, when that is certain (`repairs.one_item`) and the call then reads whole:
     a lone item is a list of one, as a lone string is for a string list. Said in a note.
-    docs/decisions/0052-an-item-spelled-at-the-top-level-is-read-as-that-item.md"""
+    docs/decisions/0051-an-item-spelled-at-the-top-level-is-read-as-that-item.md"""
     found = one_item(raw, issues_from(error, raw, spec.input_schema), spec.input_schema)
     if found is None:
         return None
