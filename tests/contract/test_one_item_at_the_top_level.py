@@ -96,6 +96,14 @@ def test_any_doubt_leaves_the_call_to_the_caller(tool: Any, data: st.DataObject)
     assert one_item(raw, issues, schema) is None
 
 
+# one draft's fields, `title` spelled any way its reading takes
+ONE_DRAFT = given(
+    title=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=20),
+    day=st.dates().map(str),
+    spelled=st.sampled_from(["title", "Title", "TITLE"]),
+)
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> None:
     contract.use_effects(
@@ -106,11 +114,7 @@ def store(tmp_path: Path) -> None:
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(
-    title=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=20),
-    day=st.dates().map(str),
-    spelled=st.sampled_from(["title", "Title", "TITLE"]),
-)
+@ONE_DRAFT
 async def test_create_notes_with_one_drafts_fields_sent_flat_is_read_as_that_draft(
     store: None, title: str, day: str, spelled: str
 ) -> None:
@@ -135,11 +139,7 @@ async def test_create_notes_with_one_drafts_fields_sent_flat_is_read_as_that_dra
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(
-    title=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=20),
-    day=st.dates().map(str),
-    spelled=st.sampled_from(["title", "Title", "TITLE"]),
-)
+@ONE_DRAFT
 async def test_one_draft_sent_flat_without_a_key_is_refused_with_the_draft_nested_and_a_key(
     store: None, title: str, day: str, spelled: str
 ) -> None:
