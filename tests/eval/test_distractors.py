@@ -50,6 +50,9 @@ class Scripted:
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
         self.shown = [str(t["name"]) for t in tools]
 
+    def relisted(self, tools: list[dict[str, Any]]) -> None:
+        self.shown = [str(t["name"]) for t in tools]
+
     async def act(self, last: Observation | None) -> ToolCall | Finish:
         if last is not None:
             self.seen.append(last)

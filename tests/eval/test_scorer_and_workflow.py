@@ -231,6 +231,9 @@ class _Capped:
     async def begin(self, workflow: object, tools: object) -> None:
         return None
 
+    def relisted(self, tools: object) -> None:
+        return None
+
     async def act(self, last: object) -> object:
         from drivable.eval.turns import Finish
 

@@ -187,6 +187,15 @@ class Tracker:
         self._last_repair: str | None = None
         self.agent_error: str | None = None
 
+    def relisted(self, tools: list[dict[str, Any]], cost: Mapping[str, int]) -> None:
+        """The host listed the tools again (the server said they changed): the new listing is
+        the catalog from here on, and its cost is discovery paid again."""
+        self.catalog = {str(t.get("name")): t for t in tools}
+        self.tool_names = set(self.catalog)
+        self.discovery = {k: int(self.discovery.get(k, 0)) + int(cost.get(k, 0)) for k in cost}
+        self.tokens += int(cost.get("tokens", 0))
+        self.bytes += int(cost.get("bytes", 0))
+
     @property
     def current(self) -> int | None:
         for i, s in enumerate(self.steps):

@@ -143,6 +143,20 @@ async def _call(
     return observation_of(call, result)
 
 
+async def listing(client: Any) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Every page of tools/list, and the tools they list."""
+    pages: list[Any] = []
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        pages.append(wire(page))
+        tools.extend(wire(t) for t in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return pages, tools
+
+
 def through_entry(obs: Observation) -> Observation:
     """A call of a large catalog's call_tool (`drivable.contract.catalog`) is scored as the call
     of the tool it names, with the arguments it carries: the step asked for that tool."""
@@ -341,20 +355,20 @@ async def _run_connected(
     started: float,
 ) -> TrialResult:
     extensions = [TasksExtension()] if workflow.tasks else []
+    changed = anyio.Event()  # the server said its tool list changed: re-list before the next turn
+
+    async def heard(message: Any) -> None:
+        if getattr(message, "method", None) == "notifications/tools/list_changed":
+            changed.set()
+
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
-            connect(target.target, mode=target.mode, errlog=target.errlog, extensions=extensions)
-        )
-        pages: list[Any] = []
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while True:
-            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-            pages.append(wire(page))
-            tools.extend(wire(t) for t in page.tools)
-            cursor = page.next_cursor
-            if not cursor:
-                break
+            connect(
+                target.target, mode=target.mode, errlog=target.errlog, extensions=extensions,
+                message_handler=heard,
+            )
+        )  # fmt: skip
+        pages, tools = await listing(client)
         host = TaskHost(client, tools) if workflow.tasks and offered(client) else None
         if workflow.tasks and host is None:
             why = "needs the tasks extension (this connection did not negotiate it)"
@@ -380,6 +394,13 @@ async def _run_connected(
             if seq >= cap:
                 tracker.stopped_by = "call_cap"
                 break
+            if changed.is_set():  # as a host does: the new listing from the next turn on
+                changed = anyio.Event()
+                pages, server_tools = await listing(client)
+                tools = [*server_tools, *(host.tools() if host else ()), *others.tools()]
+                by_name = {str(t["name"]): t for t in tools}
+                tracker.relisted(tools, discovery_cost(pages))
+                agent.relisted(tools)
             try:
                 action = await agent.act(last)
             except Exception as error:  # the agent broke (a model's context overflowed, ...)

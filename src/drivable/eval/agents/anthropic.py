@@ -43,6 +43,15 @@ class AnthropicAgent:
         self.usage = Usage()
 
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
+        self.relisted(tools)
+        self.messages: list[dict[str, Any]] = [{"role": "user", "content": workflow.prompt()}]
+        self.queue: list[tuple[str, ToolCall]] = []
+        self.results: list[dict[str, Any]] = []
+        self.pending: str | None = None
+        self.turns = 0
+
+    def relisted(self, tools: list[dict[str, Any]]) -> None:
+        """The tools sent with every request from the next on."""
         self.tools = [
             {
                 "name": t["name"],
@@ -51,11 +60,6 @@ class AnthropicAgent:
             }
             for t in tools
         ]
-        self.messages: list[dict[str, Any]] = [{"role": "user", "content": workflow.prompt()}]
-        self.queue: list[tuple[str, ToolCall]] = []
-        self.results: list[dict[str, Any]] = []
-        self.pending: str | None = None
-        self.turns = 0
 
     async def act(self, last: Observation | None) -> ToolCall | Finish:
         if last is not None and self.pending is not None:

@@ -236,6 +236,18 @@ class LocalAgent:
 
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
         self.workflow = workflow.name
+        self.relisted(tools)
+        # the tool list renders into the system turn first: a fixed prefix across trials
+        self.messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM + TERSE},
+            {"role": "user", "content": workflow.prompt()},
+        ]
+        self.turns = 0
+        self.answers: dict[str, list[str]] = {}  # call key -> every result text it got
+        self.succeeded: set[str] = set()  # keys of the calls answered without an error
+
+    def relisted(self, tools: list[dict[str, Any]]) -> None:
+        """The tools rendered into the system turn from the next completion on."""
         self.tools = [
             {
                 "type": "function",
@@ -250,18 +262,10 @@ class LocalAgent:
         self.properties = {  # what a call written as advice may hold (`named_calls`)
             t["name"]: list((t.get("inputSchema") or {}).get("properties") or {}) for t in tools
         }
-        # the tool list renders into the system turn first: a fixed prefix across trials
-        self.messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM + TERSE},
-            {"role": "user", "content": workflow.prompt()},
-        ]
         self.limit = self.max_tokens or reply_limit(
             lambda b: self.model.llama.tokenize(b, add_bos=False, special=False), tools
         )
         self.tools_tokens = self._tokens(json.dumps(self.tools, ensure_ascii=False))
-        self.turns = 0
-        self.answers: dict[str, list[str]] = {}  # call key -> every result text it got
-        self.succeeded: set[str] = set()  # keys of the calls answered without an error
 
     def _prompt_estimate(self) -> int:
         # the chat template adds a few tokens per message; 16 is generous for Qwen's

@@ -47,6 +47,17 @@ class OpenAIAgent:
         self.usage = Usage()
 
     async def begin(self, workflow: Workflow, tools: list[dict[str, Any]]) -> None:
+        self.relisted(tools)
+        self.messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": workflow.prompt()},
+        ]
+        self.queue: list[tuple[str, ToolCall]] = []
+        self.pending: str | None = None
+        self.turns = 0
+
+    def relisted(self, tools: list[dict[str, Any]]) -> None:
+        """The tools sent with every request from the next on."""
         self.tools = [
             {
                 "type": "function",
@@ -58,13 +69,6 @@ class OpenAIAgent:
             }
             for t in tools
         ]
-        self.messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": workflow.prompt()},
-        ]
-        self.queue: list[tuple[str, ToolCall]] = []
-        self.pending: str | None = None
-        self.turns = 0
 
     async def act(self, last: Observation | None) -> ToolCall | Finish:
         if last is not None and self.pending is not None:

@@ -33,6 +33,10 @@ class Shown:
         listing = json.dumps(list(tools.values()), ensure_ascii=False)
         self._texts: list[str] = [prompt, listing]
 
+    def relisted(self, tools: Mapping[str, dict[str, Any]]) -> None:
+        self.tools = tools
+        self._texts.append(json.dumps(list(tools.values()), ensure_ascii=False))
+
     def saw(self, obs: Observation) -> None:
         self._texts.append(obs.text)
         if obs.structured is not None:

@@ -109,6 +109,11 @@ class SimulatedAgent(ErrorReader):
 
     # -- the turn -----------------------------------------------------------------------------
 
+    def relisted(self, tools: list[dict[str, Any]]) -> None:
+        """The listing from now on; what it shows counts as shown."""
+        self.tools = {str(t["name"]): t for t in tools}
+        self.shown.relisted(self.tools)
+
     async def act(self, last: Observation | None) -> ToolCall | Finish:
         nxt: ToolCall | None = None
         if last is not None:
