@@ -157,6 +157,22 @@ def test_the_tool_a_refusal_names_as_its_repair_is_listed(through: bool) -> None
     assert names == [*catalog.ENTRY, "search_rooms", "create_booking"] and heard == 1
 
 
+@pytest.mark.parametrize(
+    ("mode", "ttl", "scope"), [("legacy", 0, "private"), ("auto", 60_000, "public")]
+)
+def test_a_listing_of_a_connections_own_is_not_kept_and_a_shared_one_is(
+    mode: Any, ttl: int, scope: str
+) -> None:
+    async def run() -> Any:
+        async with connect(
+            Target(server=build_server(among(small(), 40, limit=5))), mode=mode
+        ) as c:
+            return await c.list_tools(cache_mode="bypass")
+
+    listed = anyio.run(run)
+    assert (listed.ttl_ms, listed.cache_scope) == (ttl, scope)
+
+
 def test_a_connection_that_cannot_hear_of_changes_keeps_the_entry_tools() -> None:
     contract = among(small(), 40, limit=5)
     calls = [("find_tools", {"query": "echo note"}), ("describe_tool", {"name": "echo_note"})]

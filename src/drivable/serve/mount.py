@@ -70,8 +70,13 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
         single_page(contract, params, "tools/list")
         if catalog.entered(contract) and not catalog.asks_full(params.meta if params else None):
             # a large catalog is entered through three tools, and the tools they showed
-            listing = catalog.listed(entry(), contract, shown_to(ctx)[1])
-            return types.ListToolsResult(tools=[types.Tool.model_validate(w) for w in listing])
+            connection, shown = shown_to(ctx)
+            listing = catalog.listed(entry(), contract, shown)
+            tools = [types.Tool.model_validate(w) for w in listing]
+            if connection is None:
+                return types.ListToolsResult(tools=tools)
+            # this connection's own listing, which changes as it is shown tools: not to be kept
+            return types.ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
         tools = [tool_model(contract, spec.name) for spec in contract.listed_tools()]
         return types.ListToolsResult(tools=tools)
 
