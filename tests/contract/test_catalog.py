@@ -206,6 +206,34 @@ def test_a_tool_is_found_by_its_name_words_inflected(data: st.DataObject, suffix
     assert name in found, (query, found)
 
 
+WORD = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9)
+
+
+@SOME
+@given(WORD, st.sampled_from(["s", "es", "ed", "ing"]), st.sampled_from(["get", "list", "find"]))
+def test_a_word_as_written_outranks_the_same_word_inflected(
+    word: str, suffix: str, verb: str
+) -> None:
+    """Two tools alike but for one word of their names, one as asked and one inflected: whichever
+    order they are declared in, the one that holds the word as asked ranks first."""
+    for names in ([f"{verb}_{word}", f"{verb}_{word}{suffix}"],
+                  [f"{verb}_{word}{suffix}", f"{verb}_{word}"]):  # fmt: skip
+        contract = Contract("alike", version="1", summary=Summary("Alike.", does=[], does_not=[]))
+        for name in names:
+            contract.tool(effects=READ_ONLY, name=name)(_echo(name))
+        for asked in (word, word + suffix):
+            found = [s.name for s in catalog.search(contract, asked, 2)]
+            assert found[0] == f"{verb}_{asked}", (names, asked, found)
+
+
+def _echo(name: str) -> Any:
+    def echo(text: str) -> Echoed:
+        return Echoed(said=text)
+
+    echo.__doc__ = f'Echo a text back ({name}). Example: {{"text": "<text>"}}.'
+    return echo
+
+
 def test_a_catalog_tool_named_like_an_entry_tool_is_refused() -> None:
     contract = Contract(
         "shadow",

@@ -53,6 +53,7 @@ SHOWN_KEY: Final = f"{NAMESPACE}/catalog.shown"  # a connection's `state` key: i
 _WORD = re.compile(r"[a-z0-9]+")
 # Where a word of the query is found, and what it weighs there.
 _WEIGHTS: Final = (("name", 3.0), ("title", 2.0), ("inputs", 1.5), ("description", 1.0))
+INFLECTED: Final = 0.5  # a word found only inflected, against found as written
 
 
 def entered(contract: Contract) -> bool:
@@ -176,26 +177,33 @@ def _fields(spec: ToolSpec) -> dict[str, list[str]]:
     }
 
 
+def match(word: str, found: list[str]) -> float:
+    """How much `word` is found in a field's words: 1 as written, half inflected (`same_word`):
+    `invoices` is find_invoices' own word and only an inflection of refund_invoice's
+    (docs/decisions/0053-a-word-as-written-outranks-its-inflection.md)."""
+    if word in found:
+        return 1.0
+    return INFLECTED if any(same_word(word, w) for w in found) else 0.0
+
+
 def search(contract: Contract, query: str, limit: int) -> list[ToolSpec]:
-    """The tools whose name, title, inputs or description hold the query's words (`same_word`),
-    by the sum of each word's weight where it is found times its rarity in the catalog; ties keep
-    the declared order. A tool that holds none of the words is not returned."""
+    """The tools whose name, title, inputs or description hold the query's words (`match`), by
+    the sum of each word's weight where it is found, times how it is found, times its rarity in
+    the catalog; ties keep the declared order. A tool that holds none of the words is not
+    returned."""
     specs = contract.listed_tools()
     fields = [_fields(s) for s in specs]
     asked = list(dict.fromkeys(words(query)))
     scored: list[tuple[float, int]] = []
     where = {
-        word: [
-            {key for key, ws in f.items() if any(same_word(word, w) for w in ws)} for f in fields
-        ]
-        for word in asked
+        word: [{key: match(word, ws) for key, ws in f.items()} for f in fields] for word in asked
     }
     for i in range(len(specs)):
         score = 0.0
         for word in asked:
-            holding = sum(1 for keys in where[word] if keys)
+            holding = sum(1 for found in where[word] if any(found.values()))
             rarity = math.log(1 + len(specs) / (1 + holding))
-            score += rarity * sum(w for key, w in _WEIGHTS if key in where[word][i])
+            score += rarity * sum(w * where[word][i][key] for key, w in _WEIGHTS)
         if score > 0:
             scored.append((-score, i))
     return [specs[i] for _, i in sorted(scored)[:limit]]
