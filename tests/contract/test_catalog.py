@@ -173,8 +173,6 @@ def test_discover_says_which_listing_a_client_gets() -> None:
         "tools": 40,
         "limit": 10,
         "listed": list(catalog.ENTRY),
-        "shown": "a tool found, described, called or named as the next call is listed on that "
-        "connection, with notifications/tools/list_changed",
         "full": {"method": "tools/list", "_meta": {catalog.FULL_KEY: catalog.FULL}},
     }
 

@@ -9,13 +9,6 @@ A model pays for every listed tool on every turn, and picks worse among many
 - `describe_tool`: one tool as tools/list would have shown it;
 - `call_tool`: call a tool of the catalog by its name, with its arguments.
 
-A catalog tool a connection was shown (found by `find_tools`, described by `describe_tool`,
-called, or named by an answer as the next call) is listed from then on, beside the entry tools,
-on that connection (at most `catalog_limit` of them, the most recently shown), and the connection
-hears `notifications/tools/list_changed`: a host that re-lists calls it by its own name with its
-own schema (decision 0052). A connection that cannot hear of changes (2026-07-28, stateless HTTP)
-keeps the three.
-
 Every tool of the catalog stays callable by its own name, a tools/list sent with
 `_meta["dev.drivable/catalog"] = "full"` lists them all (what `drivable.target.collect_surface`
 sends, so a snapshot, the audit and the fingerprint see the whole catalog), and server/discover
@@ -29,12 +22,12 @@ import copy
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
 from pydantic import Field
 
-from drivable.contract.call import Call, Outcome
+from drivable.contract.call import Call
 from drivable.contract.content import Text
 from drivable.contract.envelope import Repair, ToolError
 from drivable.contract.facade import Contract
@@ -48,7 +41,6 @@ FULL_KEY: Final = f"{NAMESPACE}/catalog"
 FULL: Final = "full"
 CALL_TOOL: Final = "call_tool"
 ENTRY: Final = ("find_tools", "describe_tool", CALL_TOOL)
-SHOWN_KEY: Final = f"{NAMESPACE}/catalog.shown"  # a connection's `state` key: its `Shown`
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Where a word of the query is found, and what it weighs there.
@@ -74,49 +66,8 @@ def discover_meta(contract: Contract) -> dict[str, Any]:
         "tools": len(contract.tools),
         "limit": contract.catalog_limit,
         "listed": list(ENTRY),
-        "shown": "a tool found, described, called or named as the next call is listed on that "
-        "connection, with notifications/tools/list_changed",
         "full": {"method": "tools/list", "_meta": {FULL_KEY: FULL}},
     }
-
-
-class Shown:
-    """The catalog tools one connection was shown, listed beside the entry tools: at most
-    `bound`, the most recently shown."""
-
-    def __init__(self, bound: int) -> None:
-        self.bound = bound
-        self._names: dict[str, None] = {}  # oldest first
-
-    def add(self, names: Iterable[str]) -> bool:
-        """Show `names` (the first is the most recent); whether the listing changed."""
-        before = set(self._names)
-        for name in reversed(list(names)):
-            self._names.pop(name, None)
-            self._names[name] = None
-        while len(self._names) > self.bound:
-            del self._names[next(iter(self._names))]
-        return set(self._names) != before
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
-
-
-def brought(catalog: Contract, name: str, outcome: Outcome) -> list[str]:
-    """The catalog's tools an answer shows its caller, in order: the tool called, the one its
-    answer names as the next call (`repair`, `next_call`), find_tools' hits and describe_tool's
-    tool. A tool a model called or was told to call next is one it calls again."""
-    answer = outcome.structured
-    named = [name]
-    for key in ("repair", "next_call"):
-        step = answer.get(key)
-        if isinstance(step, Mapping) and isinstance(step.get("tool"), str):
-            named.append(step["tool"])
-    if not outcome.is_error and name == "find_tools":
-        named += [str(t["name"]) for t in answer.get("tools") or ()]
-    if not outcome.is_error and name == "describe_tool" and outcome.prose is not None:
-        named.append(str(json.loads(outcome.prose)["name"]))
-    return [n for n in dict.fromkeys(named) if n in catalog.tools]
 
 
 def words(text: str) -> list[str]:
@@ -261,8 +212,8 @@ def entry_contract(catalog: Contract) -> Contract:
         call: Call,
         limit: Annotated[int, Field(ge=1, le=20, description="Tools to return.")] = 5,
     ) -> Search:
-        """Find the tools of this server that match a few words, best first. The tools found
-        are then listed: call them by name."""
+        """Find the tools of this server that match a few words, best first. Call it before
+        describe_tool and call_tool."""
         hits = search(catalog, query, limit)
         if hits:  # the best hit's description is the next step, never its call (no arguments)
             call.follow("describe_tool", {"name": hits[0].name})
@@ -321,13 +272,11 @@ CALL_TOOL_WIRE: Final[Mapping[str, Any]] = {
 }
 
 
-def listed(entry: Contract, catalog: Contract, shown: Shown | None = None) -> list[dict[str, Any]]:
-    """The entry tools as tools/list shows them, then the catalog's tools in `shown`, in the
-    catalog's order."""
+def listed(entry: Contract) -> list[dict[str, Any]]:
+    """The entry tools as tools/list shows them."""
     return [
         *(entry.tool_wire(spec) for spec in entry.listed_tools()),
         copy.deepcopy(dict(CALL_TOOL_WIRE)),
-        *(catalog.tool_wire(spec) for spec in catalog.listed_tools() if spec.name in (shown or ())),
     ]
 
 

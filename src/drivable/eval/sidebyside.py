@@ -61,7 +61,7 @@ from drivable.eval.workflow import (
     bundled_sets,
     workflow_set,
 )
-from drivable.target import Mode, Target
+from drivable.target import Target
 
 SETS = tuple(bundled_sets())
 # the sets whose naive twin is a module: they can stand beside another set as distractors
@@ -117,11 +117,7 @@ def imported(name: str, side: str, scratch: Path, catalog: int | None) -> EvalTa
     wide = [] if catalog is None else ["--catalog", str(catalog)]
     served = [sys.executable, "-m", "drivable.eval.surfaces", name, *wide]
     command = Target.from_cli(served, url=None, env_pairs=pairs, pass_env=PASS_ENV)
-    # a large catalog lists what its entry tools showed a connection, and says so with
-    # notifications/tools/list_changed: heard on a handshake-era connection, as hosts speak
-    # today (2026-07-28 keeps no connection to show it to; decision 0052)
-    mode: Mode | None = None if catalog is None else "legacy"
-    return EvalTarget(command, contract=contract, mode=mode, label=f"drivable {name} (stdio)")
+    return EvalTarget(command, contract=contract, label=f"drivable {name} (stdio)")
 
 
 PASS_ENV = ("PYTHONPATH", "HOME", "XDG_CACHE_HOME", "DRIVABLE_CASELAW_DB")

@@ -394,7 +394,7 @@ async def _run_connected(
             if seq >= cap:
                 tracker.stopped_by = "call_cap"
                 break
-            if changed.is_set():  # as a host does: the new listing from the next turn on
+            if changed.is_set():  # as hosts do: the new listing from the next turn on (0052)
                 changed = anyio.Event()
                 pages, server_tools = await listing(client)
                 tools = [*server_tools, *(host.tools() if host else ()), *others.tools()]

@@ -69,14 +69,9 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
     ) -> types.ListToolsResult:
         single_page(contract, params, "tools/list")
         if catalog.entered(contract) and not catalog.asks_full(params.meta if params else None):
-            # a large catalog is entered through three tools, and the tools they showed
-            connection, shown = shown_to(ctx)
-            listing = catalog.listed(entry(), contract, shown)
-            tools = [types.Tool.model_validate(w) for w in listing]
-            if connection is None:
-                return types.ListToolsResult(tools=tools)
-            # this connection's own listing, which changes as it is shown tools: not to be kept
-            return types.ListToolsResult(tools=tools, ttl_ms=0, cache_scope="private")
+            # a large catalog is entered through three tools
+            entered = [types.Tool.model_validate(w) for w in catalog.listed(entry())]
+            return types.ListToolsResult(tools=entered)
         tools = [tool_model(contract, spec.name) for spec in contract.listed_tools()]
         return types.ListToolsResult(tools=tools)
 
@@ -111,23 +106,7 @@ def build_server(contract: Contract, *, asking: Asking | None = None) -> Server[
             boundary.log_failure(log, "tools/call failed outside the pipeline")
             rid = request_id()
             outcome = contract.finish(internal_error(boundary.safe_text(params.name), rid), rid)
-        if catalog.entered(contract):  # list what the answer showed (decision 0052)
-            connection, shown = shown_to(ctx)
-            if shown is not None and shown.add(catalog.brought(contract, name, outcome)):
-                await connection.send_tool_list_changed()
         return call_result(outcome)
-
-    def shown_to(ctx: ServerRequestContext[Any]) -> tuple[Any, catalog.Shown | None]:
-        """The connection asking, and the catalog tools it was shown; None for a connection that
-        cannot hear of list changes (stateless HTTP, 2026-07-28), which keeps the entry tools."""
-        connection = subscriptions.saw(ctx)
-        if connection is None or contract.catalog_limit is None:
-            return None, None
-        state: dict[str, Any] = connection.state
-        shown: catalog.Shown = state.setdefault(
-            catalog.SHOWN_KEY, catalog.Shown(contract.catalog_limit)
-        )
-        return connection, shown
 
     @asynccontextmanager
     async def lifespan(server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
