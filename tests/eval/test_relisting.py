@@ -50,3 +50,20 @@ async def test_the_host_lists_again_after_each_change_and_counts_it(changes: int
     assert once["bytes"] * changes < spent["bytes"] <= once["bytes"] * (1 + changes)
     if changes:  # the new tool, called by its name, answered
         assert result.verdict["tool_calls"] == changes + 1
+
+
+async def test_a_persona_is_shown_what_a_new_listing_shows() -> None:
+    from drivable.eval.agents.simulated import SimulatedAgent
+
+    first = {"name": "search_notes", "description": "Search notes.", "inputSchema": {}}
+    later = {
+        "name": "get_note",
+        "description": "Read one note by the note_id search_notes returns, e.g. nt_1042.",
+        "inputSchema": {"type": "object", "properties": {"note_id": {"type": "string"}}},
+    }
+    agent = SimulatedAgent("literal", 0)
+    await agent.begin(bundled("example")[0], [first])
+    assert "get_note" not in agent.tools and not agent.shown.has("nt_1042")
+    agent.relisted([first, later])
+    assert set(agent.tools) == {"search_notes", "get_note"}
+    assert agent.shown.has("nt_1042")  # the new listing is what the persona has seen
