@@ -6,7 +6,8 @@ size)` is a copy of the set's contract with read-only tools of other domains dec
 own until it has `size` tools. Each domain has the tools a real one would (search, get, list by
 date, count, summarize, export), and its names and words are plausible neighbours of the sets'
 (orders, payments, contracts, cases), so a search can find the wrong one. They answer with rows
-made from their arguments: nothing they say is the set's.
+made from their arguments: nothing they say is the set's. `through_entry` scores a call of
+`call_tool` as the call of the tool it names.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ import copy
 import datetime as dt
 import hashlib
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from drivable.contract import Contract, Output, Summary
+from drivable.contract.catalog import CALL_TOOL
 from drivable.contract.tool import READ_ONLY
+from drivable.eval.turns import Observation, ToolCall
 from drivable.kinds.identifier import Id
 
 # The limit the eval's large catalog is entered above (the runtime's own default is off).
@@ -206,3 +209,14 @@ def among(contract: Contract, size: int, limit: int | None = ENTRY_ABOVE) -> Con
     for name in names[: max(0, size - len(contract.tools))]:
         wide.tools[name] = others.tools[name]
     return wide
+
+
+def through_entry(obs: Observation) -> Observation:
+    """A call of a large catalog's call_tool (`drivable.contract.catalog`) is scored as the call
+    of the tool it names, with the arguments it carries: the step asked for that tool."""
+    inner = obs.call.arguments.get("name")
+    if obs.call.tool != CALL_TOOL or not isinstance(inner, str):
+        return obs
+    arguments = obs.call.arguments.get("arguments")
+    call = ToolCall(inner, dict(arguments) if isinstance(arguments, Mapping) else {})
+    return replace(obs, call=call)

@@ -21,15 +21,17 @@ import jsonschema
 from pydantic import ValidationError
 
 from drivable.contract import Contract, envelope_of
-from drivable.contract.catalog import CALL_TOOL, ENTRY
+from drivable.contract.catalog import ENTRY
 from drivable.contract.envelope import reads_as_error
+from drivable.eval.catalog import through_entry
 from drivable.eval.distractors import Distractor, Distractors, opened
+from drivable.eval.listing import Listing
 from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, discovery_cost
 from drivable.eval.tasks import TaskHost, TasksExtension, TaskStarted, offered
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
 from drivable.eval.workflow import Workflow
-from drivable.target import Mode, Target, connect, wire
+from drivable.target import Mode, Target, connect
 
 SCHEMA_CODES = {"invalid_arguments", "unknown_tool"}
 DRIVABLE_META = "dev.drivable/"
@@ -141,31 +143,6 @@ async def _call(
     except Exception as exc:  # a protocol error is an observation too: the agent sees it
         return Observation(call=call, is_error=True, structured=None, text=f"{exc}")
     return observation_of(call, result)
-
-
-async def listing(client: Any) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Every page of tools/list, and the tools they list."""
-    pages: list[Any] = []
-    tools: list[dict[str, Any]] = []
-    cursor: str | None = None
-    while True:
-        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-        pages.append(wire(page))
-        tools.extend(wire(t) for t in page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return pages, tools
-
-
-def through_entry(obs: Observation) -> Observation:
-    """A call of a large catalog's call_tool (`drivable.contract.catalog`) is scored as the call
-    of the tool it names, with the arguments it carries: the step asked for that tool."""
-    inner = obs.call.arguments.get("name")
-    if obs.call.tool != CALL_TOOL or not isinstance(inner, str):
-        return obs
-    arguments = obs.call.arguments.get("arguments")
-    call = ToolCall(inner, dict(arguments) if isinstance(arguments, Mapping) else {})
-    return replace(obs, call=call)
 
 
 @dataclass
@@ -355,20 +332,15 @@ async def _run_connected(
     started: float,
 ) -> TrialResult:
     extensions = [TasksExtension()] if workflow.tasks else []
-    changed = anyio.Event()  # the server said its tool list changed: re-list before the next turn
-
-    async def heard(message: Any) -> None:
-        if getattr(message, "method", None) == "notifications/tools/list_changed":
-            changed.set()
-
+    listed = Listing()  # read again before a turn once the server says its tools changed
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
             connect(
                 target.target, mode=target.mode, errlog=target.errlog, extensions=extensions,
-                message_handler=heard,
+                message_handler=listed.heard,
             )
         )  # fmt: skip
-        pages, tools = await listing(client)
+        tools = await listed.read(client)
         host = TaskHost(client, tools) if workflow.tasks and offered(client) else None
         if workflow.tasks and host is None:
             why = "needs the tasks extension (this connection did not negotiate it)"
@@ -383,7 +355,9 @@ async def _run_connected(
         by_name = {str(t["name"]): t for t in tools}
         entered = set(ENTRY) <= set(by_name)  # a large catalog, listed through its entry tools
         normalize = contract_normalizer(target.contract) if target.contract is not None else None
-        tracker = Tracker(workflow, tools, normalize=normalize, discovery=discovery_cost(pages))
+        tracker = Tracker(
+            workflow, tools, normalize=normalize, discovery=discovery_cost(listed.pages)
+        )
         envelope_style = speaks_envelope(server_tools, target.contract)
         forced_by_step = {f.step: f for f in workflow.forced_errors}
         await agent.begin(workflow, tools)
@@ -394,12 +368,11 @@ async def _run_connected(
             if seq >= cap:
                 tracker.stopped_by = "call_cap"
                 break
-            if changed.is_set():  # as hosts do: the new listing from the next turn on (0052)
-                changed = anyio.Event()
-                pages, server_tools = await listing(client)
+            if listed.stale:  # as hosts do: the new listing from the next turn on
+                server_tools = await listed.read(client)
                 tools = [*server_tools, *(host.tools() if host else ()), *others.tools()]
                 by_name = {str(t["name"]): t for t in tools}
-                tracker.relisted(tools, discovery_cost(pages))
+                tracker.relisted(tools, discovery_cost(listed.pages))
                 agent.relisted(tools)
             try:
                 action = await agent.act(last)
