@@ -172,8 +172,7 @@ class Tracker:
         discovery: dict[str, Any] | None = None,
     ) -> None:
         self.workflow = workflow
-        self.catalog = {str(t.get("name")): t for t in tools}
-        self.tool_names = set(self.catalog)
+        self._list(tools)
         self.normalize = normalize
         self.steps = [StepScore(s.name) for s in workflow.steps]
         self.discovery = discovery or {"bytes": 0, "tokens": 0}
@@ -190,11 +189,14 @@ class Tracker:
     def relisted(self, tools: list[dict[str, Any]], cost: Mapping[str, int]) -> None:
         """The host listed the tools again (the server said they changed): the new listing is
         the catalog from here on, and its cost is discovery paid again."""
-        self.catalog = {str(t.get("name")): t for t in tools}
-        self.tool_names = set(self.catalog)
+        self._list(tools)
         self.discovery = {k: int(self.discovery.get(k, 0)) + int(cost.get(k, 0)) for k in cost}
         self.tokens += int(cost.get("tokens", 0))
         self.bytes += int(cost.get("bytes", 0))
+
+    def _list(self, tools: list[dict[str, Any]]) -> None:
+        self.catalog = {str(t.get("name")): t for t in tools}
+        self.tool_names = set(self.catalog)
 
     @property
     def current(self) -> int | None:

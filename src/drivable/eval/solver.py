@@ -346,12 +346,18 @@ async def _run_connected(
             why = "needs the tasks extension (this connection did not negotiate it)"
             return skipped(workflow, agent.name, trial, seed, time.perf_counter() - started, why)
         server_tools = tools
-        if host is not None:  # the host's task tools, shown beside the server's to every agent
-            tools = [*tools, *host.tools()]
+        # the host's task tools, shown beside the server's to every agent, then other servers'
+        task_tools = host.tools() if host is not None else []
         others = await stack.enter_async_context(
-            opened(target.distractors, (str(t["name"]) for t in tools), target.errlog)
+            opened(
+                target.distractors, (str(t["name"]) for t in [*tools, *task_tools]), target.errlog
+            )
         )
-        tools = [*tools, *others.tools()]
+
+        def beside(server: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [*server, *task_tools, *others.tools()]
+
+        tools = beside(server_tools)
         by_name = {str(t["name"]): t for t in tools}
         entered = set(ENTRY) <= set(by_name)  # a large catalog, listed through its entry tools
         normalize = contract_normalizer(target.contract) if target.contract is not None else None
@@ -369,8 +375,7 @@ async def _run_connected(
                 tracker.stopped_by = "call_cap"
                 break
             if listed.stale:  # as hosts do: the new listing from the next turn on
-                server_tools = await listed.read(client)
-                tools = [*server_tools, *(host.tools() if host else ()), *others.tools()]
+                tools = beside(await listed.read(client))
                 by_name = {str(t["name"]): t for t in tools}
                 tracker.relisted(tools, discovery_cost(listed.pages))
                 agent.relisted(tools)
