@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -165,6 +166,17 @@ def _tcp_inodes(*, state: str, port: int | None = None) -> set[str]:
     return found
 
 
+@contextlib.contextmanager
+def _paused(worker: int) -> Any:
+    """`worker` stopped (SIGSTOP) while the block runs: the workers share one listening socket, so
+    every connection made meanwhile is accepted by another worker."""
+    os.kill(worker, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(worker, signal.SIGCONT)
+
+
 def _serving(workers: list[int], port: int) -> list[int]:
     """The workers holding an established connection on `port` (one: the test's own)."""
     established = _tcp_inodes(state="01", port=port)
@@ -223,9 +235,11 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         for i in range(BOOKMARKS):
             args = {"url": f"https://example.org/{i}", "title": f"page {i}"}
             first, by = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
-            again, by_again = await call(
-                "create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"}
-            )
+            # every other replay is answered by the worker that did not create it
+            with _paused(by) if i % 2 else contextlib.nullcontext():
+                again, by_again = await call(
+                    "create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"}
+                )
             assert again["id"] == first["id"]  # replayed, whichever worker answered
             created.append(str(first["id"]))
             replays.append((by, by_again))
@@ -241,26 +255,26 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
                 break
         assert sorted(seen) == sorted(created)
         tokens: list[tuple[int, int]] = []
-        for bookmark_id in created:
+        for i, bookmark_id in enumerate(created):
             preview, issuer = await call(
                 "delete_bookmark", {"bookmark_id": bookmark_id, "dry_run": True}
             )
-            done, checker = await call(
-                "delete_bookmark",
-                {
-                    "bookmark_id": bookmark_id,
-                    "dry_run": False,
-                    "confirm_token": preview["next_call"]["arguments"]["confirm_token"],
-                },
-            )
+            # every other token is checked by the worker that did not issue it
+            with _paused(issuer) if i % 2 else contextlib.nullcontext():
+                done, checker = await call(
+                    "delete_bookmark",
+                    {
+                        "bookmark_id": bookmark_id,
+                        "dry_run": False,
+                        "confirm_token": preview["next_call"]["arguments"]["confirm_token"],
+                    },
+                )
             assert done["deleted"] is True
             tokens.append((issuer, checker))
-        # Both workers answered, and some tokens and replays crossed from one to the other: with
-        # calls spread as the kernel spreads connections, all 2 x BOOKMARKS pairs on one worker
-        # would be a 1 in 2**24 chance.
+        # Both workers answered, and every paused pair crossed from one worker to the other.
         assert {w for pair in tokens + replays for w in pair} == set(workers)
-        assert any(a != b for a, b in tokens), tokens
-        assert any(a != b for a, b in replays), replays
+        assert all(a != b for a, b in tokens[1::2]), tokens
+        assert all(a != b for a, b in replays[1::2]), replays
     finally:
         stop_http(server)
     with sqlite3.connect(store) as db:
