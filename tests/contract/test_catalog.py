@@ -147,6 +147,50 @@ def test_call_tool_of_a_tool_the_catalog_lacks_names_the_search_that_finds_it() 
     assert not as_text.is_error and as_text.structured_content == {"said": "hi"}
 
 
+@SOME
+@given(st.from_regex(r"zq[a-z]{1,6}(_zq[a-z]{1,6}){0,2}", fullmatch=True))
+def test_a_name_no_tool_has_is_found_with_what_tools_list_shows(name: str) -> None:
+    """Calling a name that is no tool and spells none another way: where the catalog is entered,
+    the refusal names none of the unlisted tools and its repair, find_tools with the name's
+    words, answers; where every tool is listed, the hint names them all."""
+    entered, whole = among(small(), 40, limit=10), among(small(), 40, limit=None)
+
+    async def run(contract: Contract) -> tuple[list[str], dict[str, Any], Any]:
+        async with connect(Target(server=build_server(contract))) as client:
+            listed = [t.name for t in (await client.list_tools(cache_mode="bypass")).tools]
+            refused = envelope_of(await client.call_tool(name, {"text": "hi"}))
+            assert refused is not None
+            repair = refused.get("repair")
+            followed = repair and await client.call_tool(repair["tool"], repair["arguments"])
+        return listed, refused, followed
+
+    listed, refused, followed = anyio.run(run, entered)
+    assert refused["code"] == "unknown_tool" and set(listed) == set(catalog.ENTRY)
+    assert not [n for n in entered.tools if n in refused["hint"]], refused["hint"]
+    assert refused["repair"] == {
+        "tool": "find_tools",
+        "arguments": {"query": name.replace("_", " ")},
+        "next_step": "find the tool",
+    }
+    assert not followed.is_error and followed.structured_content["catalog_size"] == 40
+    listed, refused, followed = anyio.run(run, whole)
+    assert refused["code"] == "unknown_tool" and followed is None
+    assert all(n in refused["hint"] for n in listed) and len(listed) == 40
+
+
+def test_a_name_spelling_a_catalog_tool_another_way_is_repaired_to_it_when_entered() -> None:
+    contract = among(small(), 40, limit=10)
+
+    async def run() -> dict[str, Any] | None:
+        async with connect(Target(server=build_server(contract))) as client:
+            return envelope_of(await client.call_tool("EchoNotes", {"text": "hi"}))
+
+    refused = anyio.run(run)
+    assert refused is not None and refused["code"] == "unknown_tool"
+    assert refused["repair"]["tool"] == "echo_note"
+    assert not [n for n in contract.tools if n != "echo_note" and n in refused["hint"]]
+
+
 def test_a_snapshot_sees_the_whole_catalog_whatever_the_limit() -> None:
     async def take(limit: int) -> dict[str, Any]:
         contract = among(small(), 40, limit=limit)

@@ -29,9 +29,12 @@ from pydantic import Field
 
 from drivable.contract.call import Call
 from drivable.contract.content import Text
-from drivable.contract.envelope import Repair, ToolError
+from drivable.contract.declaration import ENTRY_TOOLS
+from drivable.contract.declaration import entered as entered  # the catalog's own question
+from drivable.contract.envelope import ToolError
 from drivable.contract.facade import Contract
 from drivable.contract.output import Output
+from drivable.contract.stages.resolve import find_the_tool
 from drivable.contract.summary import Summary
 from drivable.contract.surface import NAMESPACE
 from drivable.contract.tool import READ_ONLY, ContractError, ToolSpec
@@ -39,19 +42,13 @@ from drivable.schema.walk import enum_values, properties, required
 
 FULL_KEY: Final = f"{NAMESPACE}/catalog"
 FULL: Final = "full"
-CALL_TOOL: Final = "call_tool"
-ENTRY: Final = ("find_tools", "describe_tool", CALL_TOOL)
+ENTRY: Final = ENTRY_TOOLS
+CALL_TOOL: Final = ENTRY_TOOLS[2]
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Where a word of the query is found, and what it weighs there.
 _WEIGHTS: Final = (("name", 3.0), ("title", 2.0), ("inputs", 1.5), ("description", 1.0))
 INFLECTED: Final = 0.5  # a word found only inflected, against found as written
-
-
-def entered(contract: Contract) -> bool:
-    """Whether `contract` lists the entry tools rather than its catalog."""
-    limit = contract.catalog_limit
-    return limit is not None and len(contract.tools) > limit
 
 
 def asks_full(meta: Mapping[str, Any] | None) -> bool:
@@ -203,7 +200,7 @@ def entry_contract(catalog: Contract) -> Contract:
             "not_found",
             f"The catalog has no tool named {name!r}.",
             hint="Call find_tools with a few words of what the tool should do.",
-            repair=Repair("find_tools", {"query": name.replace("_", " ")}, "find the tool"),
+            repair=find_the_tool(name),
         )
 
     @entry.tool(effects=READ_ONLY)

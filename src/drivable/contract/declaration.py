@@ -52,6 +52,14 @@ descriptions state it, transports enforce a bound of the same order on the reque
 # Above this many tools, tools/list lists the entry tools (`drivable.contract.catalog`); None
 # never: off unless the author sets it (docs/decisions/0042-a-large-catalog-is-entered.md).
 CATALOG_LIMIT: int | None = None
+# The tools a catalog larger than its limit is entered through (`drivable.contract.catalog`).
+ENTRY_TOOLS: tuple[str, str, str] = ("find_tools", "describe_tool", "call_tool")
+
+
+def entered(declaration: Declaration) -> bool:
+    """Whether tools/list shows `declaration`'s entry tools rather than its tools."""
+    limit = declaration.catalog_limit
+    return limit is not None and len(declaration.tools) > limit
 
 
 _UNKNOWN_URI = (

@@ -124,6 +124,11 @@ class Contract(Declaration):
         return self.runtime.changes
 
     @property
+    def listed_names(self) -> Sequence[str]:
+        """The tool names tools/list shows a client (a large catalog's entry tools)."""
+        return self.runtime.listed_names
+
+    @property
     def strict(self) -> bool:
         """Whether slips against the contract raise `StrictError` (see `drivable.contract.strict`)."""
         return self.runtime.strict

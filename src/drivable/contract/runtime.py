@@ -11,7 +11,7 @@ The runtime is the `StageContext` the stages read, so they never see the whole `
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from drivable.contract import telemetry
 from drivable.contract.call import Outcome, Principal, ProgressFn
 from drivable.contract.changes import Changes
 from drivable.contract.client import NO_CLIENT, ClientSide
+from drivable.contract.declaration import ENTRY_TOOLS, entered
 from drivable.contract.durable import CONFIRM_TTL_S, RECEIPT_WINDOW_S, Durability
 from drivable.contract.finish import finish
 from drivable.contract.finish import request_id as new_request_id
@@ -81,6 +82,10 @@ class Runtime:
     @property
     def max_inline_bytes(self) -> int:
         return self.declaration.max_inline_bytes
+
+    @property
+    def listed_names(self) -> Sequence[str]:
+        return ENTRY_TOOLS if entered(self.declaration) else sorted(self.tools)
 
     def next_call(self, tool: str, arguments: Mapping[str, Any]) -> NextCall:
         return self.declaration.next_call(tool, arguments)

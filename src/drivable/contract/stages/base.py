@@ -4,7 +4,7 @@ acts around the handler is handed (`Answer`)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,6 +36,11 @@ class StageContext(CallContext, Protocol):
 
     @property
     def max_inline_bytes(self) -> int: ...
+
+    @property
+    def listed_names(self) -> Sequence[str]:
+        """The tool names tools/list shows a client (a large catalog's entry tools)."""
+        ...
 
     async def durable(self) -> Durability:
         """The effect store and token issuer (opened on first use)."""

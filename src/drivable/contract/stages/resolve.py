@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from drivable.contract.declaration import ENTRY_TOOLS
 from drivable.contract.envelope import Envelope, Repair
 from drivable.contract.stages.base import Attempt, Refused
 from drivable.contract.stages.reading import invalid_arguments
@@ -42,6 +43,7 @@ VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
 # Words hosts put before a server's tool names ("mcp__notes__search_notes", "functions.get_note"),
 # besides the words of the server's own name.
 NAMESPACE_WORDS = frozenset({"mcp", "function", "functions", "tool", "tools"})
+FIND_TOOLS = ENTRY_TOOLS[0]
 
 
 def resolve(attempt: Attempt) -> ToolSpec:
@@ -50,15 +52,25 @@ def resolve(attempt: Attempt) -> ToolSpec:
     spec = attempt.contract.tools.get(attempt.name)
     if spec is None:
         namespace = name_words(attempt.contract.name)
-        raise Refused(unknown_tool(attempt.contract.tools, attempt.name, attempt.raw, namespace))
+        listed = attempt.contract.listed_names
+        raise Refused(
+            unknown_tool(attempt.contract.tools, attempt.name, attempt.raw, namespace, listed)
+        )
     attempt.spec = spec
     return spec
 
 
 def unknown_tool(
-    tools: Mapping[str, ToolSpec], name: str, raw: Any, namespace: Iterable[str] = ()
+    tools: Mapping[str, ToolSpec],
+    name: str,
+    raw: Any,
+    namespace: Iterable[str] = (),
+    listed: Sequence[str] | None = None,
 ) -> Envelope:
-    names = sorted(tools)
+    """The refusal of a call naming no tool. `listed`: the names tools/list shows (None: every
+    tool); a hint names only those, and where they are a large catalog's entry tools, the tool
+    is found with find_tools."""
+    names = sorted(listed) if listed is not None else sorted(tools)
     same = same_tools(name, names, namespace)
     near = same if len(same) == 1 else []
     repair = None
@@ -96,9 +108,18 @@ def unknown_tool(
             f"No tool is named {name!r}: send the call it holds, {repair.tool}, as it is "
             "(the call in `repair`)."
         )
-    else:
+    elif set(tools) <= set(names):
         hint = f"Call one of: {', '.join(names)} (tools/list describes them)."
+    else:  # a large catalog: what tools/list shows is how to find the tool
+        repair = find_the_tool(name)
+        hint = f"No tool is named {name!r}: find the one meant with {FIND_TOOLS} (the call in `repair`)."
     return Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
+
+
+def find_the_tool(name: str) -> Repair:
+    """The call that finds, in a large catalog, the tool a call named `name` meant: its words."""
+    query = " ".join(name_words(name, singulars=False)) or name
+    return Repair(FIND_TOOLS, {"query": query}, "find the tool")
 
 
 def described_tools(
