@@ -4,7 +4,7 @@ must come back in the refusals, and every refusal must reach its `finish`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,10 @@ class FakeContext:
     codes: Mapping[str, Code] = field(default_factory=lambda: dict(ERROR_CODES))
     warning_codes: Mapping[str, WarningCode] = field(default_factory=lambda: dict(WARNING_CODES))
     finished: list[Envelope] = field(default_factory=list)
+
+    @property
+    def listed_names(self) -> Sequence[str]:
+        return sorted(self.tools)
 
     def next_call(self, tool: str, arguments: Mapping[str, Any]) -> NextCall:
         return NextCall(tool=tool, arguments=dict(arguments))
