@@ -188,6 +188,7 @@ def test_a_name_spelling_a_catalog_tool_another_way_is_repaired_to_it_when_enter
     refused = anyio.run(run)
     assert refused is not None and refused["code"] == "unknown_tool"
     assert refused["repair"]["tool"] == "echo_note"
+    assert refused["hint"].startswith("'EchoNotes' is what this server calls echo_note")
     assert not [n for n in contract.tools if n != "echo_note" and n in refused["hint"]]
 
 

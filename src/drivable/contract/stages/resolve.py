@@ -71,7 +71,7 @@ def unknown_tool(
     tool); a hint names only those, and where they are a large catalog's entry tools, the tool
     is found with find_tools."""
     names = sorted(listed) if listed is not None else sorted(tools)
-    same = same_tools(name, names, namespace)
+    same = same_tools(name, sorted(tools), namespace)
     near = same if len(same) == 1 else []
     repair = None
     if near and isinstance(raw, Mapping):
