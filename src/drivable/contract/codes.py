@@ -78,7 +78,7 @@ _T = TypeVar("_T", Code, IssueCode, WarningCode, TransportRefusal)
 ERROR_CODES: Mapping[str, Code] = _index(
     [
         Code("invalid_arguments", Recovery.FIX_INPUT, "The arguments did not validate against the tool's input schema. `issues` names each field, what was received and what is expected."),
-        Code("unknown_tool", Recovery.FIX_INPUT, "No tool has this name. `hint` names the tool whose name it spells another way, if one does; `tools/list` lists them all."),
+        Code("unknown_tool", Recovery.FIX_INPUT, "No tool has this name. `hint` names the tool whose name it spells another way, if one does; `tools/list` lists them all, or, in a catalog entered through find_tools, `repair` is the search that finds it."),
         Code("payload_too_large", Recovery.FIX_INPUT, "The arguments are larger than the inline limit the description states. Pass a reference (an id or a URI of something already stored) instead of the content."),
         Code("not_found", Recovery.LOOKUP_ID, "No record has this identifier. Look it up with the search or list tool named in `repair` first."),
         Code("conflict", Recovery.REREAD_STATE, "The record changed since it was read (`expected_version` is stale). Re-read it with the tool in `repair`, then reapply."),
