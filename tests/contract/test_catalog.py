@@ -178,6 +178,24 @@ def test_a_name_no_tool_has_is_found_with_what_tools_list_shows(name: str) -> No
     assert all(n in refused["hint"] for n in listed) and len(listed) == 40
 
 
+@SOME
+@given(st.integers(129, 200_000), st.sampled_from(["zq", "echo_note_", "q "]))
+def test_a_name_longer_than_mcp_allows_is_echoed_cut(length: int, unit: str) -> None:
+    """However long the name a call sends, its refusal stays the size of a refusal (the name is
+    said cut to MCP's 128 characters, in the message, the hint and the repair's search)."""
+    name = (unit * length)[:length]
+
+    async def run(contract: Contract) -> Any:
+        async with connect(Target(server=build_server(contract))) as client:
+            return await client.call_tool(name, {"text": "hi"})
+
+    for limit in (10, None):
+        refused = anyio.run(run, among(small(), 40, limit=limit))
+        envelope = envelope_of(refused)
+        assert envelope is not None and envelope["code"] == "unknown_tool"
+        assert len(json.dumps(envelope)) < 4_000
+
+
 def test_a_name_spelling_a_catalog_tool_another_way_is_repaired_to_it_when_entered() -> None:
     contract = among(small(), 40, limit=10)
 

@@ -44,6 +44,7 @@ VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
 # besides the words of the server's own name.
 NAMESPACE_WORDS = frozenset({"mcp", "function", "functions", "tool", "tools"})
 FIND_TOOLS = ENTRY_TOOLS[0]
+MAX_NAME = 128  # the longest tool name MCP allows: a longer one is echoed cut
 
 
 def resolve(attempt: Attempt) -> ToolSpec:
@@ -71,6 +72,7 @@ def unknown_tool(
     tool); a hint names only those, and where they are a large catalog's entry tools, the tool
     is found with find_tools."""
     names = sorted(listed) if listed is not None else sorted(tools)
+    said = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     same = same_tools(name, sorted(tools), namespace)
     near = same if len(same) == 1 else []
     repair = None
@@ -91,34 +93,34 @@ def unknown_tool(
             else f" (the call in `repair`, the arguments as {described[0]} takes them)"
         )
         hint = (
-            f"No tool is named {name!r}; {described[0]}'s description says it does that: call "
+            f"No tool is named {said!r}; {described[0]}'s description says it does that: call "
             f"{described[0]}{how}. Tools: {', '.join(names)}."
         )
     elif described:
-        hint = f"No tool is named {name!r}; {', '.join(described)} each say they do that: call the one meant."
+        hint = f"No tool is named {said!r}; {', '.join(described)} each say they do that: call the one meant."
     elif near:
         how = " (the call in `repair`)" if repair is not None else ""
-        hint = f"{name!r} is what this server calls {near[0]}: call {near[0]}{how}. Tools: {', '.join(names)}."
+        hint = f"{said!r} is what this server calls {near[0]}: call {near[0]}{how}. Tools: {', '.join(names)}."
     elif same:
-        hint = f"{name!r} may be any of {', '.join(same)}: call the one meant."
+        hint = f"{said!r} may be any of {', '.join(same)}: call the one meant."
     elif repair is not None:
         # a model sent a repair or next_call as a call of a tool named after it:
         # {"name": "repair", "arguments": {"repair": {"tool": "get_invoice", "arguments": {...}}}}
         hint = (
-            f"No tool is named {name!r}: send the call it holds, {repair.tool}, as it is "
+            f"No tool is named {said!r}: send the call it holds, {repair.tool}, as it is "
             "(the call in `repair`)."
         )
     elif set(tools) <= set(names):
         hint = f"Call one of: {', '.join(names)} (tools/list describes them)."
     else:  # a large catalog: what tools/list shows is how to find the tool
         repair = find_the_tool(name)
-        hint = f"No tool is named {name!r}: find the one meant with {FIND_TOOLS} (the call in `repair`)."
-    return Envelope("unknown_tool", f"No tool is named {name!r}.", hint=hint, repair=repair)
+        hint = f"No tool is named {said!r}: find the one meant with {FIND_TOOLS} (the call in `repair`)."
+    return Envelope("unknown_tool", f"No tool is named {said!r}.", hint=hint, repair=repair)
 
 
 def find_the_tool(name: str) -> Repair:
     """The call that finds, in a large catalog, the tool a call named `name` meant: its words."""
-    query = " ".join(name_words(name, singulars=False)) or name
+    query = " ".join(name_words(name[:MAX_NAME], singulars=False)) or name[:MAX_NAME]
     return Repair(FIND_TOOLS, {"query": query}, "find the tool")
 
 
