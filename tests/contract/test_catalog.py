@@ -267,6 +267,43 @@ def test_a_tool_is_found_by_its_name_words_inflected(data: st.DataObject, suffix
     assert name in found, (query, found)
 
 
+# A vowel of each word written with a mark a model's keyboard adds ("ínvoíces", "bookíng").
+MARKS = st.sampled_from(["\u0301", "\u030c", "\u0308", "\u0300"])
+
+
+@SOME
+@given(st.data(), MARKS)
+def test_a_query_written_with_diacritics_finds_what_it_finds_without(
+    data: st.DataObject, mark: str
+) -> None:
+    contract = among(small(), 60, limit=10)
+    name = data.draw(st.sampled_from(sorted(contract.tools)))
+    query = name.replace("_", " ")
+    marked = "".join(c + mark if c in "aeiou" else c for c in query)
+    assert marked != query
+    found = [s.name for s in catalog.search(contract, query, 20)]
+    assert [s.name for s in catalog.search(contract, marked, 20)] == found and name in found
+
+
+@settings(SOME, max_examples=6)
+@given(st.integers(catalog.QUERY + 1, 200_000))
+def test_a_query_longer_than_its_bound_is_refused_before_any_search(length: int) -> None:
+    """Every word of a query is sought in every tool's fields: a 200,000-character query took
+    over a minute of a core before it was bounded."""
+    contract = among(small(), 100, limit=10)
+
+    async def run() -> Any:
+        async with connect(Target(server=build_server(contract))) as client:
+            return await client.call_tool("find_tools", {"query": ("invoice " * length)[:length]})
+
+    refused = anyio.run(run)
+    envelope = envelope_of(refused)
+    assert refused.is_error and envelope is not None
+    assert envelope["code"] == "invalid_arguments"
+    assert [i["path"] for i in envelope["issues"]] == ["query"], envelope
+    assert len(refused.content[0].text) < 2_000
+
+
 WORD = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9)
 
 

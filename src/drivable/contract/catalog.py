@@ -34,10 +34,11 @@ from drivable.contract.declaration import entered as entered  # the catalog's ow
 from drivable.contract.envelope import ToolError
 from drivable.contract.facade import Contract
 from drivable.contract.output import Output
-from drivable.contract.stages.resolve import find_the_tool
+from drivable.contract.stages.resolve import find_the_tool, first_sentence
 from drivable.contract.summary import Summary
 from drivable.contract.surface import NAMESPACE
 from drivable.contract.tool import READ_ONLY, ContractError, ToolSpec
+from drivable.kinds.text_folding import bare
 from drivable.schema.walk import enum_values, properties, required
 
 FULL_KEY: Final = f"{NAMESPACE}/catalog"
@@ -49,6 +50,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 # Where a word of the query is found, and what it weighs there.
 _WEIGHTS: Final = (("name", 3.0), ("title", 2.0), ("inputs", 1.5), ("description", 1.0))
 INFLECTED: Final = 0.5  # a word found only inflected, against found as written
+SUMMARY: Final = 200  # characters of a found tool's description
+QUERY: Final = 200  # characters of a query: each word is sought in every tool's fields
 
 
 def asks_full(meta: Mapping[str, Any] | None) -> bool:
@@ -68,8 +71,9 @@ def discover_meta(contract: Contract) -> dict[str, Any]:
 
 
 def words(text: str) -> list[str]:
-    """Lowercase words (a name's parts are words: `create_booking` is `create`, `booking`)."""
-    return _WORD.findall(text.lower().replace("_", " "))
+    """Lowercase words without diacritics (a name's parts are words: `create_booking` is
+    `create`, `booking`; `fakturý` is `faktury`)."""
+    return _WORD.findall(bare(text).replace("_", " "))
 
 
 def same_word(asked: str, found: str) -> bool:
@@ -110,9 +114,10 @@ def _type_of(node: Any) -> str:
     return str(kind or "any")
 
 
-def first_sentence(text: str) -> str:
-    head = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    return head if len(head) <= 200 else head[:199] + "…"
+def summary(description: str) -> str:
+    """A tool's description in a search's answer: its first sentence, at most `SUMMARY` long."""
+    head = first_sentence(description)
+    return head if len(head) <= SUMMARY else head[: SUMMARY - 1] + "…"
 
 
 def _fields(spec: ToolSpec) -> dict[str, list[str]]:
@@ -205,7 +210,9 @@ def entry_contract(catalog: Contract) -> Contract:
 
     @entry.tool(effects=READ_ONLY)
     def find_tools(
-        query: Annotated[str, Field(description="A few words of what the tool should do.")],
+        query: Annotated[
+            str, Field(max_length=QUERY, description="A few words of what the tool should do.")
+        ],
         call: Call,
         limit: Annotated[int, Field(ge=1, le=20, description="Tools to return.")] = 5,
     ) -> Search:
@@ -219,7 +226,7 @@ def entry_contract(catalog: Contract) -> Contract:
                 Found(
                     name=s.name,
                     title=s.title,
-                    summary=first_sentence(s.description),
+                    summary=summary(s.description),
                     call=signature(s.name, catalog.tool_wire(s)["inputSchema"]),
                 )
                 for s in hits

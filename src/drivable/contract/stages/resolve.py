@@ -8,6 +8,7 @@ another tool ("search_nodes" is not search_notes): the refusal lists the tools a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
 NAMESPACE_WORDS = frozenset({"mcp", "function", "functions", "tool", "tools"})
 FIND_TOOLS = ENTRY_TOOLS[0]
 MAX_NAME = 128  # the longest tool name MCP allows: a longer one is echoed cut
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
 def resolve(attempt: Attempt) -> ToolSpec:
@@ -151,12 +153,9 @@ def described_tools(
 
 
 def first_sentence(text: str) -> str:
-    """What a description says first: up to the first full stop that ends a sentence."""
-    end = next(
-        (i for i in range(len(text)) if text[i] == "." and text[i + 1 : i + 2] in ("", " ", "\n")),
-        len(text),
-    )
-    return text[:end]
+    """What a description says first: up to the first full stop, question or exclamation mark
+    that ends a sentence."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
 
 
 def wrapped_call(raw: Any) -> tuple[str, Mapping[str, Any]] | None:
