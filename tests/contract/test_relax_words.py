@@ -10,6 +10,7 @@ and the next call returns the rows it says. The table is plain data the test cou
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +19,8 @@ import anyio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivable.contract.relax import Filter, Relaxation, relax, words
+from drivable.contract.relax import Filter, Relaxation, relax
+from drivable.contract.relax_said import words
 
 FILTERS = (Filter("colour"), Filter("shape"), Filter("tags"))
 # words the rows hold, some of them spelling a filter's values ("red", "round")
@@ -173,4 +175,150 @@ def test_every_case_of_the_words_is_met_by_the_generated_tables() -> None:
         "words left out, filters kept",
         "a word asked by a filter",
         "a word no row holds",
+    }, seen
+
+
+# Rules 6 and 7 with the filters' fields reading words (`reads`, as `relax.reader` gives a
+# model's): aliases of a colour, a shape and a tag. "navy" is also a word some rows hold.
+ALIASES: dict[str, dict[str, Any]] = {
+    "colour": {"crimson": "red", "scarlet": "red", "navy": "blue", "jade": "green"},
+    "shape": {"circle": "round", "ball": "round", "box": "square"},
+    "tags": {"first": ["alpha"], "second": ["beta"]},
+}
+ALIAS_WORDS = sorted({w for names in ALIASES.values() for w in names})
+READ_ROW = ROW.flatmap(
+    lambda row: st.sets(st.sampled_from(["navy", "box"]), max_size=1).map(
+        lambda extra: {**row, "words": row["words"] | extra}
+    )
+)
+READ_SENT = st.fixed_dictionaries(
+    {
+        "query": st.lists(
+            st.sampled_from((*VOCABULARY, *ALIAS_WORDS, "zeta")).flatmap(
+                lambda w: st.sampled_from([w, w.title()])
+            ),
+            min_size=1,
+            max_size=4,
+        ).map(" ".join)
+    },
+    optional={
+        "colour": st.sampled_from(["red", "blue", "green"]),
+        "shape": st.sampled_from(["round", "square"]),
+        "tags": st.lists(st.sampled_from(["alpha", "beta"]), min_size=1, max_size=2, unique=True),
+    },
+)
+
+
+def reads(name: str, word: str) -> Any:
+    return ALIASES.get(name, {}).get(word.casefold())
+
+
+def read_as(word: str, sent: Mapping[str, Any], name: str) -> bool:
+    got, value = reads(name, word), sent[name]
+    listed = value if isinstance(value, list) else [value]
+    return (
+        spells(word, sent, name)
+        or got == value
+        or (isinstance(got, list) and all(g in listed for g in got))
+    )
+
+
+@given(rows=st.lists(READ_ROW, max_size=30), sent=READ_SENT)
+@settings(max_examples=400, deadline=None)
+def test_a_word_a_filter_reads_is_that_filters_value_over_generated_tables(
+    rows: list[dict[str, Any]], sent: dict[str, Any]
+) -> None:
+    """Every word the next call leaves out of the query is asked by a filter sent (its field
+    reads it as the value sent), read as the value of a filter not sent (rule 7: a word no row
+    holds, that one filter reads, and no other word reads that filter otherwise), or held by no
+    row; a moved word's filter is sent with the value its field reads the word as, every other
+    argument as sent, whatever the call finds; and the count said is the rows the call returns."""
+    if matching(rows, sent):
+        return
+    found = anyio.run(
+        lambda: relax(sent, FILTERS, count_of(rows), facet_of(rows), query="query", reads=reads)
+    )
+    sent_words = sent["query"].split()
+    held = {w: any(holds(r, w) for r in rows) for w in sent_words}
+    unsent = [f.name for f in FILTERS if f.name not in sent]
+    asked = {w for w in sent_words if any(read_as(w, sent, f) for f in sent if f in ALIASES)}
+    # rule 7's words, as the rule states them, computed here from the table and the aliases
+    candidates = {
+        w: [f for f in unsent if reads(f, w) is not None]
+        for w in sent_words
+        if w not in asked and not held[w]
+    }
+    movable = {w: fs[0] for w, fs in candidates.items() if len(fs) == 1}
+    values: dict[str, set[str]] = {}
+    for w, f in movable.items():
+        values.setdefault(f, set()).add(json.dumps(reads(f, w)))
+    moved = {w: f for w, f in movable.items() if len(values[f]) == 1}
+    if found is None:
+        assert not moved
+        return
+    assert {w: by for w, by in found.unasked if by in found.moved} == moved
+    for word, by in found.unasked:
+        if by in sent:
+            assert read_as(word, sent, by), (word, by)
+        elif by:
+            assert not held[word] and reads(by, word) == found.moved[by], (word, by)
+        else:
+            assert not held[word], word
+    following = found.arguments
+    if following is not None and not found.dropped:  # every filter stays: its words leave
+        assert asked <= {w for w, by in found.unasked if by in sent}, (asked, found.unasked)
+    if moved:
+        assert following is not None
+        assert found.moved == {f: reads(f, w) for w, f in moved.items()}
+        assert {k: v for k, v in following.items() if k != "query"} == {
+            **{k: v for k, v in sent.items() if k != "query"},
+            **found.moved,
+        }
+        kept_words = [w for w in sent_words if w not in {u for u, _ in found.unasked}]
+        assert following.get("query", "").split() == kept_words
+        assert all(held[w] for w in kept_words)
+        assert len(matching(rows, following)) == found.matches
+        said = words(found, "find", "row")
+        assert all(json.dumps(v) in said.message for v in found.moved.values()), said.message
+    elif following is not None:
+        assert matching(rows, following) and len(matching(rows, following)) == found.matches
+
+
+def count_of(rows: Sequence[Mapping[str, Any]]) -> Any:
+    return lambda kept: len(matching(rows, kept))
+
+
+def facet_of(rows: Sequence[Mapping[str, Any]]) -> Any:
+    async def facet(name: str, kept: Mapping[str, Any]) -> list[tuple[Any, int]]:
+        found = matching(rows, kept)
+        if name == "tags":
+            return list(Counter(t for r in found for t in r["tags"]).items())
+        return list(Counter(r[name] for r in found).items())
+
+    return facet
+
+
+def test_every_case_of_the_read_words_is_met_by_the_generated_tables() -> None:
+    seen: Counter[str] = Counter()
+
+    @given(rows=st.lists(READ_ROW, max_size=30), sent=READ_SENT)
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
+    def cases(rows: list[dict[str, Any]], sent: dict[str, Any]) -> None:
+        if matching(rows, sent):
+            return
+        found = anyio.run(
+            lambda: relax(sent, FILTERS, count_of(rows), facet_of(rows), query="query", reads=reads)
+        )
+        if found is None:
+            return
+        if found.moved:
+            seen["moved, rows found" if found.matches else "moved, nothing found"] += 1
+        if any(by in sent and not spells(w, sent, by) for w, by in found.unasked):
+            seen["asked by a filter that reads the word"] += 1
+
+    cases()
+    assert set(seen) == {
+        "moved, rows found",
+        "moved, nothing found",
+        "asked by a filter that reads the word",
     }, seen

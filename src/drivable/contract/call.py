@@ -138,13 +138,16 @@ class Call:
         that a filter sent asks, or that no row holds, leave the next call's query first (rule 6;
         `count` and `facet` then read the query from `kept`). Without a filter sent or a word to
         leave out, nothing is said and None is returned."""
-        from drivable.contract.relax import declared, relax, sent_arguments, words
+        from drivable.contract.relax import declared, reader, relax, sent_arguments
+        from drivable.contract.relax_said import words
         from drivable.contract.tool import cursor_field
 
         self.relaxed = True
         model = type(args)
         sent = sent_arguments(args, cursor_field(model))
-        found = await relax(sent, declared(model, filters), count, facet, query=query)
+        found = await relax(
+            sent, declared(model, filters), count, facet, query=query, reads=reader(model)
+        )
         if found is None:
             return None
         said = words(found, self.tool, noun)

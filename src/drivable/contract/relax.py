@@ -30,12 +30,21 @@ The rule (docs/runtime.md; why: docs/decisions/0006-minimal-relaxation.md):
    asks is back: the filter that asked it may be the one left out). A word that no row holds is left out only
    when another word of the query, one no filter asks, stays: a next call never drops everything
    the query asked for (why: docs/decisions/0034-the-words-of-an-empty-search.md).
+   A word spells a filter's value as the value's own words, or as the filter's field reads it
+   (`reader`: "Infrastructure" is project "OPS" where the project's vocabulary says so).
+7. A word of the query that no row holds and no filter sent asks, which the field of an equal
+   filter not sent (never a requirement) reads as one of its values, is that filter's value
+   written in the query: the next call moves it there ("Dana" in the query is owner
+   "dana.kim@example.org"), the query keeps the words some row holds, and that call is the next
+   call whatever it finds (it is what was asked, each word where it asks; its own answer
+   relaxes). A word two filters read, or a filter two words read as different values, moves
+   nothing (why: docs/decisions/0055-a-filter-written-in-the-query.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -43,6 +52,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from drivable.contract.tool import field_kinds
+from drivable.kinds import jsonable, read
 from drivable.kinds.text_folding import words as folded
 
 Side = Literal["equal", "lower", "upper"]
@@ -53,6 +64,8 @@ Value = tuple[Any, int]
 # (value, rows) for each value of its field among those rows.
 Count = Callable[[Kept], "int | Awaitable[int]"]
 Facet = Callable[[str, Kept], "Iterable[Value] | Awaitable[Iterable[Value]]"]
+# How the field of a filter reads one word: the value (canonical JSON), or None (`reader`).
+Reads = Callable[[str, str], Any]
 
 VALUES = 5  # values named per dropped filter
 MOST_DROPPED = 2
@@ -84,6 +97,8 @@ class Relaxation:
     # the words the next call's query leaves out (rule 6), each with the filter that asks it
     # ("" when no row holds it), in the order sent
     unasked: tuple[tuple[str, str], ...] = ()
+    # rule 7: the filters not sent that words of the query were read as, with their values
+    moved: dict[str, Any] = field(default_factory=dict)
 
     @property
     def loose(self) -> tuple[str, ...]:
@@ -108,9 +123,9 @@ class Relaxation:
     def arguments(self) -> dict[str, Any] | None:
         """The next call's arguments: everything sent but the dropped filters and the words left
         out; None without a next call."""
-        if (not self.dropped and not self.unasked) or self.matches <= 0:
+        if not (self.dropped or self.unasked) or (self.matches <= 0 and not self.moved):
             return None
-        out = {k: v for k, v in self.sent.items() if k not in self.dropped}
+        out = {k: v for k, v in self.sent.items() if k not in self.dropped} | self.moved
         if self.unasked and self.query is not None:
             out.pop(self.query)
             if self.words_kept is not None:
@@ -136,35 +151,106 @@ async def _settle(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
-def asked_by(word: str, sent: Mapping[str, Any], names: Sequence[str]) -> str:
+def reader(model: type[BaseModel]) -> Reads:
+    """How `model`'s fields read a word, through their kinds: the value read (canonical JSON), or
+    None when no kind reads it as one value. A field that reads a word naming nothing as a value
+    (free text, an id) is open: no word spells one of its values."""
+
+    def reads(name: str, word: str) -> Any:
+        info = model.model_fields.get(name)
+        for kind in field_kinds(info) if info is not None else ():
+            options = {k: v for k, v in kind.options.items() if k != "json_extra"}
+            if read(kind.name, _NAMES_NOTHING, **options).outcome == "value":
+                continue
+            got = read(kind.name, word, **options)
+            if got.outcome == "value" and got.value is not None:
+                return jsonable(got.value)
+        return None
+
+    return reads
+
+
+_NAMES_NOTHING = "qzxjv"
+
+
+def asked_by(
+    word: str, sent: Mapping[str, Any], names: Sequence[str], reads: Reads | None = None
+) -> str:
     """The first filter among `names` whose value as sent spells `word` (rule 6: case, accents and
-    punctuation aside, the word is one of the value's words, or of a listed value's); ""."""
+    punctuation aside, the word is one of the value's words, or of a listed value's; or the
+    filter's field reads the word as that value, or as values listed); ""."""
     pieces = folded(word).split()
     if not pieces:
         return ""
     for name in names:
         value = sent[name]
-        for one in value if isinstance(value, list) else [value]:
+        listed = value if isinstance(value, list) else [value]
+        for one in listed:
             scalar = isinstance(one, str | int | float) and not isinstance(one, bool)
             if scalar and set(pieces) <= set(folded(str(one)).split()):
                 return name
+        got = reads(name, word) if reads is not None else None
+        if got is not None and (got == value or _among(got, listed)):
+            return name
     return ""
 
 
+def _among(got: Any, listed: list[Any]) -> bool:
+    """Whether a value read (one, or a list of them) is among the values a filter listed."""
+    return all(g in listed for g in got) if isinstance(got, list) and got else got in listed
+
+
 async def unasked_words(
-    sent: Mapping[str, Any], names: Sequence[str], query: str, count: Count
-) -> tuple[tuple[str, str], ...]:
-    """Rule 6's words, in the order sent: those a filter sent asks, then those no row holds."""
+    sent: Mapping[str, Any],
+    filters: Sequence[Filter],
+    query: str,
+    count: Count,
+    reads: Reads | None = None,
+) -> tuple[tuple[tuple[str, str], ...], dict[str, Any]]:
+    """Rule 6's words, in the order sent (those a filter sent asks, then those no row holds),
+    and rule 7's filters (`moved`), whose words are among them."""
     text = sent.get(query)
     if not isinstance(text, str):
-        return ()
+        return (), {}
+    names = [f.name for f in filters if f.name in sent]
     sent_words = text.split()
-    asked = [(w, asked_by(w, sent, names)) for w in sent_words]
+    asked = [(w, asked_by(w, sent, names, reads)) for w in sent_words]
     rest = [w for w, by in asked if not by]
     held = {w: int(await _settle(count({query: w}))) > 0 for w in dict.fromkeys(rest)}
     nowhere = [w for w in rest if not held[w]]
+    moved = _moved(nowhere, [f for f in filters if f.name not in sent], reads)
+    if moved:
+        by = {w: n for n, (_, ws) in moved.items() for w in ws}
+        asked = [(w, a or by.get(w, "")) for w, a in asked]
+        return tuple((w, a) for w, a in asked if a or w in nowhere), {
+            n: v for n, (v, _) in moved.items()
+        }
     keeps_some = len(nowhere) < len(rest)  # a word of what was asked stays in the query
-    return tuple((w, by) for w, by in asked if by or (keeps_some and w in nowhere))
+    return tuple((w, by) for w, by in asked if by or (keeps_some and w in nowhere)), {}
+
+
+def _moved(
+    nowhere: Sequence[str], unsent: Sequence[Filter], reads: Reads | None
+) -> dict[str, tuple[Any, list[str]]]:
+    """Rule 7: per filter not sent, the value its field reads words no row holds as, and those
+    words; a word two filters read, or a filter read as two values, moves nothing."""
+    if reads is None:
+        return {}
+    found: dict[str, tuple[Any, list[str]]] = {}
+    clashing: set[str] = set()
+    for word in dict.fromkeys(nowhere):
+        read_as = [
+            (f.name, v)
+            for f in unsent
+            if f.side == "equal" and not f.requirement and (v := reads(f.name, word)) is not None
+        ]
+        if len(read_as) != 1:
+            continue
+        name, value = read_as[0]
+        if name in found and found[name][0] != value:
+            clashing.add(name)
+        found.setdefault(name, (value, []))[1].append(word)
+    return {n: vw for n, vw in found.items() if n not in clashing}
 
 
 async def relax(
@@ -175,17 +261,25 @@ async def relax(
     *,
     limit: int = VALUES,
     query: str | None = None,
+    reads: Reads | None = None,
 ) -> Relaxation | None:
     """The minimal relaxation of a search that found nothing under `sent` (module docstring);
     None when neither a filter but requirements nor a word of `query` may be left out.
-    `filters` in declaration order. With `query`, `count` and `facet` find the query's words
-    in `kept` (absent: no words), as rule 6 leaves them."""
+    `filters` in declaration order, every filter the search takes. With `query`, `count` and
+    `facet` find the query's words in `kept` (absent: no words), as rules 6 and 7 leave them;
+    `reads` is how the filters' fields read a word (`reader`; None: as the values' own words)."""
     active = [f for f in filters if f.name in sent]
     loose = [i for i, f in enumerate(active) if not f.requirement]
     names = tuple(f.name for f in active)
     required = tuple(f.name for f in active if f.requirement)
-    unasked = await unasked_words(sent, names, query, count) if query else ()
-    said = Relaxation(dict(sent), names, required=required, query=query, unasked=unasked)
+    unasked, moved = await unasked_words(sent, filters, query, count, reads) if query else ((), {})
+    said = Relaxation(
+        dict(sent), names, required=required, query=query, unasked=unasked, moved=moved
+    )
+    if moved:  # rule 7: what was asked, each word where it asks, whatever it finds
+        asked = {query: said.words_kept} if query and said.words_kept else {}
+        kept = {**{k: sent[k] for k in names}, **moved, **asked}
+        return dataclasses.replace(said, matches=int(await _settle(count(kept))))
     words_kept = {query: said.words_kept} if query and said.words_kept else {}
     if unasked:
         n = int(await _settle(count({**{k: sent[k] for k in names}, **words_kept})))
@@ -264,150 +358,15 @@ def _key(value: Any) -> tuple[int, Any]:
     return (1, str(value))
 
 
-# -- in words ----------------------------------------------------------------------------------
-
-
-def spelled(value: Any) -> str:
-    """A value as JSON, so a reader (a model, a test) sees exactly what to send."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def listing(values: Sequence[Value]) -> str:
-    return ", ".join(f"{spelled(v)} ({n})" for v, n in values)
-
-
-def _either(names: Sequence[str], word: str = "and") -> str:
-    return f" {word} ".join(names) if len(names) < 3 else ", ".join(names)
-
-
-@dataclass(frozen=True)
-class Words:
-    """What an empty filtered page says: `message` and `hint` in a refusal's words, and the
-    no_hits_filtered warnings as (path or None, message)."""
-
-    message: str
-    hint: str
-    warnings: tuple[tuple[str | None, str], ...]
-
-
-def unasked_said(r: Relaxation, noun: str) -> str:
-    """Rule 6 in words: which words the next call's query leaves out, and why."""
-    asked = [(w, by) for w, by in r.unasked if by]
-    nowhere = [w for w, by in r.unasked if not by]
-    parts = []
-    if asked:
-        by = list(dict.fromkeys(b for _, b in asked))
-        parts.append(
-            f"{_either([spelled(w) for w, _ in asked])} in {r.query} "
-            f"{'is' if len(asked) == 1 else 'are'} asked by "
-            + _either([f"{b} {spelled(r.sent[b])}" for b in by])
-        )
-    if nowhere:
-        parts.append(f"no {noun} holds {_either([spelled(w) for w in nowhere], 'or')}")
-    text = "; ".join(parts)
-    return f"{text[0].upper()}{text[1:]}."
-
-
-def words(relaxation: Relaxation, tool: str, noun: str) -> Words:
-    r = relaxation
-    said = f" {unasked_said(r, noun)}" if r.unasked else ""
-    if r.unasked and not r.dropped and r.matches > 0:
-        rest = r.words_kept
-        return Words(
-            f"No {noun} matches every word of {r.query} with the filters sent.{said} "
-            + (f"With {r.query} {spelled(rest)}" if rest else f"Without {r.query}")
-            + f", {r.matches} {'does' if r.matches == 1 else 'do'}.",
-            f"Call {tool} again "
-            + (f"with {r.query} {spelled(rest)}" if rest else f"without {r.query}")
-            + " (the call in next_call keeps every filter and every other argument as sent).",
-            (),
-        )
-    needs = _either([f"{q} {spelled(r.sent[q])}" for q in r.required])
-    never = "a requirement is" if len(r.required) == 1 else "requirements are"
-    kept = f" ({needs} kept: {never} never left out)" if r.required else ""
-    if r.dropped:
-        left_out = _either([f"{d} {spelled(r.sent[d])}" for d in r.dropped])
-        values = "; ".join(
-            f"values of {d} that would match: {listing(r.values[d])}"
-            for d in r.dropped
-            if r.values.get(d)
-        )
-        single = len(r.dropped) == 1
-        message = (
-            f"No {noun} matches every filter together"
-            + ("" if not said else f" and every word of {r.query}")
-            + ("" if single else ", nor with any one of them left out")
-            + f"; without {left_out}, {r.matches} {'does' if r.matches == 1 else 'do'}"
-            + (
-                f" (no other {'filter' if single else 'pair'} left out finds fewer)."
-                if len(r.loose) > len(r.dropped)
-                else "."
-            )
-            + (f" {values[0].upper()}{values[1:]}." if values else "")
-            + (f" It keeps {needs}: {never} never left out." if r.required else "")
-            + said
-        )
-        hint = (
-            f"Call {tool} again without {_either(list(r.dropped))}"
-            + (
-                f" and with {r.query} {spelled(r.words_kept)}"
-                if r.unasked and r.words_kept
-                else (f" and without {r.query}" if r.unasked else "")
-            )
-            + " (the call in next_call keeps every other argument as sent), or with "
-            f"{_either(list(r.dropped), 'or')} set to a value that would match. The {noun}s it "
-            f"finds are not limited to "
-            f"{_either([f'{d} {spelled(r.sent[d])}' for d in r.dropped], 'or')}."
-        )
-        warned = []
-        for d in r.dropped:
-            others = [o for o in r.dropped if o != d]
-            with_ = f" (with {others[0]} left out too)" if others else ""
-            named = r.values.get(d)
-            if named:
-                then = f" Values of {d} that would match{with_}: {listing(named)}."
-            elif d in r.values:  # rows that lack the field (a decision that applies no statute)
-                then = f" No {noun} found without it{with_} has a value of {d}."
-            else:  # values not counted (a page relaxed by running its tool again)
-                then = ""
-            warned.append(
-                (d, f"No {noun} matches {d} {spelled(r.sent[d])} with the other filters.{then}")
-            )
-        return Words(message, hint, tuple(warned))
-    names = list(r.loose)
-    if not names:  # rule 6 only: the words left did not bring rows back either
-        return Words(
-            f"No {noun} matches every word of {r.query}.{said}",
-            f"Call {tool} again with fewer words in {r.query}; which to keep is the user's choice.",
-            (),
-        )
-    if not r.unfiltered:
-        return Words(
-            f"No {noun} matches, even without the filters ({', '.join(names)}){kept}: the "
-            f"other arguments match none.{said}",
-            f"Leaving filters out of {tool} finds no {noun}; change the other arguments instead.",
-            (),
-        )
-    return Words(
-        f"No {noun} matches every filter together, nor with any one or two of them left out; "
-        f"without any filter{kept}, {r.unfiltered} {'does' if r.unfiltered == 1 else 'do'}.{said}",
-        f"Call {tool} again with fewer of its filters ({', '.join(names)}); which to keep is the "
-        "user's choice.",
-        ((None, f"No {noun} matches these filters together: {', '.join(r.active)}."),),
-    )
-
-
 __all__ = [
     "Count",
     "Facet",
     "Filter",
+    "Reads",
     "Relaxation",
-    "Words",
     "declared",
-    "listing",
     "ordered",
+    "reader",
     "relax",
     "sent_arguments",
-    "spelled",
-    "words",
 ]

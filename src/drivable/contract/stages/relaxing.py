@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from drivable.contract.client import NO_CLIENT
-from drivable.contract.relax import Filter, Side, Value, relax, sent_arguments, words
+from drivable.contract.relax import Filter, Side, Value, relax, sent_arguments
+from drivable.contract.relax_said import words
 from drivable.contract.stages.base import Attempt
 from drivable.contract.stages.handler import invoke_with
 from drivable.contract.tool import cursor_field, field_kinds
