@@ -188,7 +188,7 @@ ALIASES: dict[str, dict[str, Any]] = {
 ALIAS_WORDS = sorted({w for names in ALIASES.values() for w in names})
 READ_ROW = ROW.flatmap(
     lambda row: st.sets(st.sampled_from(["navy", "box"]), max_size=1).map(
-        lambda extra: {**row, "words": row["words"] | extra}
+        lambda extra: {**row, "words": {*row["words"], *extra}}
     )
 )
 READ_SENT = st.fixed_dictionaries(

@@ -117,6 +117,10 @@ def _order(value: Any) -> tuple[int, Any]:
     return (1, str(value))
 
 
+def _named(word: str, page: Mapping[str, Any]) -> bool:
+    return json.dumps(word, ensure_ascii=False) in page["message"]
+
+
 def _relaxing(page: Mapping[str, Any]) -> list[Any]:
     return [w for w in page.get("warnings") or [] if w.get("code") == "no_hits_filtered"]
 
@@ -131,16 +135,49 @@ def _spells(word: str, value: Any) -> bool:
     )
 
 
+Reads = Callable[[str, str], Any]
+
+
+def field_reads(model: type[BaseModel]) -> Reads:
+    """How the tool's own input model reads one word as a filter's value (canonical JSON), or
+    None; a field that reads a word naming nothing ("qzxjv") as a value reads no word as one."""
+
+    def reads(name: str, word: str) -> Any:
+        if (read_as(model, {name: "qzxjv"}) or {}).get(name) is not None:
+            return None
+        return (read_as(model, {name: word}) or {}).get(name)
+
+    return reads
+
+
+def _asked(word: str, value: Any, got: Any) -> bool:
+    """The word spells the value sent, or is read as it (or as values a list sent holds)."""
+    listed = value if isinstance(value, list) else [value]
+    if _spells(word, value) or (got is not None and got == value):
+        return True
+    return bool(got) and all(g in listed for g in (got if isinstance(got, list) else [got]))
+
+
 async def _words_step(
-    send: Send, tool: str, read: Mapping[str, Any], names: Sequence[str], query: str
-) -> tuple[list[str], dict[str, Any]]:
-    """Rule 6 from the outside: the words the next call's query leaves out (a filter sent asks
-    it, or no row holds it alone and another unasked word stays), and the arguments without."""
+    send: Send,
+    tool: str,
+    read: Mapping[str, Any],
+    names: Sequence[str],
+    query: str,
+    reads: Reads | None = None,
+    unsent: Sequence[str] = (),
+) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """Rules 6 and 7 from the outside: the words the next call's query leaves out (a filter sent
+    asks it, or no row holds it alone and another unasked word stays; or, rule 7, no row holds
+    it and one equal filter of `unsent` reads it as its value), the arguments without them, and
+    the filters rule 7 moves words to."""
     text = read.get(query)
     if not isinstance(text, str):
-        return [], dict(read)
+        return [], dict(read), {}
     words = text.split()
-    asked = [w for w in words if any(_spells(w, read[n]) for n in names)]
+    asked = [
+        w for w in words if any(_asked(w, read[n], reads(n, w) if reads else None) for n in names)
+    ]
     rest = [w for w in words if w not in asked]
     nowhere = []
     for word in dict.fromkeys(rest):
@@ -148,9 +185,22 @@ async def _words_step(
         assert not out["is_error"], out
         if not out["total"]:
             nowhere.append(word)
+    moved: dict[str, Any] = {}
+    clash: set[str] = set()
+    read_word = reads if reads is not None else (lambda name, word: None)
+    for word in nowhere:
+        found = [(n, v) for n in unsent if (v := read_word(n, word)) is not None]
+        if len(found) == 1:
+            name, value = found[0]
+            if moved.setdefault(name, value) != value:
+                clash.add(name)
+    moved = {n: v for n, v in moved.items() if n not in clash}
+    if moved:
+        gone = [w for w in words if w in asked or w in nowhere]
+        return gone, _without_words(read, query, gone) | moved, moved
     narrows = any(w not in nowhere for w in rest)  # another word of what was asked stays
     gone = [w for w in words if w in asked or (narrows and w in nowhere)]
-    return gone, _without_words(read, query, gone)
+    return gone, _without_words(read, query, gone), {}
 
 
 def _without_words(read: Mapping[str, Any], query: str, gone: Sequence[str]) -> dict[str, Any]:
@@ -169,29 +219,48 @@ async def check_empty_page(
     page: Mapping[str, Any],
     *,
     query: str | None = None,
+    model: type[BaseModel] | None = None,
 ) -> str:
     """Every rule of an empty filtered page; returns the case met. `query`: the argument whose
-    words rule 6 reads (a search whose rows hold every word)."""
+    words rules 6 and 7 read (a search whose rows hold every word); `model`: the tool's input
+    model, through whose fields a word is read as a filter's value (rule 7's equal filters here
+    are never requirements)."""
     names = [n for n, _ in filters if n in read]
     side = dict(filters)
     gone: list[str] = []
     if query is not None and not page["results"]:
-        gone, reduced = await _words_step(send, tool, read, names, query)
-        if gone:
-            # (6) every word left out is named, and the words alone come first
+        unsent = [n for n, s in filters if s == "equal" and n not in read]
+        reads = field_reads(model) if model is not None else None
+        gone, reduced, moved = await _words_step(send, tool, read, names, query, reads, unsent)
+        if moved:
+            # (7) the words a filter not sent reads move there, whatever that call finds
+            assert page["next_call"] == {"tool": tool, "arguments": reduced}, (page, reduced)
             assert all(json.dumps(w, ensure_ascii=False) in page["message"] for w in gone), page
+            out = await send(tool, reduced)
+            assert not out["is_error"], out
+            return "moved" if out["total"] else "moved, nothing"
+        if gone:
+            # (6) the words alone come first, and every word the next call leaves out is named
             out = await send(tool, reduced)
             if out["total"]:
                 assert page["next_call"] == {"tool": tool, "arguments": reduced}, (page, reduced)
                 assert not _relaxing(page), page
+                assert all(_named(w, page) for w in gone), page
                 return "words"
             if not names:
                 assert "next_call" not in page, page
+                assert all(_named(w, page) for w in gone), page
                 return "words, nothing"
             # filters may go from here on: a word a filter asked is back in the query
             text = str(read[query]).split()
-            asked = [w for w in text if any(_spells(w, read[n]) for n in names)]
-            read = _without_words(read, query, [w for w in gone if w not in asked])
+            asked = [
+                w
+                for w in text
+                if any(_asked(w, read[n], reads(n, w) if reads else None) for n in names)
+            ]
+            gone = [w for w in gone if w not in asked]
+            assert all(_named(w, page) for w in gone), page
+            read = _without_words(read, query, gone)
     if page["results"] or not names:
         # rows, or no filter to blame: the page says nothing of filters and leads nowhere new
         assert "message" not in page and "hint" not in page and not _relaxing(page), page
