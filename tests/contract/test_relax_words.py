@@ -66,17 +66,28 @@ def matching(rows: Sequence[Mapping[str, Any]], kept: Mapping[str, Any]) -> list
     return out
 
 
-def run(rows: Sequence[Mapping[str, Any]], sent: dict[str, Any]) -> Relaxation | None:
-    def count(kept: Mapping[str, Any]) -> int:
-        return len(matching(rows, kept))
+def run(
+    rows: Sequence[Mapping[str, Any]], sent: dict[str, Any], reads: Any = None
+) -> Relaxation | None:
+    """`relax` over the table: the search of `sent`, its filters' fields reading words as
+    `reads` does (None: as the values' own words)."""
+    return anyio.run(
+        lambda: relax(sent, FILTERS, count_of(rows), facet_of(rows), query="query", reads=reads)
+    )
 
+
+def count_of(rows: Sequence[Mapping[str, Any]]) -> Any:
+    return lambda kept: len(matching(rows, kept))
+
+
+def facet_of(rows: Sequence[Mapping[str, Any]]) -> Any:
     async def facet(name: str, kept: Mapping[str, Any]) -> list[tuple[Any, int]]:
         found = matching(rows, kept)
         if name == "tags":
             return list(Counter(t for r in found for t in r["tags"]).items())
         return list(Counter(r[name] for r in found).items())
 
-    return anyio.run(lambda: relax(sent, FILTERS, count, facet, query="query"))
+    return facet
 
 
 def spells(word: str, sent: Mapping[str, Any], name: str) -> bool:
@@ -235,9 +246,7 @@ def test_a_word_a_filter_reads_is_that_filters_value_over_generated_tables(
     argument as sent, whatever the call finds; and the count said is the rows the call returns."""
     if matching(rows, sent):
         return
-    found = anyio.run(
-        lambda: relax(sent, FILTERS, count_of(rows), facet_of(rows), query="query", reads=reads)
-    )
+    found = run(rows, sent, reads)
     sent_words = sent["query"].split()
     held = {w: any(holds(r, w) for r in rows) for w in sent_words}
     unsent = [f.name for f in FILTERS if f.name not in sent]
@@ -284,20 +293,6 @@ def test_a_word_a_filter_reads_is_that_filters_value_over_generated_tables(
         assert matching(rows, following) and len(matching(rows, following)) == found.matches
 
 
-def count_of(rows: Sequence[Mapping[str, Any]]) -> Any:
-    return lambda kept: len(matching(rows, kept))
-
-
-def facet_of(rows: Sequence[Mapping[str, Any]]) -> Any:
-    async def facet(name: str, kept: Mapping[str, Any]) -> list[tuple[Any, int]]:
-        found = matching(rows, kept)
-        if name == "tags":
-            return list(Counter(t for r in found for t in r["tags"]).items())
-        return list(Counter(r[name] for r in found).items())
-
-    return facet
-
-
 def test_every_case_of_the_read_words_is_met_by_the_generated_tables() -> None:
     seen: Counter[str] = Counter()
 
@@ -306,9 +301,7 @@ def test_every_case_of_the_read_words_is_met_by_the_generated_tables() -> None:
     def cases(rows: list[dict[str, Any]], sent: dict[str, Any]) -> None:
         if matching(rows, sent):
             return
-        found = anyio.run(
-            lambda: relax(sent, FILTERS, count_of(rows), facet_of(rows), query="query", reads=reads)
-        )
+        found = run(rows, sent, reads)
         if found is None:
             return
         if found.moved:

@@ -136,8 +136,9 @@ class Call:
         values that would have matched. `count` and `facet` are the domain's, over its own data
         (sync or async). `query` names the argument whose words every row must hold: its words
         that a filter sent asks, or that no row holds, leave the next call's query first (rule 6;
-        `count` and `facet` then read the query from `kept`). Without a filter sent or a word to
-        leave out, nothing is said and None is returned."""
+        `count` and `facet` then read the query from `kept`), and a word no row holds that the
+        field of a filter not sent reads as its value moves to that filter (rule 7). Without a
+        filter sent or a word to leave out, nothing is said and None is returned."""
         from drivable.contract.relax import declared, reader, relax, sent_arguments
         from drivable.contract.relax_said import words
         from drivable.contract.tool import cursor_field
