@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.contract.relax import Filter, Relaxation, relax
-from drivable.contract.relax_said import words
+from drivable.contract.relax_said import unasked_said, words
 
 FILTERS = (Filter("colour"), Filter("shape"), Filter("tags"))
 # words the rows hold, some of them spelling a filter's values ("red", "round")
@@ -315,3 +315,20 @@ def test_every_case_of_the_read_words_is_met_by_the_generated_tables() -> None:
         "moved, nothing found",
         "asked by a filter that reads the word",
     }, seen
+
+
+@given(rows=st.lists(READ_ROW, max_size=30), sent=READ_SENT, times=st.integers(2, 40))
+@settings(max_examples=200, deadline=None)
+def test_a_word_sent_many_times_is_named_once(
+    rows: list[dict[str, Any]], sent: dict[str, Any], times: int
+) -> None:
+    """What an empty page says of the words it leaves out is the same whether each word was sent
+    once or many times (a query of one name forty times was answered with the name forty times)."""
+    once = {**sent, "query": " ".join(dict.fromkeys(sent["query"].split()))}
+    repeated = {**once, "query": " ".join(w for w in once["query"].split() for _ in range(times))}
+    if matching(rows, once):
+        return
+    first, again = run(rows, once, reads), run(rows, repeated, reads)
+    assert (first is None) == (again is None)
+    if first is not None and again is not None and first.unasked:
+        assert unasked_said(again, "row") == unasked_said(first, "row")

@@ -35,10 +35,12 @@ class Words:
 
 
 def unasked_said(r: Relaxation, noun: str) -> str:
-    """Rule 6 in words: which words the next call's query leaves out, and why."""
-    asked = [(w, by) for w, by in r.unasked if by in r.sent]
-    moved = [(w, by) for w, by in r.unasked if by in r.moved]
-    nowhere = [w for w, by in r.unasked if not by]
+    """Rules 6 and 7 in words: which words the next call's query leaves out, and why; each word
+    once, however often it was sent."""
+    unasked = list(dict.fromkeys(r.unasked))
+    asked = [(w, by) for w, by in unasked if by in r.sent]
+    moved = [(w, by) for w, by in unasked if by in r.moved]
+    nowhere = [w for w, by in unasked if not by]
     parts = []
     for group, verb, values in ((asked, "asked by", r.sent), (moved, "read as", r.moved)):
         if group:
