@@ -55,6 +55,14 @@ def test_the_same_answer_twice_is_the_same_and_a_different_one_is_not(
         ]
         assert tokens[0] != tokens[1]
         assert same_answer(dry) == same_answer(dry_again)
+        # the same change sent without its token: refused, a fresh token in `repair` each time
+        bare = {"note_id": preview["note_id"]}
+        ask, ask_again = await _seen("delete_note", bare), await _seen("delete_note", bare)
+        repaired = [
+            (a.envelope() or {})["repair"]["arguments"]["confirm_token"] for a in (ask, ask_again)
+        ]
+        assert repaired[0] != repaired[1]
+        assert same_answer(ask) == same_answer(ask_again)
 
         page = {"query": words, "limit": limit}
         one, two = await _seen("search_notes", page), await _seen("search_notes", page)

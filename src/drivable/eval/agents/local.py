@@ -419,7 +419,8 @@ def call_to_send(calls: list[ToolCall], succeeded: set[str]) -> ToolCall:
 
 # What tells two answers to one call apart without changing what they say: the request id of an
 # error, the next_cursor of a page (its issue time is in it), a dry run's confirm_token (fresh
-# each time: a model previewed the same refund five times) and the next_call that carries either.
+# each time: a model previewed the same refund five times) and the next_call that carries either;
+# at any depth (a change sent without its token is refused with a fresh one in `repair`).
 # Left in, a model that resent a refused call nine times saw nine different answers and never met
 # the identical-resend stop.
 PER_CALL = frozenset({"request_id", "next_cursor", "next_call", "confirm_token"})
@@ -430,8 +431,16 @@ def same_answer(obs: Observation) -> str:
     data = obs.payload()
     if not isinstance(data, dict):
         return obs.text
-    kept = {k: v for k, v in data.items() if k not in PER_CALL}
+    kept = _without_per_call(data)
     return f"{obs.is_error}:" + json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _without_per_call(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_per_call(v) for k, v in value.items() if k not in PER_CALL}
+    if isinstance(value, list):
+        return [_without_per_call(v) for v in value]
+    return value
 
 
 def _loads(raw: Any) -> dict[str, Any]:
