@@ -276,11 +276,10 @@ async def relax(
     said = Relaxation(
         dict(sent), names, required=required, query=query, unasked=unasked, moved=moved
     )
-    if moved:  # rule 7: what was asked, each word where it asks, whatever it finds
-        asked = {query: said.words_kept} if query and said.words_kept else {}
-        kept = {**{k: sent[k] for k in names}, **moved, **asked}
-        return dataclasses.replace(said, matches=int(await _settle(count(kept))))
     words_kept = {query: said.words_kept} if query and said.words_kept else {}
+    if moved:  # rule 7: what was asked, each word where it asks, whatever it finds
+        kept = {**{k: sent[k] for k in names}, **moved, **words_kept}
+        return dataclasses.replace(said, matches=int(await _settle(count(kept))))
     if unasked:
         n = int(await _settle(count({**{k: sent[k] for k in names}, **words_kept})))
         if n > 0:
