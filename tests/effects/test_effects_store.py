@@ -19,6 +19,7 @@ from drivable.effects import (
     SqlEffectStore,
     StoreUnavailable,
     Transaction,
+    TransactionEnded,
     Updated,
     VersionConflict,
     open_store,
@@ -251,6 +252,51 @@ async def test_many_concurrent_tasks_one_key_execute_once(store: SqlEffectStore)
     assert sum(isinstance(r, Replay) for r in results) == 59
     assert len({r.result["refund_id"] for r in results}) == 1
     assert await count_refunds(store) == 1
+
+
+INSERT_REFUND = "INSERT INTO refunds (id, invoice_id, amount_cents) VALUES (?, ?, ?)"
+
+
+async def test_statements_sent_at_once_by_one_effect_all_land_in_its_transaction(
+    store: SqlEffectStore,
+) -> None:
+    await make_refunds_table(store)
+
+    async def effect(tx: Transaction) -> dict[str, Any]:
+        async with anyio.create_task_group() as tg:
+            for n in range(40):
+                tg.start_soon(tx.execute, INSERT_REFUND, (f"rf_{n}", "inv_1", n))
+                tg.start_soon(tx.execute, "SELECT COUNT(*) FROM refunds")
+        return {"refunds": 40}
+
+    out = await store.run_idempotent(
+        tool="refund", principal="a", key="k", arguments=REFUND, effect=effect
+    )
+    assert isinstance(out, Executed)
+    assert await count_refunds(store) == 40
+
+
+async def test_a_statement_after_its_transaction_ended_is_refused_and_writes_nothing(
+    store: SqlEffectStore,
+) -> None:
+    """A task an effect started and did not wait for must not write outside the transaction
+    (on a connection back in the pool, where it would commit on its own)."""
+    await make_refunds_table(store)
+    kept: list[Transaction] = []
+
+    async def effect(tx: Transaction) -> dict[str, Any]:
+        kept.append(tx)
+        return {"status": "refunded"}
+
+    await store.run_idempotent(
+        tool="refund", principal="a", key="k", arguments=REFUND, effect=effect
+    )
+    async with store.transaction() as tx:
+        kept.append(tx)
+    for tx in kept:
+        with pytest.raises(TransactionEnded):
+            await tx.execute(INSERT_REFUND, ("rf_late", "inv_1", 1))
+    assert await count_refunds(store) == 0
 
 
 async def test_receipts_expire_after_the_window_and_are_purged(store_url: str) -> None:

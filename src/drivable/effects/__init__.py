@@ -41,7 +41,7 @@ from drivable.effects.protocol import EffectStore
 from drivable.effects.sqlite import SqliteStore
 from drivable.effects.store import SqlEffectStore
 from drivable.effects.tokens import ConfirmTokens
-from drivable.effects.transaction import Rows, Transaction
+from drivable.effects.transaction import Rows, Transaction, TransactionEnded
 from drivable.effects.versions import check_version
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "StoreUnavailable",
     "StoreUnavailableError",
     "Transaction",
+    "TransactionEnded",
     "UnavailableReason",
     "Undone",
     "Updated",

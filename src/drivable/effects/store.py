@@ -199,9 +199,11 @@ class SqlEffectStore:
             yield claim
         except BaseException:
             with anyio.CancelScope(shield=True):
+                await claim.transaction._end()
                 await self._abandon(conn, scope, owner)
             raise
         with anyio.CancelScope(shield=True):
+            await claim.transaction._end()
             if claim._result_json is None:
                 await self._abandon(conn, scope, owner)
                 return
@@ -321,16 +323,19 @@ class SqlEffectStore:
         begin = self.backend.begin_read if reading else self.backend.begin_write
         try:
             await self._call(begin, conn)
+            tx = Transaction(self, conn)
             try:
-                yield Transaction(self, conn)
+                yield tx
             except BaseException:
                 with anyio.CancelScope(shield=True):
+                    await tx._end()
                     try:
                         await self._call(self.backend.rollback, conn)
                     except Exception:
                         broken = True
                 raise
             with anyio.CancelScope(shield=True):
+                await tx._end()
                 await self._call(self.backend.commit, conn)
         except StoreUnavailableError:
             broken = True

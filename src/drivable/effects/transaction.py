@@ -4,9 +4,12 @@ transaction as the call's receipt.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
 
 from drivable.effects.backend import Dialect, _identifier
 from drivable.effects.outcomes import (
@@ -29,13 +32,23 @@ class Rows:
         return self.rows[0] if self.rows else None
 
 
+class TransactionEnded(RuntimeError):
+    """A statement sent through a transaction after it committed or rolled back (a task the
+    effect started and did not wait for): it would run outside the transaction, on a connection
+    another call may hold."""
+
+
 class Transaction:
     """An open write transaction of the store. Statements use ``?`` placeholders on both stores
-    (on PostgreSQL they are translated; do not put a literal ``?`` in SQL text)."""
+    (on PostgreSQL they are translated; do not put a literal ``?`` in SQL text). Statements sent
+    at once (tasks of one effect) run one after another; once the transaction ends, a statement
+    raises :class:`TransactionEnded`."""
 
     def __init__(self, store: SqlEffectStore, conn: Any) -> None:
         self._store = store
         self._conn = conn
+        self._lock = threading.Lock()  # one statement at a time on the connection
+        self._open = True
         self.tool: str | None = None
         """The tool whose call this transaction runs (set by the runtime): what `undo` names."""
         self.made_record: tuple[str, str] | None = None
@@ -79,9 +92,24 @@ class Transaction:
         return await self._store._call(self._run, sql, tuple(params), internal=False)
 
     def _run(self, sql: str, params: tuple[Any, ...]) -> Rows:
-        cur = self._store.backend.execute(self._conn, sql, params)
-        rows = [tuple(r) for r in cur.fetchall()] if cur.description is not None else []
-        return Rows(rows, cur.rowcount)
+        with self._lock:
+            if not self._open:
+                raise TransactionEnded("the transaction has ended: await statements inside it")
+            cur = self._store.backend.execute(self._conn, sql, params)
+            rows = [tuple(r) for r in cur.fetchall()] if cur.description is not None else []
+            return Rows(rows, cur.rowcount)
+
+    async def _end(self) -> None:
+        """Refuse statements from now on; a statement running now finishes first."""
+        if self._lock.acquire(blocking=False):
+            self._open = False
+            self._lock.release()
+            return
+        await anyio.to_thread.run_sync(self._end_waiting)
+
+    def _end_waiting(self) -> None:
+        with self._lock:
+            self._open = False
 
     async def upsert(
         self, table: str, key: Mapping[str, Any], values: Mapping[str, Any]

@@ -148,17 +148,23 @@ async def _perform(
     async def effect(tx: Any) -> dict[str, Any]:
         nonlocal answered
         tx.tool = spec.name  # what an undo in it names (`Transaction.undo`)
+        # The handler writes through the call's transaction while it is open, and never after:
+        # a dry run answered after a refusal would otherwise read through a connection the
+        # store has given to another call.
         call.transaction = tx
-        if tokens and not settles:
-            await spend_token(
-                durability, tool=spec.name, principal=principal, args=args, transaction=tx
-            )
-        answered = await answer(attempt)
-        if settles:
-            await spend_token(
-                durability, tool=spec.name, principal=principal, args=args, transaction=tx
-            )
-        return answered.structured
+        try:
+            if tokens and not settles:
+                await spend_token(
+                    durability, tool=spec.name, principal=principal, args=args, transaction=tx
+                )
+            answered = await answer(attempt)
+            if settles:
+                await spend_token(
+                    durability, tool=spec.name, principal=principal, args=args, transaction=tx
+                )
+            return answered.structured
+        finally:
+            call.transaction = None
 
     if spec.keyed:
         result, envelope, receipt = await run_keyed(
