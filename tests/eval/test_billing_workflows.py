@@ -28,7 +28,7 @@ def billing_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> EvalTarge
 
 async def test_every_persona_completes_every_billing_workflow(billing_target: EvalTarget) -> None:
     results, doc = await run_all(billing_target, trials=2, workflow_set="billing")
-    assert len(results) == 7 * len(PERSONAS) * 2
+    assert len(results) == 10 * len(PERSONAS) * 2
     for r in results:
         assert r.verdict["completed"], (r.workflow, r.agent, r.verdict["steps"])
         for step in r.verdict["steps"]:

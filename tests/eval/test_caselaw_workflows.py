@@ -11,9 +11,9 @@ from tests.eval.evalkit import caselaw_target, run_all
 async def test_every_persona_completes_every_caselaw_workflow() -> None:
     results, doc = await run_all(caselaw_target(), trials=2, workflow_set="caselaw")
     ran = [r for r in results if r.skipped is None]
-    # 11 workflows: auth-failure skipped, and the two long-running ones (the legacy wire carries
+    # 14 workflows: auth-failure skipped, and the two long-running ones (the legacy wire carries
     # no tasks extension; tests/eval/test_caselaw_tasks.py runs them on 2026-07-28)
-    assert len(ran) == 8 * len(PERSONAS) * 2
+    assert len(ran) == 11 * len(PERSONAS) * 2
     for r in ran:
         assert r.verdict["completed"], (r.workflow, r.agent, r.verdict["steps"])
         for step in r.verdict["steps"]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
@@ -398,6 +398,8 @@ def test_an_empty_filtered_page_leads_on_by_its_minimal_relaxation(tmp_path: Pat
 
     @settings(max_examples=80, deadline=None)
     @given(filters=FILTERS)
+    @example(filters={"query": "urgent Infrastructure"})  # moved (rule 7), met on every run
+    @example(filters={"query": "urgent Infrastructure", "status": "open"})
     def minimal(filters: dict[str, Any]) -> None:
         async def go() -> None:
             page = await send("search_tickets", filters)
