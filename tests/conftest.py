@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -22,3 +23,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _example_notes_restored() -> Iterator[None]:
+    """The example server runs in process for many modules of a worker, and a note it deleted
+    is gone from every read: each test finds all thirty notes again."""
+    yield
+    from tests.contract import example_server
+
+    example_server.DELETED.clear()

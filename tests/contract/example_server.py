@@ -39,8 +39,13 @@ contract = Contract(
     version="1.0.0",
     summary=Summary(
         text="Search and read short notes. Use search_notes first, then get_note with an id it returned.",
-        does=["search notes by text and date", "read one note by id"],
-        does_not=["edit or delete notes"],
+        does=[
+            "search notes by text and date",
+            "read one note by id",
+            "create notes",
+            "delete a note for good (a dry run, then the confirmed call)",
+        ],
+        does_not=["edit notes"],
     ),
     settings_url="https://example.test/settings/notes",
 )
@@ -57,6 +62,15 @@ NOTES = {
     }
     for i in range(1, 31)
 }
+DELETED: set[str] = set()  # deleted for good: no tool or resource shows them again
+
+
+def _note(note_id: str) -> dict[str, str] | None:
+    return None if note_id in DELETED else NOTES.get(note_id)
+
+
+def _live() -> list[dict[str, str]]:
+    return [n for n in NOTES.values() if n["id"] not in DELETED]
 
 
 class SearchInput(KindModel):
@@ -96,7 +110,7 @@ async def search_notes(args: SearchInput, call: Call) -> SearchOutput:
     def matching(kept: Mapping[str, Any]) -> list[dict[str, str]]:
         return [
             n
-            for n in NOTES.values()
+            for n in _live()
             if n["day"] >= kept.get("date_from", n["day"])
             and n["day"] <= kept.get("date_to", n["day"])
             and all(w in _words(n["title"]) for w in words)
@@ -176,7 +190,7 @@ class GetOutput(BaseModel):
     errors=["not_found"],
 )
 async def get_note(args: GetInput, call: Call) -> GetOutput:
-    note = NOTES.get(args.note_id)
+    note = _note(args.note_id)
     if note is None:
         # The repair is a search for one note that exists (every title has the word "note"),
         # said literally in the message too. Shown only a structured repair, a model resent its
@@ -250,7 +264,7 @@ class ListOutput(PageInfo):
 )
 async def list_notes(args: ListInput, call: Call) -> ListOutput:
     start = PAGER.offset("list_notes", args)
-    notes = list(NOTES.values())
+    notes = _live()
     rows, more = notes[start : start + args.limit], len(notes) > start + args.limit
     listed = [
         ListedNote(id=n["id"], title=n["title"], day=n["day"] if args.detail == "full" else None)
@@ -315,9 +329,6 @@ class DeleteOutput(BaseModel):
     title: str
 
 
-DELETED: list[str] = []
-
-
 @contract.tool(
     name="delete_note",
     title="Delete a note",
@@ -329,8 +340,8 @@ DELETED: list[str] = []
     errors=["not_found"],
 )
 async def delete_note(args: DeleteInput, call: Call) -> DeleteOutput:
-    note = NOTES.get(args.note_id)
-    if note is None or args.note_id in DELETED:
+    note = _note(args.note_id)
+    if note is None:
         raise ToolError(
             "not_found",
             f"No note has the id {args.note_id}.",
@@ -339,7 +350,7 @@ async def delete_note(args: DeleteInput, call: Call) -> DeleteOutput:
         )
     if args.dry_run:
         return DeleteOutput(note_id=args.note_id, status="would_delete", title=note["title"])
-    DELETED.append(args.note_id)
+    DELETED.add(args.note_id)
     return DeleteOutput(note_id=args.note_id, status="deleted", title=note["title"])
 
 
@@ -360,7 +371,7 @@ async def summary_resource() -> ResourceBody:
     description="One note as JSON. Use an id that search_notes or list_notes returned.",
 )
 async def note_resource(note_id: str) -> ResourceBody:
-    note = NOTES.get(note_id)
+    note = _note(note_id)
     if note is None:
         raise ResourceError(
             "not_found",

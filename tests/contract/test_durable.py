@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract, ContractError, Effects, Principal, Summary
+from drivable.contract.resources import ResourceError
 from drivable.effects import open_store
 from tests.contract.example_server import DELETED, contract
 
@@ -146,7 +147,7 @@ async def test_a_destructive_action_needs_the_token_its_refusal_carries(
     if not sent:  # the repair as it is makes the change
         done = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
         assert done.structured["status"] == "deleted" and note in DELETED
-        DELETED.remove(note)  # the in-process server as the other tests of this worker find it
+        DELETED.discard(note)  # the in-process server as the other tests of this worker find it
         return
     done = await contract.call(
         "delete_note", {"note_id": "note_4", "dry_run": False, "confirm_token": token}
@@ -185,16 +186,16 @@ async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
 
 
 async def test_a_failed_effect_does_not_spend_the_token() -> None:
-    DELETED.append("note_7")  # the note vanishes between the dry run and the real run
-    DELETED.remove("note_7")
+    DELETED.add("note_7")  # the note vanishes between the dry run and the real run
+    DELETED.discard("note_7")
     preview = await contract.call("delete_note", {"note_id": "note_7", "dry_run": True})
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
-    DELETED.append("note_7")
+    DELETED.add("note_7")
     gone = await contract.call(
         "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
     )
     assert gone.structured["code"] == "not_found"
-    DELETED.remove("note_7")
+    DELETED.discard("note_7")
     done = await contract.call(
         "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
     )
@@ -245,3 +246,32 @@ def test_registration_refuses_mutations_without_keys_or_two_steps() -> None:
             effects=Effects(read_only=False, destructive=True, idempotent=True, open_world=False),
             description='Deletes a thing from the list for good. Example: {"title": "<title>"}.',
         )(add)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(1, 30))
+async def test_a_deleted_note_is_gone_from_every_read(number: int) -> None:
+    """Deleted for good means what it says: no search, listing, read or resource shows it."""
+    note = f"note_{number}"
+    asked = await contract.call("delete_note", {"note_id": note})
+    done = await contract.call("delete_note", asked.structured["repair"]["arguments"])
+    assert done.structured["status"] == "deleted"
+    try:
+        title = done.structured["title"]
+        read = await contract.call("get_note", {"note_id": note})
+        assert read.is_error and read.structured["code"] == "not_found"
+        found = await contract.call("search_notes", {"query": title})
+        assert note not in {r["id"] for r in found.structured.get("results", [])}
+        listed: list[str] = []
+        page: dict[str, Any] = {}
+        while True:
+            out = (await contract.call("list_notes", page)).structured
+            listed += [r["id"] for r in out["results"]]
+            if not out["next_cursor"]:
+                break
+            page = {"cursor": out["next_cursor"]}
+        assert note not in listed and len(listed) == 29
+        with pytest.raises(ResourceError, match="not_found"):
+            await contract.read_resource(f"notes://notes/{note}")
+    finally:
+        DELETED.discard(note)  # the in-process server as the other tests of this worker find it
