@@ -62,7 +62,7 @@ NOTES = {
     }
     for i in range(1, 31)
 }
-DELETED: set[str] = set()  # deleted for good: no tool or resource shows them again
+DELETED: list[str] = []  # deleted for good: no tool or resource shows them again
 
 
 def _note(note_id: str) -> dict[str, str] | None:
@@ -350,7 +350,7 @@ async def delete_note(args: DeleteInput, call: Call) -> DeleteOutput:
         )
     if args.dry_run:
         return DeleteOutput(note_id=args.note_id, status="would_delete", title=note["title"])
-    DELETED.add(args.note_id)
+    DELETED.append(args.note_id)
     return DeleteOutput(note_id=args.note_id, status="deleted", title=note["title"])
 
 

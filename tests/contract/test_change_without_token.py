@@ -53,4 +53,4 @@ async def test_a_tokenless_change_is_refused_with_its_preview_and_the_confirming
         assert note in DELETED
         again = await contract.call(repair["tool"], arguments)
         assert again.is_error and again.structured["code"] in {"not_found", "confirmation_invalid"}
-        DELETED.discard(note)  # the in-process server as the other tests of this worker find it
+        DELETED.remove(note)  # the in-process server as the other tests of this worker find it

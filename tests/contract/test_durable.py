@@ -147,7 +147,7 @@ async def test_a_destructive_action_needs_the_token_its_refusal_carries(
     if not sent:  # the repair as it is makes the change
         done = await contract.call(env["repair"]["tool"], env["repair"]["arguments"])
         assert done.structured["status"] == "deleted" and note in DELETED
-        DELETED.discard(note)  # the in-process server as the other tests of this worker find it
+        DELETED.remove(note)  # the in-process server as the other tests of this worker find it
         return
     done = await contract.call(
         "delete_note", {"note_id": "note_4", "dry_run": False, "confirm_token": token}
@@ -186,16 +186,16 @@ async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
 
 
 async def test_a_failed_effect_does_not_spend_the_token() -> None:
-    DELETED.add("note_7")  # the note vanishes between the dry run and the real run
-    DELETED.discard("note_7")
+    DELETED.append("note_7")  # the note vanishes between the dry run and the real run
+    DELETED.remove("note_7")
     preview = await contract.call("delete_note", {"note_id": "note_7", "dry_run": True})
     token = preview.structured["next_call"]["arguments"]["confirm_token"]
-    DELETED.add("note_7")
+    DELETED.append("note_7")
     gone = await contract.call(
         "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
     )
     assert gone.structured["code"] == "not_found"
-    DELETED.discard("note_7")
+    DELETED.remove("note_7")
     done = await contract.call(
         "delete_note", {"note_id": "note_7", "dry_run": False, "confirm_token": token}
     )
@@ -274,4 +274,4 @@ async def test_a_deleted_note_is_gone_from_every_read(number: int) -> None:
         with pytest.raises(ResourceError, match="not_found"):
             await contract.read_resource(f"notes://notes/{note}")
     finally:
-        DELETED.discard(note)  # the in-process server as the other tests of this worker find it
+        DELETED.remove(note)  # the in-process server as the other tests of this worker find it
