@@ -104,3 +104,23 @@ async def test_personas_show_their_habit_on_the_wire() -> None:
     assert seen["literal"] == {"query": "budget", "date_from": "1. 6. 2026"}
     assert set(seen["filler"]) == {"query", "date_from", "date_to", "limit", "detail"}
     assert seen["copier"]["query"] == "budget"  # its own value over the example's
+
+
+async def test_a_value_from_an_earlier_result_is_read_in_json_text_under_result() -> None:
+    """A tool that returns JSON text is answered as `{"result": "<the text>"}` by its framework
+    (the naive documents twin); a model reads the rows in it, and so does every persona."""
+    workflow = next(w for w in bundled("documents", "tune") if w.name == "restore-archived-spec")
+    tools = [
+        {"name": name, "inputSchema": {"type": "object", "properties": {}}}
+        for name in ("search_documents", "move_document", "list_folder")
+    ]
+    rows = {"results": [{"document_id": "doc_5u99wg", "version": 3}], "total": 1}
+    for persona in PERSONAS:
+        agent = SimulatedAgent(persona, 0)
+        await agent.begin(workflow, tools)
+        first = await agent.act(None)
+        assert isinstance(first, ToolCall) and first.tool == "search_documents"
+        text = json.dumps(rows)
+        nxt = await agent.act(Observation(first, False, {"result": text}, text))
+        assert isinstance(nxt, ToolCall) and nxt.tool == "move_document", (persona, nxt)
+        assert nxt.arguments.get("document_id") == "doc_5u99wg", (persona, nxt.arguments)

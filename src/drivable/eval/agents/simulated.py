@@ -33,6 +33,7 @@ one that fails them fails models too.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 import uuid
@@ -169,8 +170,10 @@ class SimulatedAgent(ErrorReader):
                 found = get_path(self.results.get(source), path.split(".") if path else [])
                 nested = self.results.get(source)
                 if found is None and isinstance(nested, dict) and "result" in nested:
-                    # `drivable wrap` answers the upstream's data under `result`: read it there
-                    found = get_path(nested["result"], path.split(".") if path else [])
+                    # `drivable wrap` answers the upstream's data under `result`, and a tool
+                    # that returns JSON text is wrapped as `{"result": "<the text>"}` by its
+                    # framework: a model reads the data in either, and so does the persona
+                    found = get_path(_data(nested["result"]), path.split(".") if path else [])
                 if found is None and bar:
                     return fallback
                 return copy.deepcopy(found)
@@ -336,3 +339,13 @@ def make(persona: str) -> Any:
         return SimulatedAgent(persona, seed)
 
     return factory
+
+
+def _data(value: Any) -> Any:
+    """`value`, or the JSON a text value holds."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
