@@ -177,12 +177,26 @@ async def test_a_token_is_single_use_and_bound_to_the_principal() -> None:
         principal=Principal("alice"),
     )
     assert used.structured["status"] == "deleted"
-    reused = await contract.call(
+    resent = await contract.call(  # the same call again: a duplicate, replayed (decision 0056)
         "delete_note",
         {"note_id": "note_6", "dry_run": False, "confirm_token": token},
         principal=Principal("alice"),
     )
+    assert not resent.is_error and resent.structured["status"] == "deleted"
+    assert DELETED.count("note_6") == 1
+    stolen_again = await contract.call(
+        "delete_note",
+        {"note_id": "note_6", "dry_run": False, "confirm_token": token},
+        principal=Principal("mallory"),
+    )
+    assert stolen_again.structured["code"] == "confirmation_invalid"
+    reused = await contract.call(
+        "delete_note",
+        {"note_id": "note_7", "dry_run": False, "confirm_token": token},
+        principal=Principal("alice"),
+    )
     assert reused.structured["code"] == "confirmation_invalid"
+    assert "note_7" not in DELETED
 
 
 async def test_a_failed_effect_does_not_spend_the_token() -> None:

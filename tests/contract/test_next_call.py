@@ -108,7 +108,9 @@ def test_a_dry_runs_next_call_performs_exactly_the_previewed_call(note: int) -> 
         assert not done.is_error and done.structured["status"] == "deleted"
         assert "next_call" not in done.structured
         again = await contract.call(following["tool"], following["arguments"])
-        assert again.is_error  # single use: the same confirmation twice does not run twice
+        # the same confirmation twice runs once: the second replays the first (decision 0056)
+        assert not again.is_error and again.structured["status"] == "deleted"
+        assert DELETED.count(f"note_{note}") == 1
 
     try:
         anyio.run(go)

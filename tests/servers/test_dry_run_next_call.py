@@ -3,7 +3,8 @@
 For every destructive tool of the reference servers (the example notes server and billing): the
 preview has no top-level confirm_token (nor does the outputSchema declare one), its `next_call` is
 the same tool with the same arguments, dry_run false and a token, and sending that `next_call` as
-it is performs the change exactly once (sent again, it changes nothing more). A change asked for
+it is performs the change exactly once (sent again, it changes nothing more and replays the first
+answer, decision 0056). A change asked for
 without a token (dry_run omitted or false) is refused with that preview and the same call in its
 `repair` (decision 0049), which performs it the same way.
 
@@ -26,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.contract import Contract
+from drivable.contract.stages.effects import REPLAYED_CONFIRMED_NOTE, REPLAYED_NOTE
 from drivable.servers.billing import server
 from drivable.servers.billing.ledger import Ledger
 from tests.contract.example_server import DELETED
@@ -100,9 +102,12 @@ async def two_steps(
     assert "next_call" not in done.structured
     assert await changes() == 1
     again = await contract.call(following["tool"], following["arguments"])
-    if not again.is_error:  # a keyed tool replays its first result (a note says so)
-        replayed = {k: v for k, v in again.structured.items() if k != "notes"}
-        assert replayed == {k: v for k, v in done.structured.items() if k != "notes"}
+    # sent again as it was, the confirmed call is a duplicate: it replays the first answer, with
+    # a note, whether the tool takes an idempotency_key or not (decision 0056)
+    assert not again.is_error, again.structured
+    replayed = {k: v for k, v in again.structured.items() if k != "notes"}
+    assert replayed == {k: v for k, v in done.structured.items() if k != "notes"}
+    assert again.structured["notes"][-1] in (REPLAYED_NOTE, REPLAYED_CONFIRMED_NOTE)
     assert await changes() == 1  # sent twice, it still changed once
     return dict(done.structured)
 

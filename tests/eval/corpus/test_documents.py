@@ -307,7 +307,12 @@ async def test_a_delete_needs_its_dry_run_and_the_token_is_spent_once(
         }
         deleted = await call_ok(client, "delete_document", confirm)
         assert deleted["status"] == "deleted"
-        await call_error(client, "delete_document", confirm, code="confirmation_invalid")
+        resent = await call_ok(client, "delete_document", confirm)  # replayed (decision 0056)
+        assert {k: v for k, v in resent.items() if k != "notes"} == {
+            k: v for k, v in deleted.items() if k != "notes"
+        }
+        other = dict(confirm, document_id=BY_NAME["Brand guidelines.pdf"].document_id)
+        await call_error(client, "delete_document", other, code="confirmation_invalid")
         await call_error(client, "get_document", {"document_id": doc}, code="not_found")
 
 

@@ -282,7 +282,11 @@ async def test_void_takes_two_steps_and_only_when_no_money_is_kept(either: Contr
     }
     voided = await call(either, "void_invoice", real)
     assert voided["status"] == "voided" and voided["invoice_state"] == "void"
-    reused = await call(either, "void_invoice", real)
+    resent = await call(either, "void_invoice", real)  # a duplicate replays (decision 0056)
+    assert {k: v for k, v in resent.items() if k != "notes"} == {
+        k: v for k, v in voided.items() if k != "notes"
+    }
+    reused = await call(either, "void_invoice", {**real, "reason": "another reason"})
     assert reused["code"] == "confirmation_invalid"
     again = await call(either, "void_invoice", {"invoice_id": inv, "dry_run": True})
     assert again["status"] == "already_void"

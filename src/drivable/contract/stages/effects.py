@@ -17,6 +17,7 @@ Neither stage runs the handler itself: the pipeline hands them its one call (`An
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from typing import Any
 
@@ -38,11 +39,21 @@ RECEIPT_META = "dev.drivable/receipt"
 REPLAYED_NOTE = (
     "Replayed the result of the first call with this idempotency_key; nothing ran again."
 )
+# docs/decisions/0056-a-confirmed-change-sent-again-replays.md
+REPLAYED_CONFIRMED_NOTE = (
+    "This exact call was already made with this confirm_token: its result is replayed; nothing "
+    "ran again."
+)
 # docs/decisions/0048-a-repair-is-accepted-as-sent.md
 PREVIEW_NOTE = (
     "Dry run: nothing was changed. To make this change, send next_call as it is (dry_run false "
     "and its confirm_token)."
 )
+
+
+def token_key(token: str) -> str:
+    """The receipt key of a change confirmed by `token` (a tool without an idempotency_key)."""
+    return "confirmed:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
 
 
 def is_durable(attempt: Attempt) -> bool:
@@ -166,26 +177,30 @@ async def _perform(
         finally:
             call.transaction = None
 
-    if spec.keyed:
+    # A confirmed change is a duplicate when sent again as it was: its token keys it where the
+    # tool takes no idempotency_key of its own, so the duplicate replays the first answer
+    # instead of being refused as a reused token (decision 0056).
+    token = getattr(args, "confirm_token", None)
+    by_token = tokens and not spec.keyed and isinstance(token, str) and bool(token)
+    if spec.keyed or by_token:
+        key = args.idempotency_key if spec.keyed else token_key(token)
         result, envelope, receipt = await run_keyed(
-            durability,
-            tool=spec.name,
-            principal=principal,
-            key=args.idempotency_key,
-            args=args,
-            effect=effect,
+            durability, tool=spec.name, principal=principal, key=key, args=args, effect=effect
         )
-        if envelope is not None:
+        if envelope is not None and not (by_token and envelope.code == "idempotency_mismatch"):
             raise Refused(envelope)
-        assert result is not None
-        meta = {RECEIPT_META: dict(receipt or {})}
-        if receipt and receipt.get("replayed"):
-            # a replay has the receipt: the structured result (attachments are not kept)
-            result = dict(result)
-            result["notes"] = [*result.get("notes", []), REPLAYED_NOTE]
-            return Outcome(result, is_error=False, meta=meta)
-        assert answered is not None
-        return replace(answered, structured=result, meta=meta)
+        if envelope is None:
+            assert result is not None
+            meta = {RECEIPT_META: dict(receipt or {})}
+            if receipt and receipt.get("replayed"):
+                # a replay has the receipt: the structured result (attachments are not kept)
+                result = dict(result)
+                note = REPLAYED_CONFIRMED_NOTE if by_token else REPLAYED_NOTE
+                result["notes"] = [*result.get("notes", []), note]
+                return Outcome(result, is_error=False, meta=meta)
+            assert answered is not None
+            return replace(answered, structured=result, meta=meta)
+        # the token confirmed a call with other arguments: spending it again refuses it as such
     async with durability.store.transaction() as tx:
         structured = await effect(tx)
     assert answered is not None
