@@ -183,7 +183,7 @@ async def _perform(
     token = getattr(args, "confirm_token", None)
     by_token = tokens and not spec.keyed and isinstance(token, str) and bool(token)
     if spec.keyed or by_token:
-        key = args.idempotency_key if spec.keyed else token_key(token)
+        key = args.idempotency_key if spec.keyed else token_key(str(token))
         result, envelope, receipt = await run_keyed(
             durability, tool=spec.name, principal=principal, key=key, args=args, effect=effect
         )
