@@ -78,7 +78,13 @@ async def test_a_destructive_call_without_a_valid_token_never_reaches_upstream(
         )
         assert calls_logged(log) == []  # nothing so far reached upstream
         done = await ok(client, "delete_note", preview["next_call"]["arguments"])
-        reused = await refused(client, "delete_note", preview["next_call"]["arguments"])
+        # sent again as it was: a duplicate, replayed without reaching upstream (decision 0056)
+        resent = await ok(client, "delete_note", preview["next_call"]["arguments"])
+        reused = await refused(
+            client,
+            "delete_note",
+            {**preview["next_call"]["arguments"], "note_id": "n2"},
+        )
     assert no_token["code"] == "confirmation_required"  # with its dry run (decision 0049)
     assert no_token["details"]["preview"]["would_send"] == {"note_id": "n1"}
     assert no_token["repair"]["arguments"]["confirm_token"].startswith("ct2.")
@@ -86,6 +92,7 @@ async def test_a_destructive_call_without_a_valid_token_never_reaches_upstream(
     assert preview["would_send"] == {"note_id": "n1"}
     assert preview["notes"] == [PREVIEW_NOTE]  # the preview says it changed nothing
     assert done["text"] == "deleted"
+    assert {k: v for k, v in resent.items() if k != "notes"} == done
     assert calls_logged(log) == [{"tool": "delete_note", "arguments": {"note_id": "n1"}}]
 
 
