@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from drivable.contract.call import Call
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair
+from drivable.contract.relax import reader
 from drivable.contract.repairs import RETRY_CONTROLS, one_item, repaired_arguments
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
@@ -103,6 +104,9 @@ def invalid_arguments(
             else "resend_with_a_new_idempotency_key"
         )
         repair = Repair(spec.name, fix.arguments, step)
+    moved = moved_value(spec, raw, issues) if repair is None else None
+    if moved is not None:
+        repair = Repair(spec.name, moved.arguments, "resend_with_the_value_in_its_field")
     minted = repair is not None and keyed is not raw
     if repair is not None and fix is not None and fix.nested:
         issues = nested_issues(issues, fix.nested, fix.arguments[fix.nested])
@@ -125,6 +129,14 @@ def invalid_arguments(
         )
     elif first is None:
         hint = f"Check the arguments against {spec.name}'s inputSchema and call it again."
+    elif moved is not None:
+        value = json.dumps(moved.value.strip(), ensure_ascii=False)
+        read = json.dumps(moved.read, ensure_ascii=False)
+        said = f"it is a {moved.field}" if read == value else f"{moved.field} reads it as {read}"
+        hint = (
+            f"{moved.sent_as} takes no {value}; {said}: the call in `repair` sends it as "
+            f"{moved.field}, every other argument as sent."
+        )
     elif first.code == "placeholder_value":
         hint = (
             f"Omit {first.path} to leave it unset, or send its real value, and call "
@@ -187,6 +199,53 @@ def invalid_arguments(
         issues=issues,
         repair=repair,
     )
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A value sent in a field that does not read it, which one other field reads (`moved_value`)."""
+
+    sent_as: str
+    field: str
+    value: str
+    read: Any
+    arguments: dict[str, Any]
+
+
+# Issues about the value itself: a placeholder, a missing or unknown name are other refusals.
+_NOT_A_VALUE = frozenset({"missing_property", "unknown_property", "placeholder_value"})
+
+
+def moved_value(spec: ToolSpec, raw: Mapping[str, Any], issues: list[Issue]) -> Moved | None:
+    """The call with a refused value moved to the one field that reads it: the only issue is a
+    top-level field that does not read the text sent, no other field of the tool was sent that
+    reads it, and exactly one field not sent reads it as a value through its kinds (a free-text
+    or id field reads anything and counts for none). "urgent" sent as a ticket's status is its
+    priority. The value moves as it was sent, every other argument as sent; the repair must read
+    whole. docs/decisions/0057-a-value-in-another-fields-place.md"""
+    if len(issues) != 1:
+        return None
+    (issue,) = issues
+    sent = raw.get(issue.path)
+    if "." in issue.path or issue.code in _NOT_A_VALUE or issue.readings:
+        return None
+    if not isinstance(sent, str) or not sent.strip():
+        return None
+    reads = reader(spec.input_model)
+    if reads(issue.path, sent) is not None:
+        return None
+    found = [
+        (name, got)
+        for name in spec.input_model.model_fields
+        if name != issue.path and (got := reads(name, sent)) is not None
+    ]
+    if len(found) != 1 or found[0][0] in raw:
+        return None
+    field, got = found[0]
+    arguments = {k: v for k, v in raw.items() if k != issue.path} | {field: sent}
+    if not accepted(spec, arguments):
+        return None
+    return Moved(issue.path, field, sent, got, arguments)
 
 
 def accepted(spec: ToolSpec, arguments: Mapping[str, Any]) -> bool:
