@@ -4,8 +4,9 @@ the repair (docs/decisions/0057-a-value-in-another-fields-place.md), over genera
 A write tool with three vocabulary fields (colour, shape, finish), a free-text note and a
 required id. For every value sent as the colour that the colour's vocabulary does not hold: the
 refusal's repair sends it as the shape (or the finish) exactly when that one field's vocabulary
-holds it, the other's does not, and it was not sent, every other argument as sent, and that
-repair is accepted as sent; otherwise no repair moves it (the free-text note, which reads
+holds it, the other's does not, and it was not sent, in the form that field's advertised schema
+takes, every other argument as sent, and that repair validates against the listed inputSchema
+and is accepted as sent; otherwise no repair moves it (the free-text note, which reads
 anything, never takes it). The expectations are the test's own set
 arithmetic over the generated vocabularies, not the runtime's reader.
 """
@@ -13,6 +14,7 @@ arithmetic over the generated vocabularies, not the runtime's reader.
 from typing import Annotated, Any
 
 import anyio
+import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,6 +51,7 @@ def paint_contract(colours: list[str], shapes: list[str], finishes: list[str]) -
             None, description="The paint's finish."
         )
         note: str | None = Field(None, max_length=200, description="Anything to remember.")
+        coats: int | None = Field(None, ge=1, le=10_000, description="How many coats.")
 
     class PaintOutput(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -116,18 +119,42 @@ def test_a_value_in_another_fields_place_is_moved_there_only_when_one_field_read
         ]
         if len(readers) == 1 and readers[0] not in sent:
             (field,) = readers
-            expected = {k: v for k, v in sent.items() if k != "colour"} | {field: value}
+            expected = {k: v for k, v in sent.items() if k != "colour"} | {field: word}
             assert repair == {
                 "tool": "update_item",
                 "arguments": expected,
                 "next_step": "resend_with_the_value_in_its_field",
             }, env
             assert field in env["hint"] and "repair" in env["hint"]
+            jsonschema.validate(repair["arguments"], listed_schema(contract))
             done = await contract.call(repair["tool"], repair["arguments"])
             assert not done.is_error, done.structured
             assert done.structured[field] == word and done.structured["colour"] is None
         else:
             assert repair is None or repair["next_step"] != "resend_with_the_value_in_its_field"
+
+    anyio.run(go)
+
+
+def listed_schema(contract: Contract) -> dict[str, Any]:
+    (spec,) = contract.listed_tools()
+    return contract.tool_wire(spec)["inputSchema"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(coats=st.integers(1_000, 10_000), separator=st.sampled_from([" ", "\u00a0", "\u202f", "'"]))
+def test_a_number_moves_as_the_number_its_field_reads(coats: int, separator: str) -> None:
+    # "4 000" (a number with a separator: a bare "4" reads as the id item_4 too, and so moves
+    # nowhere) sent as the colour is the coats' 4000: the repair carries the number, which the
+    # listed schema (an integer) takes; the spelling sent would not validate
+    contract = paint_contract(["amber"], ["circle"], ["velvet"])
+    spelled_number = f"{coats:,}".replace(",", separator)
+
+    async def go() -> None:
+        out = await contract.call("update_item", {"item_id": "item_1", "colour": spelled_number})
+        repair = out.structured["repair"]
+        assert repair["arguments"] == {"item_id": "item_1", "coats": coats}, out.structured
+        jsonschema.validate(repair["arguments"], listed_schema(contract))
 
     anyio.run(go)
 

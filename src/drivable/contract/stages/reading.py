@@ -221,8 +221,9 @@ def moved_value(spec: ToolSpec, raw: Mapping[str, Any], issues: list[Issue]) -> 
     top-level field that does not read the text sent, no other field of the tool was sent that
     reads it, and exactly one field not sent reads it as a value through its kinds (a free-text
     or id field reads anything and counts for none). "urgent" sent as a ticket's status is its
-    priority. The value moves as it was sent, every other argument as sent; the repair must read
-    whole. docs/decisions/0057-a-value-in-another-fields-place.md"""
+    priority. The value moves as its field reads it (the same value, in the form the advertised
+    schema takes: "4 000" as 4000), every other argument as sent; the repair must read whole.
+    docs/decisions/0057-a-value-in-another-fields-place.md"""
     if len(issues) != 1:
         return None
     (issue,) = issues
@@ -242,7 +243,7 @@ def moved_value(spec: ToolSpec, raw: Mapping[str, Any], issues: list[Issue]) -> 
     if len(found) != 1 or found[0][0] in raw:
         return None
     field, got = found[0]
-    arguments = {k: v for k, v in raw.items() if k != issue.path} | {field: sent}
+    arguments = {k: v for k, v in raw.items() if k != issue.path} | {field: got}
     if not accepted(spec, arguments):
         return None
     return Moved(issue.path, field, sent, got, arguments)
