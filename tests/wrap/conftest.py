@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 
 from drivable.contract import envelope_of
+from drivable.settings import passed_through
 from drivable.target import Target, connect
 
 HERE = Path(__file__).resolve().parent
@@ -47,7 +48,11 @@ def wrap_command(
 async def wrapped(
     upstream: Sequence[str], tmp: Path, *, env: dict[str, str] | None = None, config: str = ""
 ) -> AsyncIterator[Client]:
-    target = Target(command=wrap_command(upstream, tmp, env=env, config=config), cwd=str(tmp))
+    # the wrapper imports drivable from where the tests do (a worktree's PYTHONPATH too)
+    ours = passed_through(("PYTHONPATH",))
+    target = Target(
+        command=wrap_command(upstream, tmp, env=env, config=config), env=ours, cwd=str(tmp)
+    )
     async with connect(target, read_timeout_seconds=60) as client:
         yield client
 

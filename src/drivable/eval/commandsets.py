@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from drivable.eval.workflow import CommandSide, WorkflowSet, WrapSide
+from drivable.settings import passed_through
 from drivable.target import Target
 
 TRIAL = "{trial}"
@@ -83,10 +84,15 @@ class PerTrial:
             self.side: CommandSide = spec.naive
             self.words = wrap_words(spec, chosen, spec.naive)
             self.env: dict[str, str] = {}
+            # the wrapper is this drivable: it imports from where the eval does (a source tree on
+            # PYTHONPATH, not only the installed package); the upstream gets its --env alone.
+            # Not in `described`: a report names no path of this machine.
+            self.ours = passed_through(("PYTHONPATH",))
         elif isinstance(chosen, CommandSide):
             self.side = chosen
             self.words = command_words(chosen)
             self.env = dict(chosen.env)
+            self.ours = {}
         else:
             raise TypeError(f"{spec.name}: the {side} side is an import path, not a command")
         self.folder = spec.folder()
@@ -98,6 +104,6 @@ class PerTrial:
         prepare(self.side, trial, self.folder)
         return Target(
             command=tuple(fill(w, trial, self.folder) for w in self.words),
-            env={k: fill(v, trial, self.folder) for k, v in self.env.items()},
+            env={k: fill(v, trial, self.folder) for k, v in self.env.items()} | self.ours,
             cwd=str(trial),
         )
