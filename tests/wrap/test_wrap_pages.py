@@ -139,3 +139,28 @@ async def test_a_bad_or_stale_cursor_is_refused_with_the_first_page(tmp_path: Pa
     assert stale["repair"]["arguments"] == call
     assert other_query["repair"]["arguments"] == {**call, "count": 91}
     assert start["result"] == first["result"] == again["result"]
+
+
+# what models were seen to fill `cursor` with on a first call (wrapped memory, tune split):
+# a note of an earlier answer, a page number, words; and a real cursor of another query
+UNISSUED = ("Read '' as no cursor: the first page.", "2", "page2", "next", "x" * 300)
+
+
+async def test_a_cursor_no_page_issued_is_set_aside_only_where_the_answer_is_one_page(
+    tmp_path: Path,
+) -> None:
+    # decision 0058: where the whole answer is one page there is no later page the cursor could
+    # mean, so the answer is the whole, with a note; where it has pages, the refusal stands
+    small, large = {"count": 3, "shape": "rows"}, {"count": 90, "shape": "rows"}
+    async with wrapped(own_upstream(), tmp_path) as client:
+        whole = await ok(client, "list_items", small)
+        other = (await ok(client, "list_items", {**large, "count": 120}))["next_cursor"]
+        for cursor in (*UNISSUED, other):
+            answer = await ok(client, "list_items", {**small, "cursor": cursor})
+            assert answer["result"] == whole["result"] and not answer.get("has_more"), answer
+            (note,) = answer["notes"]
+            assert note.startswith("cursor: Set aside ") and "one page" in note, note
+            assert "next_call" not in answer and len(note) < 200
+            envelope = await refused(client, "list_items", {**large, "cursor": cursor})
+            assert envelope["code"] == "invalid_cursor", envelope
+            assert envelope["repair"]["arguments"] == large

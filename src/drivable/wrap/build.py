@@ -22,7 +22,7 @@ from mcp_types import INTERNAL_ERROR, CallToolResult
 from drivable.contract import Contract
 from drivable.contract.call import Call
 from drivable.contract.declare import CONTROL_FIELDS, Preset, check_copyable, examples_in
-from drivable.contract.envelope import reads_as_error
+from drivable.contract.envelope import ToolError, reads_as_error
 from drivable.contract.summary import Summary
 from drivable.contract.tool import ContractError, check_name
 from drivable.target import Target
@@ -168,9 +168,16 @@ def _declare(
         )
 
     async def forward(args: Any, call: Call, upstream: Upstream) -> Forwarded:
+        unissued: ToolError | None = None
         if paged and getattr(args, paging.CURSOR, None) is not None:
-            kept, start, ref = await paging.kept(contract, call, args)
-            return page(kept, args, call, ref, start)
+            try:
+                kept, start, ref = await paging.kept(contract, call, args)
+            except ToolError as refused:
+                if refused.code != "invalid_cursor":
+                    raise
+                unissued = refused  # refused only if the answer has pages (decision 0058)
+            else:
+                return page(kept, args, call, ref, start)
         read = args.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=controls)
         sent = to_upstream(read, schema, schema)
         if effects.destructive and "dry_run" in owned:
@@ -193,9 +200,13 @@ def _declare(
             }
             return Forwarded(result=whole.result, text=whole.text, would_send=would_send)
         if paged and more_than_a_page(whole):
+            if unissued is not None:
+                raise unissued
             kept_as = await paging.keep(contract, call, answer)
             if kept_as is not None:  # else the store is down: the answer whole, nothing lost
                 return page(answer, args, call, kept_as, 0)
+        if unissued is not None:
+            call.note(paging.set_aside(getattr(args, paging.CURSOR)))
         call.attach(*whole.blocks)
         return output(result=whole.result, text=whole.text)
 

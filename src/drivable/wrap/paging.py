@@ -9,7 +9,10 @@ scopes it) carrying the offset of the next page's first unit and the answer's ke
 shaping turns it into `next_call` (the same call with `cursor`). A page call never reaches
 upstream: it is cut from the kept answer. A damaged, foreign or expired cursor is refused by the
 runtime's pager (`invalid_cursor` / `cursor_expired`, the repair the first page); a good cursor
-whose answer the store no longer holds is refused the same way (`cursor_expired`).
+whose answer the store no longer holds is refused the same way (`cursor_expired`). A cursor no
+page issued is refused only when the call's answer has pages: where it is one page, there is no
+later page the cursor could mean, and the answer is given whole with a note (`set_aside`,
+decision 0058).
 """
 
 from __future__ import annotations
@@ -61,6 +64,14 @@ def with_cursor(model: type[KindModel]) -> type[KindModel]:
     )
     extended.__doc__ = model.__doc__
     return extended
+
+
+def set_aside(cursor: str) -> str:
+    """The note of a cursor no page issued, on a call whose whole answer is one page: there is
+    no later page it could mean, so the answer is the whole, and the cursor is said to be set
+    aside (docs/decisions/0058-a-cursor-with-no-pages-to-name.md)."""
+    shown = cursor if len(cursor) <= 40 else cursor[:40] + "..."
+    return f"cursor: Set aside {shown!r}, which no page issued; the whole answer is this one page."
 
 
 def kept_as(tool: str) -> str:
