@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from drivable.wrap.failures import refusal, validation_issues
+from drivable.wrap.failures import Finder, finder_of, refusal, validation_issues
 
 FIELD = st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True)
 PATHS = st.lists(FIELD | st.integers(0, 9), min_size=1, max_size=3)
@@ -110,3 +110,79 @@ def test_a_quoted_entry_of_a_list_is_named_at_its_index(
         assert [(i.path, i.received) for i in error.issues] == [(f"{path}.{at}", sent[path][at])]
     else:
         assert error.issues == ()
+
+
+# a read-only tool's listed name and inputSchema: its verb, how many required properties, and
+# the required one's type
+VERBS = st.sampled_from(["search", "find", "query", "get", "open", "list", "read", "lookup"])
+TYPES = st.sampled_from(["string", "integer", "array", "object"])
+TOOLS = st.lists(
+    st.tuples(VERBS, FIELD, st.lists(FIELD, min_size=0, max_size=2, unique=True), TYPES),
+    max_size=5,
+    unique_by=lambda t: (t[0], t[1]),
+)
+
+
+def _schema(required: list[str], kind: str) -> dict[str, Any]:
+    properties = {name: {"type": kind} for name in required}
+    return {"type": "object", "properties": properties, "required": required}
+
+
+@given(TOOLS)
+def test_the_search_is_the_one_search_verb_tool_taking_one_required_string(
+    tools: list[tuple[str, str, list[str], str]],
+) -> None:
+    listed = [(f"{verb}_{noun}", _schema(req, kind)) for verb, noun, req, kind in tools]
+    qualifies = [
+        Finder(f"{verb}_{noun}", req[0])
+        for verb, noun, req, kind in tools
+        if verb in ("search", "find", "query") and len(req) == 1 and kind == "string"
+    ]
+    assert finder_of(listed) == (qualifies[0] if len(qualifies) == 1 else None)
+
+
+NESTED = st.recursive(
+    st.from_regex(r"[A-Z][a-z]{2,9}", fullmatch=True),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=3)
+        | st.dictionaries(FIELD, inner, min_size=1, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _leaves(value: Any, path: str, depth: int) -> list[tuple[str, str]]:
+    if isinstance(value, str):
+        return [(path, value)]
+    if depth == 0:
+        return []
+    items = enumerate(value) if isinstance(value, list) else value.items()
+    return [leaf for key, item in items for leaf in _leaves(item, f"{path}.{key}", depth - 1)]
+
+
+@given(st.dictionaries(FIELD, NESTED, min_size=1, max_size=3), st.data(), st.booleans())
+def test_a_not_found_quoting_one_value_sent_repairs_to_the_search_for_it(
+    sent: dict[str, Any], data: st.DataObject, searchable: bool
+) -> None:
+    # decision 0059: the value the message quotes (at any depth up to an item's field) is what
+    # the caller meant to name; the server's search, sent that value as it was, is the repair
+    leaves = [leaf for key, value in sent.items() for leaf in _leaves(value, key, 2)]
+    assume(leaves)
+    path, value = data.draw(st.sampled_from(leaves))
+    finder = Finder("search_nodes", "query") if searchable else None
+    error = refusal(
+        f"Entity with name {value} not found",
+        tool="add_observations",
+        lookups=["open_nodes", "search_nodes"],
+        sent=sent,
+        finder=finder,
+    )
+    assert error.code == "not_found"
+    quoted = [p for p, v in leaves if v in f"Entity with name {value} not found"]
+    if len(quoted) == 1 and finder is not None:
+        assert [(i.path, i.received) for i in error.issues] == [(path, value)]
+        assert error.repair is not None
+        assert (error.repair.tool, error.repair.arguments) == ("search_nodes", {"query": value})
+        assert "search_nodes" in error.hint and json.dumps(value) in error.hint
+    else:
+        assert error.repair is None and "open_nodes" in error.hint

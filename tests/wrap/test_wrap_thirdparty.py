@@ -47,6 +47,28 @@ async def test_memory_server(tmp_path: Path) -> None:
     assert gone["result"]["entities"] == []
 
 
+async def test_memory_servers_not_found_leads_to_its_search(tmp_path: Path) -> None:
+    # decision 0059: "Entity with name Grace not found" quotes the name sent; the repair is the
+    # server's own search for it, which finds the entity by its full name
+    env = {"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")}
+    grace = {"name": "Grace Hopper", "entityType": "person", "observations": ["admiral"]}
+    async with wrapped(npm_server_command("memory"), tmp_path, env=env) as client:
+        await ok(client, "create_entities", {"entities": [grace], "idempotency_key": "grace-1"})
+        item = {"entityName": "Grace", "contents": ["wrote a compiler"]}
+        missing = await refused(
+            client, "add_observations", {"observations": [item], "idempotency_key": "grace-2"}
+        )
+        assert missing["code"] == "not_found", missing
+        assert missing["issues"][0]["path"] == "observations.0.entityName"
+        assert missing["repair"] == {
+            "tool": "search_nodes",
+            "arguments": {"query": "Grace"},
+            "next_step": "look_the_id_up_first",
+        }
+        found = await ok(client, missing["repair"]["tool"], missing["repair"]["arguments"])
+    assert [e["name"] for e in found["result"]["entities"]] == ["Grace Hopper"]
+
+
 async def test_filesystem_server(tmp_path: Path) -> None:
     root = tmp_path / "files"
     root.mkdir()

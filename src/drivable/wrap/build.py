@@ -111,9 +111,16 @@ def contract_of(
         (listed[n] for n, e in efforts.items() if e.read_only),
         key=lambda n: (not n.lower().startswith(_LOOKUP_VERBS), n),
     )
+    finder = failures.finder_of(
+        (listed[t["name"]], t.get("inputSchema") or {})
+        for t in shown
+        if efforts[t["name"]].read_only
+    )
     for tool in shown:
         try:
-            _declare(contract, tool, config, efforts[tool["name"]], listed[tool["name"]], lookups)
+            _declare(
+                contract, tool, config, efforts[tool["name"]], listed[tool["name"]], lookups, finder
+            )
         except (ContractError, ValueError) as error:
             raise WrapError(f"tool {tool['name']!r}: {error}") from None
     try:
@@ -136,6 +143,7 @@ def _declare(
     effects: Preset,
     name: str,
     lookups: Sequence[str],
+    finder: failures.Finder | None = None,
 ) -> None:
     upstream_name = tool["name"]
     settings = config.tool(upstream_name)
@@ -190,7 +198,7 @@ def _declare(
         text = failures.text_of(answer.content)
         # an error returned as a success is an error (decision 0026): the same reading as the eval's
         if answer.is_error or reads_as_error([text], answer.structured_content):
-            raise failures.refusal(text, tool=name, lookups=others, sent=sent)
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent, finder=finder)
         whole = forwarded(answer)
         if effects.destructive and args.dry_run:
             # the upstream's own dry run, beside what the confirmed call sends
@@ -232,7 +240,12 @@ def _declare(
         except MCPError as error:
             internal = error.error.code == INTERNAL_ERROR
             raise failures.refusal(
-                error.error.message, tool=name, lookups=others, sent=sent, internal=internal
+                error.error.message,
+                tool=name,
+                lookups=others,
+                sent=sent,
+                internal=internal,
+                finder=finder,
             ) from None
 
     forward.__name__ = name

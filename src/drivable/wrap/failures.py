@@ -3,7 +3,7 @@
 | upstream                                         | code                 |
 | ------------------------------------------------ | -------------------- |
 | a validation message (pydantic, zod, jsonschema) | `invalid_arguments`, each field at fault an issue at its path |
-| a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids |
+| a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids; quoting the one value sent, the server's search for it as the repair |
 | a traceback, a place in the server's code, a JSON-RPC internal error | `internal_error`: nothing of it is passed on |
 | any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut |
 | no answer within the timeout                     | `upstream_timeout` (retry with the same key) |
@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from drivable.contract.codes import Code, Recovery
-from drivable.contract.envelope import Issue, ToolError
+from drivable.contract.envelope import Issue, Repair, ToolError
 
 UPSTREAM_REFUSED = Code(
     "upstream_refused",
@@ -72,6 +73,32 @@ def text_of(content: Sequence[Any]) -> str:
     return "\n".join(parts)
 
 
+@dataclass(frozen=True)
+class Finder:
+    """The wrapped server's search: the one read-only tool named for searching (search, find,
+    query) whose one required property is a string, the text to find."""
+
+    tool: str
+    parameter: str
+
+
+SEARCH_VERBS = ("search", "find", "query")
+
+
+def finder_of(tools: Iterable[tuple[str, Mapping[str, Any]]]) -> Finder | None:
+    """The search among read-only `tools` (listed name, inputSchema); None when none or several
+    qualify (which one finds a value is then the caller's choice)."""
+    found = []
+    for name, schema in tools:
+        required = schema.get("required") or []
+        properties = schema.get("properties") or {}
+        if name.lower().startswith(SEARCH_VERBS) and len(required) == 1:
+            (parameter,) = required
+            if (properties.get(parameter) or {}).get("type") == "string":
+                found.append(Finder(name, parameter))
+    return found[0] if len(found) == 1 else None
+
+
 def refusal(
     text: str,
     *,
@@ -79,11 +106,14 @@ def refusal(
     lookups: Sequence[str],
     sent: Mapping[str, Any] | None = None,
     internal: bool = False,
+    finder: Finder | None = None,
 ) -> ToolError:
     """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
     JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
     said it failed inside itself. A message quoting the value of exactly one argument names it as
-    the issue's path (`refused_value`)."""
+    the issue's path (`refused_value`). A `not_found` quoting one value sent, where the server has
+    a search (`finder`), carries that search for the value as its repair: the value is what the
+    caller meant to name, the search is where names and ids are found (decision 0059)."""
     if internal or _TRACE.search(text) or _CODE_AT.search(text):
         return ToolError(
             "internal_error",
@@ -100,6 +130,19 @@ def refusal(
             issues=issues,
         )
     quoted = quoted_issue(text, sent or {}, words)
+    if _NOT_FOUND.search(text) and quoted and finder is not None and finder.tool != tool:
+        value = quoted[0].received
+        return ToolError(
+            "not_found",
+            words or f"{tool} found nothing of that name.",
+            hint=(
+                f"Nothing is named {json.dumps(value, ensure_ascii=False)}: find it with "
+                f"{finder.tool} (the call in `repair`), then call {tool} again with the name or "
+                "id it returns."
+            ),
+            issues=quoted,
+            repair=Repair(finder.tool, {finder.parameter: value}, "look_the_id_up_first"),
+        )
     if _NOT_FOUND.search(text):
         where = (
             f"Look it up first with {' or '.join(lookups[:3])}, then call {tool} with what it returns."
@@ -133,14 +176,23 @@ def quoted_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
     return [Issue(path, "refused_value", words, received=value, has_received=True)]
 
 
-def _strings(sent: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Each top-level string argument and each string entry of a top-level list, with its path."""
+def _strings(sent: Mapping[str, Any], depth: int = 3) -> list[tuple[str, str]]:
+    """Each string argument with its path, down to `depth` levels of lists and objects (a
+    string entry of a top-level list, `files.1`; a field of one item, `observations.0.entityName`)."""
     out: list[tuple[str, str]] = []
-    for path, value in sent.items():
+
+    def walk(path: str, value: Any, left: int) -> None:
         if isinstance(value, str):
             out.append((path, value))
-        elif isinstance(value, list):
-            out += [(f"{path}.{at}", v) for at, v in enumerate(value) if isinstance(v, str)]
+        elif left > 0 and isinstance(value, list):
+            for at, item in enumerate(value):
+                walk(f"{path}.{at}", item, left - 1)
+        elif left > 0 and isinstance(value, dict):
+            for key, item in value.items():
+                walk(f"{path}.{key}", item, left - 1)
+
+    for path, value in sent.items():
+        walk(path, value, depth - 1)
     return out
 
 
