@@ -138,7 +138,7 @@ def test_a_value_in_another_fields_place_is_moved_there_only_when_one_field_read
 
 def listed_schema(contract: Contract) -> dict[str, Any]:
     (spec,) = contract.listed_tools()
-    return contract.tool_wire(spec)["inputSchema"]
+    return dict(contract.tool_wire(spec)["inputSchema"])
 
 
 @settings(max_examples=40, deadline=None)
