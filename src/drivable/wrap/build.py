@@ -214,7 +214,7 @@ def _declare(
             if kept_as is not None:  # else the store is down: the answer whole, nothing lost
                 return page(answer, args, call, kept_as, 0)
         if unissued is not None:
-            call.note(paging.set_aside(getattr(args, paging.CURSOR)))
+            call.note(paging.SET_ASIDE)
         call.attach(*whole.blocks)
         return output(result=whole.result, text=whole.text)
 

@@ -11,7 +11,7 @@ upstream: it is cut from the kept answer. A damaged, foreign or expired cursor i
 runtime's pager (`invalid_cursor` / `cursor_expired`, the repair the first page); a good cursor
 whose answer the store no longer holds is refused the same way (`cursor_expired`). A cursor no
 page issued is refused only when the call's answer has pages: where it is one page, there is no
-later page the cursor could mean, and the answer is given whole with a note (`set_aside`,
+later page the cursor could mean, and the answer is given whole with a note (`SET_ASIDE`,
 decision 0058).
 """
 
@@ -66,12 +66,10 @@ def with_cursor(model: type[KindModel]) -> type[KindModel]:
     return extended
 
 
-def set_aside(cursor: str) -> str:
-    """The note of a cursor no page issued, on a call whose whole answer is one page: there is
-    no later page it could mean, so the answer is the whole, and the cursor is said to be set
-    aside (docs/decisions/0058-a-cursor-with-no-pages-to-name.md)."""
-    shown = cursor if len(cursor) <= 40 else cursor[:40] + "..."
-    return f"cursor: Set aside {shown!r}, which no page issued; the whole answer is this one page."
+# The note of a cursor no page issued, on a call whose whole answer is one page: there is no
+# later page it could mean, so the answer is the whole. It quotes no value: a model sent a note
+# that quoted its cursor back as the next cursor, turn after turn (decision 0058).
+SET_ASIDE = "cursor: Set aside (no page issued it); the whole answer is this one page."
 
 
 def kept_as(tool: str) -> str:
