@@ -8,7 +8,14 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from drivable.wrap.failures import Finder, finder_of, refusal, validation_issues
+from drivable.wrap.failures import (
+    MAX_NAME,
+    MIN_QUOTED,
+    Finder,
+    finder_of,
+    refusal,
+    validation_issues,
+)
 
 FIELD = st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True)
 PATHS = st.lists(FIELD | st.integers(0, 9), min_size=1, max_size=3)
@@ -186,3 +193,19 @@ def test_a_not_found_quoting_one_value_sent_repairs_to_the_search_for_it(
         assert "search_nodes" in error.hint and json.dumps(value) in error.hint
     else:
         assert error.repair is None and "open_nodes" in error.hint
+
+
+@given(st.integers(MIN_QUOTED, 3 * MAX_NAME), st.sampled_from("Zqé"))
+def test_only_a_value_of_a_names_length_is_searched_for(length: int, letter: str) -> None:
+    # decision 0059: a value longer than a name (an echoed payload) is no name to search for,
+    # and the message is read in one pass however long the word it echoes
+    value = letter * length
+    error = refusal(
+        f"Entity with name {value} not found",
+        tool="add_observations",
+        lookups=["search_nodes"],
+        sent={"observations": [{"entityName": value, "contents": ["x"]}]},
+        finder=Finder("search_nodes", "query"),
+    )
+    assert error.code == "not_found"
+    assert (error.repair is not None) == (length <= MAX_NAME)

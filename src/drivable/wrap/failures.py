@@ -34,6 +34,7 @@ UPSTREAM_REFUSED = Code(
 CODES = ("invalid_arguments", "not_found", "upstream_refused", "upstream_timeout", "unavailable")
 RESTART_RETRY_MS = 1000
 MAX_MESSAGE = 300
+MAX_NAME = 200  # a longer value is no name to search for (decision 0059)
 MIN_QUOTED = 2  # a one-character value is in most messages by chance
 
 _TRACE = re.compile(
@@ -41,9 +42,12 @@ _TRACE = re.compile(
     re.MULTILINE,
 )
 # a place in the server's own code ("/srv/app/notes.py:12", "prompts.py line 9", "index.js:40:7"):
-# an exception's words, never passed on
+# an exception's words, never passed on. Linear in the message: a match starts only where a
+# path-like word starts, and such a word is at most 1,024 characters (unbounded, a long word an
+# upstream echoed back took seconds per 20,000 characters: every start, every backtrack).
 _CODE_AT = re.compile(
-    r"[\w./\\-]+\.(?:py|js|mjs|cjs|ts|go|rs|java|rb)(?::\d+|\"?,? line \d+)", re.IGNORECASE
+    r"(?<![\w./\\-])[\w./\\-]{1,1024}\.(?:py|js|mjs|cjs|ts|go|rs|java|rb)(?::\d+|\"?,? line \d+)",
+    re.IGNORECASE,
 )
 _NOT_FOUND = re.compile(
     r"\b(not found|no such|does not exist|doesn't exist|not exist|unknown (id|entity|record)|"
@@ -130,7 +134,8 @@ def refusal(
             issues=issues,
         )
     quoted = quoted_issue(text, sent or {}, words)
-    if _NOT_FOUND.search(text) and quoted and finder is not None and finder.tool != tool:
+    named = quoted and len(str(quoted[0].received)) <= MAX_NAME
+    if _NOT_FOUND.search(text) and named and finder is not None and finder.tool != tool:
         value = quoted[0].received
         return ToolError(
             "not_found",
