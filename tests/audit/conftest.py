@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli import CLI
+
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
 DATA = HERE / "data"
@@ -45,7 +47,7 @@ class Run:
 
 def drivable(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> Run:
     proc = subprocess.run(
-        [sys.executable, "-c", "from drivable.cli import main; main()", *args],
+        [*CLI, *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -17,6 +17,7 @@ from drivable.audit.probes.plan import same_shape_other
 from drivable.audit.runner import audit_surface
 from tests.audit.conftest import SERVERS, Run, audit_json
 from tests.audit.servers.blindspots import PLANTED
+from tests.cli import CLI
 
 ROOT = Path(__file__).resolve().parents[2]
 FASTMCP_PYTHON = ROOT / "var" / "thirdparty" / "py-fastmcp" / "bin" / "python"
@@ -68,9 +69,7 @@ REFERENCE_TARGETS: dict[str, list[str]] = {
     "caselaw": [sys.executable, "-m", "drivable.servers.caselaw"],
     "billing": [sys.executable, "-m", "drivable.servers.billing"],
     "bookmarks_drivable": [
-        sys.executable,
-        "-c",
-        "from drivable.cli import main; main()",
+        *CLI,
         "serve",
         str(ROOT / "examples" / "bookmarks_drivable.py") + ":contract",
     ],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 
 from tests.audit.corpus import LABELS, WRITES_RUNS, score
 from tests.audit.corpus_servers import CORPUS, start
+from tests.cli import CLI
 
 pytestmark = pytest.mark.thirdparty
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,9 +28,7 @@ def _audit(name: str, tmp: Path, *extra: str) -> dict[str, Any]:
     env_args = [a for k, v in started.env.items() for a in ("--env", f"{k}={v}")]
     proc = subprocess.run(
         [
-            sys.executable,
-            "-c",
-            "from drivable.cli import main; main()",
+            *CLI,
             "audit",
             "--format",
             "json",
@@ -106,9 +104,7 @@ def test_nothing_that_could_mutate_or_reach_the_network_was_called(
         env_args = [a for k, v in started.env.items() for a in ("--env", f"{k}={v}")]
         subprocess.run(
             [
-                sys.executable,
-                "-c",
-                "from drivable.cli import main; main()",
+                *CLI,
                 "audit",
                 "--no-probes",
                 "--format",

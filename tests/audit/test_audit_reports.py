@@ -14,13 +14,14 @@ from hypothesis import strategies as st
 from drivable.audit.config import AuditConfig
 from drivable.audit.report.sarif import fingerprint
 from tests.audit.conftest import SERVERS, Run
+from tests.cli import CLI
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _drivable(cwd: Path, *args: str) -> Run:
     proc = subprocess.run(
-        [sys.executable, "-c", "from drivable.cli import main; main()", *args],
+        [*CLI, *args],
         capture_output=True,
         text=True,
         timeout=300,

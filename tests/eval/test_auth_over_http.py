@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.solver import EvalTarget, run_trial
 from drivable.eval.workflow import Workflow, bundled
 from drivable.target import Target
+from tests.cli import CLI
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE_TESTS = ROOT / "tests" / "serve"
@@ -31,9 +31,7 @@ def caselaw_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env["PYTHONPATH"] = os.pathsep.join([str(SERVE_TESTS), *filter(None, [env.get("PYTHONPATH")])])
     log = tmp_path_factory.mktemp("caselaw-http") / "server.log"
     command = [
-        sys.executable,
-        "-c",
-        "from drivable.cli import main; main()",
+        *CLI,
         "serve",
         "caselaw",
         "--http",

@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
+from tests.cli import CLI
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -20,6 +20,7 @@ from typer._click import Context
 from drivable.contract.envelope import envelope_of
 from drivable.serve.http import load_contract
 from drivable.target import Target, connect
+from tests.cli import CLI
 from tests.serve.conftest import HERE, HttpServer, _wait_listening, free_port, stop_http
 
 BOUND = 60.0
@@ -52,7 +53,6 @@ def test_load_contract_takes_an_object_or_a_factory() -> None:
 
 
 ROOT = HERE.parents[1]
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

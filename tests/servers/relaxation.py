@@ -14,7 +14,6 @@ import concurrent.futures
 import json
 import os
 import re
-import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -29,7 +28,6 @@ from drivable.target import Target, connect
 
 Send = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 VALUES = 5
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 # the server runs the code under test, wherever the test's own imports come from
 PASSED = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import CLI
+
 ROOT = Path(__file__).resolve().parents[2]
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 SEVERE = ("critical", "major", "minor")
 
 # Nothing is left: the listing is compact (docs/decisions/0033-a-compact-baseline.md: the author's

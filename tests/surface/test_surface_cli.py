@@ -15,13 +15,14 @@ import pytest
 
 from drivable.surface import snapshot
 from drivable.surface.diff import diff, to_json
+from tests.cli import CLI
 from tests.surface.surface_cases import collected_from_spec, specs
 from tests.surface.surface_helpers import server_cmd
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from drivable.cli import main; main()", *args],
+        [*CLI, *args],
         capture_output=True,
         text=True,
         timeout=180,

@@ -10,6 +10,7 @@ from typing import Any
 
 from drivable.surface import fingerprint, snapshot
 from drivable.surface.diff import diff
+from tests.cli import CLI
 from tests.surface.surface_cases import specs
 from tests.surface.surface_helpers import server_cmd, take, write_spec
 
@@ -133,16 +134,13 @@ def _collected(spec: dict[str, Any]) -> dict[str, Any]:
 
 def test_snapshot_file_is_what_the_cli_writes(tmp_path: Path, spec_cmd: Any) -> None:
     import subprocess
-    import sys
 
     v1, _ = specs()
     cmd = spec_cmd(v1)
     out = tmp_path / "s.json"
     proc = subprocess.run(
         [
-            sys.executable,
-            "-c",
-            "from drivable.cli import main; main()",
+            *CLI,
             "snapshot",
             "-o",
             str(out),
@@ -164,7 +162,6 @@ def test_same_bytes_over_streamable_http(tmp_path: Path) -> None:
     import shlex
     import socket
     import subprocess
-    import sys
     import time
 
     import anyio
@@ -190,9 +187,7 @@ def test_same_bytes_over_streamable_http(tmp_path: Path) -> None:
         over_http = anyio.run(snapshot.take, Target(url=url))
         proc_diff = subprocess.run(
             [
-                sys.executable,
-                "-c",
-                "from drivable.cli import main; main()",
+                *CLI,
                 "diff",
                 url,
                 shlex.join(REFUNDS),

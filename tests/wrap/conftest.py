@@ -14,8 +14,8 @@ import pytest
 from mcp import Client
 
 from drivable.contract import envelope_of
-from drivable.settings import passed_through
 from drivable.target import Target, connect
+from tests.cli import CLI
 
 HERE = Path(__file__).resolve().parent
 UPSTREAM = HERE / "upstream_server.py"
@@ -40,19 +40,14 @@ def wrap_command(
         path = tmp / "wrap.toml"
         path.write_text(config, encoding="utf-8")
         options += ["--config", str(path)]
-    runner = (sys.executable, "-c", "from drivable.cli import main; main()")
-    return (*runner, "wrap", *options, "--", *upstream)
+    return (*CLI, "wrap", *options, "--", *upstream)
 
 
 @asynccontextmanager
 async def wrapped(
     upstream: Sequence[str], tmp: Path, *, env: dict[str, str] | None = None, config: str = ""
 ) -> AsyncIterator[Client]:
-    # the wrapper imports drivable from where the tests do (a worktree's PYTHONPATH too)
-    ours = passed_through(("PYTHONPATH",))
-    target = Target(
-        command=wrap_command(upstream, tmp, env=env, config=config), env=ours, cwd=str(tmp)
-    )
+    target = Target(command=wrap_command(upstream, tmp, env=env, config=config), cwd=str(tmp))
     async with connect(target, read_timeout_seconds=60) as client:
         yield client
 

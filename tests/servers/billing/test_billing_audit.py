@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
+from tests.cli import CLI
 
 
 def test_the_auditor_finds_nothing_critical_or_major_in_billing(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ import mcp_types as types
 import pytest
 
 from drivable.target import Mode, Target, connect
-from tests.servers.billing.test_billing_money_wire import CLI, _call
+from tests.cli import CLI
+from tests.servers.billing.test_billing_money_wire import _call
 
 ERAS = pytest.mark.parametrize("mode", ["legacy", "auto"])
 

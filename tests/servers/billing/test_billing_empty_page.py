@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from drivable.servers.billing.data import END, START
 from drivable.servers.billing.models import FindInput
 from drivable.target import Target
-from tests.servers.relaxation import CLI, PASSED, check_empty_page, over_stdio, read_as
+from tests.cli import CLI
+from tests.servers.relaxation import PASSED, check_empty_page, over_stdio, read_as
 
 FILTERS = [
     ("customer_id", "equal"),

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from drivable.contract.envelope import envelope_of
 from drivable.target import Target, connect
+from tests.cli import CLI
 from tests.servers.billing.billing_helpers import token_of
-
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
 
 async def _call(client: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,10 +24,9 @@ from drivable.contract import Contract, envelope_of
 from drivable.serve import build_server
 from drivable.servers.billing.ledger import Ledger
 from drivable.target import Mode, Target, connect
+from tests.cli import CLI
 from tests.effects.effects_pg import throwaway_schema
 from tests.servers.billing.billing_helpers import LEAKS, token_of
-
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
 
 
 class Wire:

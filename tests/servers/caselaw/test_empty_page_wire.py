@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from drivable.servers.caselaw.models import SearchInput
 from drivable.target import Target
-from tests.servers.relaxation import CLI, PASSED, check_empty_page, over_stdio, read_as
+from tests.cli import CLI
+from tests.servers.relaxation import PASSED, check_empty_page, over_stdio, read_as
 
 FILTERS = [
     ("court", "equal"),

@@ -17,8 +17,7 @@ import pytest
 
 from drivable.contract import envelope_of
 from drivable.target import Target, connect
-
-CLI = (sys.executable, "-c", "from drivable.cli import main; main()")
+from tests.cli import CLI
 
 
 def free_port() -> int:
