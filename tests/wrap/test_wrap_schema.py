@@ -17,7 +17,7 @@ from drivable.kinds import validate
 from drivable.kinds.absence import placeholder_of
 from drivable.target import Target
 from drivable.wrap.build import Listing, contract_of
-from drivable.wrap.config import WrapConfig
+from drivable.wrap.config import ToolConfig, WrapConfig
 from drivable.wrap.schema import input_model, to_upstream
 from tests.wrap.conftest import closed_everywhere
 
@@ -191,3 +191,42 @@ def test_the_config_binds_an_id_as_text_or_any_property_as_an_id(value: str) -> 
         except ValidationError:
             continue
         raise AssertionError(f"{arguments} read as an id")
+
+
+EFFECT_HINTS = [
+    {"readOnlyHint": True},
+    {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
+    {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False},
+    {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True},
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(ID_PATTERNS),
+    st.sampled_from(EFFECT_HINTS),
+    st.sampled_from(["", "text"]),
+    st.data(),
+)
+def test_a_tool_whose_ids_the_upstream_shapes_is_served_whatever_it_does(
+    pattern: str, hints: dict[str, bool], bound: str, data: st.DataObject
+) -> None:
+    # an `*_id` read as the upstream states it (its pattern, or bound as text by the config) is
+    # declared like any wrapped tool, a destructive one too: the wrapper started refusing such
+    # a server ("must be declared with the shared id type") once ids were read as stated
+    prop: dict[str, Any] = {"type": "string"}
+    if not bound:
+        prop["pattern"] = f"^{pattern}$"
+    schema = {"type": "object", "properties": {"record_id": prop}, "required": ["record_id"]}
+    tool = {"name": "drop_record", "inputSchema": schema, "annotations": hints}
+    config = WrapConfig(
+        tools={"drop_record": ToolConfig(kinds={"record_id": bound})} if bound else {}
+    )
+    contract = contract_of(Listing("gen", "1", None, [tool]), config, Target(command=("true",)))
+    spec = contract.tools["drop_record"]
+    value = data.draw(st.from_regex(f"^{pattern}$", fullmatch=True))
+    sent = {"record_id": value}
+    if "idempotency_key" in spec.input_model.model_fields:
+        sent["idempotency_key"] = "drop-record-0001"
+    read = validate(spec.input_model, sent, intent="write")
+    assert read.value.model_dump(by_alias=True, exclude_none=True)["record_id"] == value

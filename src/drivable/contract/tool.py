@@ -232,9 +232,13 @@ def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None 
             f"tool {tool!r}: {model.__name__} has a cross-field check; mutually exclusive "
             "optionals belong in one discriminated union (or the tool has more than one job)"
         )
+    # a model whose ids another server states (a wrapped upstream's pattern or format) reads
+    # them as stated: the shared id kind is an author's choice, not the upstream's
+    stated = bool(getattr(model, "ids_as_stated", False))
     for name, info in model.model_fields.items():
         kinds = field_kinds(info)
-        if (name == "id" or name.endswith("_id")) and not any(k.name in ID_KINDS for k in kinds):
+        is_id = name == "id" or name.endswith("_id")
+        if is_id and not stated and not any(k.name in ID_KINDS for k in kinds):
             raise ContractError(
                 f"tool {tool!r}: id input {model.__name__}.{name} must be declared with the shared "
                 "id type (drivable.kinds.uuid.Uuid or drivable.kinds.identifier.IdOf(prefix))"

@@ -50,12 +50,16 @@ MAX_DEPTH = 8  # a recursive schema ($ref to itself) is cut here: deeper values 
 
 class UpstreamInput(KindModel):
     """An upstream tool's input: kinds bind as on any drivable tool, except the cursor kind,
-    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on. Its
+    which reads drivable's own signed cursors; an upstream's cursor is its own, passed on; and
+    an id whose shape the upstream states is read as stated. Its
     values dump under the upstream's property names (a `next_call` or `repair` the runtime builds
     from them names `from`, not the field standing in for it)."""
 
     model_config = ConfigDict(extra="forbid", serialize_by_alias=True)
     unbound: ClassVar[frozenset[str]] = frozenset({"cursor", "page_token"})
+    # an `*_id` with a pattern or a format (or bound as text by the config) reads as the upstream
+    # states it, not through the shared id kind, which the runtime otherwise requires
+    ids_as_stated: ClassVar[bool] = True
 
 
 class SchemaError(ValueError):
