@@ -230,3 +230,63 @@ def test_a_tool_whose_ids_the_upstream_shapes_is_served_whatever_it_does(
         sent["idempotency_key"] = "drop-record-0001"
     read = validate(spec.input_model, sent, intent="write")
     assert read.value.model_dump(by_alias=True, exclude_none=True)["record_id"] == value
+
+
+def _listed_properties(listed: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """The listed properties of an object node, through a `$ref` or an optional's `anyOf`."""
+    for variant in node.get("anyOf", [node]):
+        ref = variant.get("$ref")
+        if isinstance(ref, str):
+            variant = listed["$defs"][ref.rsplit("/", 1)[-1]]
+        if "properties" in variant:
+            return dict(variant["properties"])
+    return {}
+
+
+def _null_defaulted(data: st.DataObject, schema: dict[str, Any]) -> set[tuple[str, ...]]:
+    """Give some optional properties (at any depth) `default: null`, as pydantic writes an
+    optional argument; the paths of those given it."""
+    out: set[tuple[str, ...]] = set()
+
+    def walk(node: dict[str, Any], path: tuple[str, ...]) -> None:
+        required = set(node.get("required") or ())
+        for name, sub in node["properties"].items():
+            if sub.get("type") == "object":
+                walk(sub, (*path, name))
+            if name not in required and data.draw(st.booleans()):
+                sub["default"] = None
+                out.add((*path, name))
+
+    walk(schema, ())
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), object_schema())
+def test_a_null_default_the_upstream_lists_is_listed_and_no_other(
+    data: st.DataObject, generated: tuple[dict[str, Any], Any]
+) -> None:
+    # a model fills every property it is shown: listed bare, git_log's optional end_timestamp
+    # was filled with the start's value (an empty range); listed with the upstream's
+    # `default: null`, it was sent as null (docs/decisions/0060-a-null-default-as-stated.md)
+    schema, _ = generated
+    stated = _null_defaulted(data, schema)
+    tool = {"name": "list_records", "inputSchema": schema, "annotations": {"readOnlyHint": True}}
+    contract = contract_of(
+        Listing("gen", "1", None, [tool]), WrapConfig(), Target(command=("true",))
+    )
+    listed = contract.surface.tool_wire(contract.tools["list_records"])["inputSchema"]
+    found: set[tuple[str, ...]] = set()
+
+    def walk(properties: dict[str, Any], upstream: dict[str, Any], path: tuple[str, ...]) -> None:
+        for name, sub in upstream["properties"].items():
+            shown = properties[name]
+            if sub.get("type") == "object":
+                walk(_listed_properties(listed, shown), sub, (*path, name))
+            if "default" in shown and shown["default"] is None:
+                found.add((*path, name))
+                # a host that checks arguments against the listing accepts the default it lists
+                jsonschema.validate(None, {**shown, "$defs": listed.get("$defs", {})})
+
+    walk(listed["properties"], schema, ())
+    assert found == stated, (listed, schema)

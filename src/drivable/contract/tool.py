@@ -283,8 +283,49 @@ def cursor_field(model: type[BaseModel]) -> str | None:
     return next((f for f in CURSOR_FIELDS if f in model.model_fields), None)
 
 
+def _null_defaults_as_stated(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """A model that names the properties whose null default another server states (a wrapped
+    upstream's `null_defaults`) lists that default, which `_strip_titles` drops for every other
+    model (docs/decisions/0060-a-null-default-as-stated.md)."""
+    defs = schema.get("$defs") or {}
+    seen: set[type[BaseModel]] = set()
+    todo: list[tuple[type[BaseModel], Any]] = [(model, schema)]
+    while todo:
+        current, node = todo.pop()
+        if current in seen or not isinstance(node, dict):
+            continue
+        seen.add(current)
+        properties = node.get("properties") or {}
+        for name in getattr(current, "null_defaults", ()):
+            if isinstance(properties.get(name), dict):
+                properties[name] = {**_admitting_null(properties[name]), "default": None}
+        for info in current.model_fields.values():
+            for nested in _nested_models(info.annotation):
+                todo.append((nested, defs.get(nested.__name__)))
+
+
+def _admitting_null(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` accepting null too, as the server does (it reads null as no value): a host that
+    checks arguments against the listed schema must not refuse the default it lists."""
+    if "anyOf" in node:
+        variants = node["anyOf"]
+        nullable = any(v == {"type": "null"} for v in variants)
+        return node if nullable else {**node, "anyOf": [*variants, {"type": "null"}]}
+    out = dict(node)
+    if isinstance(out.get("type"), str):
+        out["type"] = [out["type"], "null"]
+    elif isinstance(out.get("type"), list) and "null" not in out["type"]:
+        out["type"] = [*out["type"], "null"]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    if "type" not in out and "enum" not in out and "$ref" in out:
+        return {"anyOf": [{"$ref": out.pop("$ref")}, {"type": "null"}], **out}
+    return out
+
+
 def input_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
     schema = _strip_titles(model.model_json_schema())
+    _null_defaults_as_stated(schema, model)
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
 

@@ -60,6 +60,9 @@ class UpstreamInput(KindModel):
     # an `*_id` with a pattern or a format (or bound as text by the config) reads as the upstream
     # states it, not through the shared id kind, which the runtime otherwise requires
     ids_as_stated: ClassVar[bool] = True
+    # the properties the upstream lists with `default: null`: listed with it here too, where the
+    # runtime lists no null default (docs/decisions/0060-a-null-default-as-stated.md)
+    null_defaults: ClassVar[frozenset[str]] = frozenset()
 
 
 class SchemaError(ValueError):
@@ -100,6 +103,7 @@ class Reader:
         properties: Mapping[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or ())
         fields: dict[str, Any] = {}
+        null_defaults: set[str] = set()
         for index, (name, sub) in enumerate(properties.items()):
             if name in hidden:
                 if name in required and "default" not in (sub or {}):
@@ -123,11 +127,13 @@ class Reader:
             else:
                 annotation = annotation | None
                 default = sub.get("default") if _json_scalar(sub.get("default")) else None
+                if "default" in sub and sub["default"] is None:
+                    null_defaults.add(name)
             fields[field_name] = (annotation, Field(default, **info))
         self.count += 1
         title = "".join(w.capitalize() for w in re.split(r"[^A-Za-z0-9]+", self.tool) if w)
         try:
-            return create_model(
+            model = create_model(
                 f"{title or 'Tool'}Input{self.count if depth else ''}",
                 __base__=UpstreamInput,
                 __module__=__name__,
@@ -137,6 +143,8 @@ class Reader:
             raise SchemaError(
                 f"tool {self.tool!r}: its input schema has no model ({error})"
             ) from None
+        model.null_defaults = frozenset(null_defaults)
+        return model
 
     def annotation(self, name: str, schema: JsonSchema, kind: str | None, depth: int) -> Any:
         """The type of one property: its kind from the config, else its type, format, enum, name."""
