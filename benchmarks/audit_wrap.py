@@ -23,16 +23,24 @@ DRIVABLE = (sys.executable, "-c", "from drivable.cli import main; main()")
 
 def servers(scratch: Path) -> dict[str, list[str]]:
     sys.path.insert(0, str(ROOT))
-    from tests.audit.audit_thirdparty import npm_server_command, python_server
+    from tests.audit.audit_thirdparty import (
+        npm_server_command,
+        python_server,
+        python_server_command,
+    )
 
     files = scratch / "files"
     files.mkdir(exist_ok=True)
     (files / "a.txt").write_text("alpha\n", encoding="utf-8")
     corpus = ROOT / "tests" / "audit" / "servers"
+    # the git set's repository (five commits, a branch, a staged and an unstaged change)
+    make_repo = ROOT / "src" / "drivable" / "eval" / "workflows" / "git" / "make_repo.sh"
+    subprocess.run(["sh", str(make_repo)], cwd=scratch, check=True, capture_output=True)
     found = {
         "npm memory": npm_server_command("memory"),
         "npm filesystem": [*npm_server_command("filesystem"), str(files)],
         "npm everything": npm_server_command("everything"),
+        "pypi git": [*python_server_command("git"), "--repository", str(scratch / "shop")],
         "fastmcp notes": [
             str(python_server("fastmcp") / "bin" / "python"),
             str(corpus / "fastmcp_notes.py"),
