@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from drivable.contract.validation import MAX_RECEIVED_CHARS
 from drivable.wrap.failures import (
     MAX_NAME,
     MIN_QUOTED,
@@ -209,3 +210,33 @@ def test_only_a_value_of_a_names_length_is_searched_for(length: int, letter: str
     )
     assert error.code == "not_found"
     assert (error.repair is not None) == (length <= MAX_NAME)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(MIN_QUOTED, 200_000),
+    st.sampled_from(["Entity with name {} not found", "Cannot store {}: refused"]),
+    st.booleans(),
+)
+def test_a_refused_value_is_echoed_short_however_long_it_was(
+    length: int, message: str, searchable: bool
+) -> None:
+    # the issue quotes what was received as any refused value is quoted (at most
+    # MAX_RECEIVED_CHARS); a 100 kB name came back whole, twice the size of the call; the
+    # search repair still carries a name-length value unchanged (decision 0059)
+    value = "q" * length
+    error = refusal(
+        message.format(value),
+        tool="add_observations",
+        lookups=["search_nodes"],
+        sent={"observations": [{"entityName": value, "contents": ["x"]}]},
+        finder=Finder("search_nodes", "query") if searchable else None,
+    )
+    [issue] = error.issues
+    assert issue.path == "observations.0.entityName"
+    assert len(issue.received) <= MAX_RECEIVED_CHARS
+    assert issue.received == value or length > MAX_RECEIVED_CHARS
+    said = json.dumps([error.message, error.hint, [i.to_dict() for i in error.issues]])
+    assert len(said) < 2_000
+    if error.repair is not None:
+        assert error.repair.arguments == {"query": value}

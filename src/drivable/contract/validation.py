@@ -53,7 +53,7 @@ MAX_RECEIVED_CHARS = 200
 _TOO_LONG = frozenset({"too_long", "string_too_long"})
 
 
-def _clip(value: Any) -> Any:
+def clip_received(value: Any) -> Any:
     """What was received, short and safe to encode (the echo must never break the reply)."""
     value = safe_value(value)
     if isinstance(value, str) and len(value) > MAX_RECEIVED_CHARS:
@@ -169,7 +169,7 @@ def issues_from(
                         where,
                         "missing_property",
                         f"{placeholder_said(node, path)}: it reads as no value. Send the real value.",
-                        received=_clip(node),
+                        received=clip_received(node),
                         has_received=True,
                     )
                 )
@@ -210,7 +210,7 @@ def issues_from(
                     where,
                     "invalid_value",
                     f"This property takes at most {bound} characters; {len(received)} were sent.",
-                    received=_clip(received),
+                    received=clip_received(received),
                     expected=f"at most {bound} characters",
                     has_received=True,
                 )
@@ -227,7 +227,7 @@ def issues_from(
                 where,
                 code,
                 message,
-                received=_clip(received),
+                received=clip_received(received),
                 expected=str(expected) if expected is not None else None,
                 readings=ctx.get("readings"),
                 has_received=True,
@@ -257,7 +257,7 @@ def placeholder_said(value: Any, path: Sequence[str | int] | str) -> str:
     steps = path.split(".") if isinstance(path, str) else [p for p in path if isinstance(p, str)]
     names = [p for p in steps if not str(p).isdigit()]
     noun = shown_name(names[-1]).replace("_", " ") if names else "value"
-    return f"{_clip(value)!r} is a placeholder, not a real {noun}"
+    return f"{clip_received(value)!r} is a placeholder, not a real {noun}"
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any
 
 from drivable.contract.codes import Code, Recovery
 from drivable.contract.envelope import Issue, Repair, ToolError
+from drivable.contract.validation import clip_received
 
 UPSTREAM_REFUSED = Code(
     "upstream_refused",
@@ -133,10 +134,16 @@ def refusal(
             hint=f"Fix the properties the issues name and call {tool} again.",
             issues=issues,
         )
-    quoted = quoted_issue(text, sent or {}, words)
-    named = quoted and len(str(quoted[0].received)) <= MAX_NAME
-    if _NOT_FOUND.search(text) and named and finder is not None and finder.tool != tool:
-        value = quoted[0].received
+    found = quoted_value(text, sent or {})
+    quoted = quoted_issue(found, words)
+    if (
+        _NOT_FOUND.search(text)
+        and found is not None
+        and len(found[1]) <= MAX_NAME
+        and finder is not None
+        and finder.tool != tool
+    ):
+        value = found[1]
         return ToolError(
             "not_found",
             words or f"{tool} found nothing of that name.",
@@ -166,19 +173,25 @@ def refusal(
     )
 
 
-def quoted_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
-    """The one top-level argument, or entry of a top-level list, whose string value the message
-    quotes, as an issue at its path (`files.1`); [] when none or several are quoted: the message
-    then names no one field."""
+def quoted_value(text: str, sent: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The one argument, or entry or field inside one (`files.1`), whose string value the
+    message quotes, with its path; None when none or several are quoted: the message then names
+    no one field."""
     found = [
         (path, value)
         for path, value in _strings(sent)
         if len(value) >= MIN_QUOTED and value in text
     ]
-    if len(found) != 1:
+    return found[0] if len(found) == 1 else None
+
+
+def quoted_issue(found: tuple[str, str] | None, words: str) -> list[Issue]:
+    """The issue at the quoted value's path; what was received is echoed as short as any
+    refused value is (a 100 kB name was echoed whole)."""
+    if found is None:
         return []
-    path, value = found[0]
-    return [Issue(path, "refused_value", words, received=value, has_received=True)]
+    path, value = found
+    return [Issue(path, "refused_value", words, received=clip_received(value), has_received=True)]
 
 
 def _strings(sent: Mapping[str, Any], depth: int = 3) -> list[tuple[str, str]]:
