@@ -38,6 +38,7 @@ from drivable.contract.reserved import (
     RESERVED_FIELDS,
     WARNINGS_SCHEMA,
 )
+from drivable.contract.schemas import nested_models, null_defaults_as_stated, strip_titles
 from drivable.kinds import Kind, KindModel
 from drivable.verbs import LEADING
 
@@ -206,15 +207,6 @@ def _annotated_kinds(annotation: Any) -> list[Kind]:
     return found
 
 
-def _nested_models(annotation: Any) -> list[type[BaseModel]]:
-    out: list[type[BaseModel]] = []
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        out.append(annotation)
-    for arg in typing.get_args(annotation):
-        out.extend(_nested_models(arg))
-    return out
-
-
 def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None = None) -> None:
     """Closed objects, shared id kinds, no cross-field checks — at every level."""
     seen = seen if seen is not None else set()
@@ -243,28 +235,8 @@ def check_input_model(tool: str, model: type[BaseModel], seen: set[type] | None 
                 f"tool {tool!r}: id input {model.__name__}.{name} must be declared with the shared "
                 "id type (drivable.kinds.uuid.Uuid or drivable.kinds.identifier.IdOf(prefix))"
             )
-        for nested in _nested_models(info.annotation):
+        for nested in nested_models(info.annotation):
             check_input_model(tool, nested, seen)
-
-
-def _strip_titles(node: Any) -> Any:
-    """Titles repeat property names and cost tokens on every tools/list ([2.compact-baseline]);
-    a null default only restates that an optional property may be omitted."""
-    if isinstance(node, dict):
-        out = {}
-        for key, value in node.items():
-            if key == "title" and isinstance(value, str):
-                continue
-            if key == "default" and value is None:
-                continue
-            if key == "properties" and isinstance(value, dict):
-                out[key] = {k: _strip_titles(v) for k, v in value.items()}
-            else:
-                out[key] = _strip_titles(value)
-        return out
-    if isinstance(node, list):
-        return [_strip_titles(x) for x in node]
-    return node
 
 
 def _check_closed(tool: str, node: Any, where: str) -> None:
@@ -283,49 +255,9 @@ def cursor_field(model: type[BaseModel]) -> str | None:
     return next((f for f in CURSOR_FIELDS if f in model.model_fields), None)
 
 
-def _null_defaults_as_stated(schema: dict[str, Any], model: type[BaseModel]) -> None:
-    """A model that names the properties whose null default another server states (a wrapped
-    upstream's `null_defaults`) lists that default, which `_strip_titles` drops for every other
-    model (docs/decisions/0060-a-null-default-as-stated.md)."""
-    defs = schema.get("$defs") or {}
-    seen: set[type[BaseModel]] = set()
-    todo: list[tuple[type[BaseModel], Any]] = [(model, schema)]
-    while todo:
-        current, node = todo.pop()
-        if current in seen or not isinstance(node, dict):
-            continue
-        seen.add(current)
-        properties = node.get("properties") or {}
-        for name in getattr(current, "null_defaults", ()):
-            if isinstance(properties.get(name), dict):
-                properties[name] = {**_admitting_null(properties[name]), "default": None}
-        for info in current.model_fields.values():
-            for nested in _nested_models(info.annotation):
-                todo.append((nested, defs.get(nested.__name__)))
-
-
-def _admitting_null(node: dict[str, Any]) -> dict[str, Any]:
-    """`node` accepting null too, as the server does (it reads null as no value): a host that
-    checks arguments against the listed schema must not refuse the default it lists."""
-    if "anyOf" in node:
-        variants = node["anyOf"]
-        nullable = any(v == {"type": "null"} for v in variants)
-        return node if nullable else {**node, "anyOf": [*variants, {"type": "null"}]}
-    out = dict(node)
-    if isinstance(out.get("type"), str):
-        out["type"] = [out["type"], "null"]
-    elif isinstance(out.get("type"), list) and "null" not in out["type"]:
-        out["type"] = [*out["type"], "null"]
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
-    if "type" not in out and "enum" not in out and "$ref" in out:
-        return {"anyOf": [{"$ref": out.pop("$ref")}, {"type": "null"}], **out}
-    return out
-
-
 def input_schema_of(tool: str, model: type[BaseModel]) -> dict[str, Any]:
-    schema = _strip_titles(model.model_json_schema())
-    _null_defaults_as_stated(schema, model)
+    schema = strip_titles(model.model_json_schema())
+    null_defaults_as_stated(schema, model)
     _check_closed(tool, schema, "")
     return {"$schema": DIALECT, **schema}
 
@@ -383,7 +315,7 @@ def output_schema_of(
         raise ContractError(
             f"tool {tool!r}: output model {model.__name__} must be closed (extra='forbid')"
         )
-    schema = _strip_titles(model.model_json_schema(mode="serialization"))
+    schema = strip_titles(model.model_json_schema(mode="serialization"))
     props = dict(schema.get("properties", {}))
     for reserved in RESERVED_FIELDS:
         if reserved in props:
