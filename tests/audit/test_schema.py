@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from drivable.schema import object_nodes, resolve, resolve_pointer, sample, sample_arguments, walk
@@ -126,6 +126,9 @@ WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=2, max_size=12)
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(WORD, min_size=2, max_size=4, unique=True), st.sampled_from(["'", '"', "`"]))
+# a lead-in word inside a quoted value ("accept" in 'accept_') read the examples as a list
+@example(["__", "accept_"], "'")
+@example(["must_be", "either_"], "`")
 def test_quoted_values_joined_by_or_are_a_list_and_quoted_examples_are_not(
     values: list[str], quote: str
 ) -> None:

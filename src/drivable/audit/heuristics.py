@@ -157,9 +157,10 @@ def is_cursor_property(name: str, node: dict[str, Any]) -> bool:
     return bool(CURSOR_NAME.match(name)) and ("string" in types_of(node) or not types_of(node))
 
 
+# the lead-in is a phrase of its own: "accept" inside a quoted value ('accept_') is no lead-in
 LISTED_VALUES = re.compile(
-    r"(one of|must be|either|allowed values?|valid values?|possible values?|options?:|"
-    r"accepts?:?)\s*[:\-]?\s*['\"`]?[\w-]+['\"`]?\s*(,|\bor\b|\|)",
+    r"\b(one of|must be|either|allowed values?|valid values?|possible values?|options?:|"
+    r"accepts?:?)(?!\w)\s*[:\-]?\s*['\"`]?[\w-]+['\"`]?\s*(,|\bor\b|\|)",
     re.I,
 )
 QUOTED_ALTERNATIVES = re.compile(r"['\"`][\w-]+['\"`]\s*(,|\bor\b|\|)\s*['\"`][\w-]+['\"`]")
