@@ -11,7 +11,8 @@ it reads as the field's default. The rules that may leave an argument out or cha
 - a cursor: consumed by the next page, or refused (the restart);
 - a filter an empty page's no_hits_filtered warning names (the minimal relaxation);
 - dry_run and confirm_token of a two-step tool (the preview leads to the confirming call; a refused
-  confirmation to the dry run);
+  confirmation to the dry run); a step that confirms a change is offered on the user's word only
+  (docs/decisions/0062-a-change-on-the-users-word.md);
 - the idempotency_key of an idempotency_mismatch, or of a preview whose key already names another
   change (a key of its own for other arguments, a note says so);
 - the arguments an invalid_arguments refusal's issues name (the fields at fault);
@@ -39,6 +40,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from drivable.contract import Contract
+from drivable.contract.stages.effects import IF_ASKED
 from drivable.kinds._pydantic import validate
 from drivable.reliability.schema import strategy_for
 from drivable.schema import resolve
@@ -278,6 +280,10 @@ def drive(
             repaired, last = out["is_error"], out
             if repaired:
                 assert reads(contract, step["tool"], step["arguments"]), (name, tool, sent, out)
+            if confirms(step):
+                said = [out.get("hint") or "", *(out.get("notes") or [])]
+                assert any(IF_ASKED in words for words in said), (name, tool, sent, out)
+                met["a confirming step"] += 1
             met[kind_of(out)] += 1
             tool, sent = step["tool"], dict(step["arguments"])
 
@@ -285,6 +291,12 @@ def drive(
     # the property met each kind of next step (it cannot pass by never meeting one)
     assert met["next page"] and any(k.startswith("repair of") for k in met), (name, met)
     return met
+
+
+def confirms(step: dict[str, Any]) -> bool:
+    """A next step that makes a destructive change: the call with its confirm token."""
+    arguments = step.get("arguments") or {}
+    return arguments.get("dry_run") is False and bool(arguments.get("confirm_token"))
 
 
 def fresh_example() -> Contract:
@@ -303,7 +315,10 @@ def test_the_example_servers_next_steps_keep_what_was_sent(loop: Loop) -> None:
     contract = fresh_example()
     assert contract is not example_server.contract
     send = sender(loop, contract)
-    drive("example", contract, send, [("search_notes", {"query": "note"}), ("list_notes", {})])
+    met = drive(
+        "example", contract, send, [("search_notes", {"query": "note"}), ("list_notes", {})]
+    )
+    assert met["a confirming step"], met  # delete_note's preview, or its refusal without a token
 
 
 def test_caselaws_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> None:
@@ -341,4 +356,4 @@ def test_billings_next_steps_keep_what_was_sent(loop: Loop, tmp_path: Path) -> N
     finally:
         close()
         loop.run(ledger.close())
-    assert met["relaxation"] and met["next_call"], met
+    assert met["relaxation"] and met["next_call"] and met["a confirming step"], met

@@ -44,10 +44,13 @@ REPLAYED_CONFIRMED_NOTE = (
     "This exact call was already made with this confirm_token: its result is replayed; nothing "
     "ran again."
 )
+# Every next step that would make a destructive change is offered on the user's word only: a
+# model confirms its own exploratory dry run otherwise (docs/decisions/0062-a-change-on-the-users-word.md).
+IF_ASKED = "If the user asked for this change"
 # docs/decisions/0048-a-repair-is-accepted-as-sent.md
 PREVIEW_NOTE = (
-    "Dry run: nothing was changed. To make this change, send next_call as it is (dry_run false "
-    "and its confirm_token)."
+    f"Dry run: nothing was changed. {IF_ASKED}, send next_call as it is (dry_run false and its "
+    "confirm_token); if not, do not send it."
 )
 
 
@@ -110,8 +113,8 @@ async def confirmation(attempt: Attempt, durability: Durability, answer: Answer)
         f"Nothing was changed yet: {name} runs only with the confirm_token of this exact call. "
         "`details.preview` shows what it would do.",
         hint=(
-            f"If that is what the user asked for, send {name} as in `repair`: the same "
-            "arguments, dry_run false and its confirm_token."
+            f"{IF_ASKED}, send {name} as in `repair`: the same arguments, dry_run false and "
+            "its confirm_token."
         ),
         issues=[
             Issue(
