@@ -240,25 +240,3 @@ def test_a_refused_value_is_echoed_short_however_long_it_was(
     assert len(said) < 2_000
     if error.repair is not None:
         assert error.repair.arguments == {"query": value}
-
-
-@given(
-    st.dictionaries(FIELD, st.from_regex(r"[a-z0-9/._-]{2,12}", fullmatch=True), max_size=4),
-    st.dictionaries(FIELD, MESSAGES.map(lambda words: words.capitalize() + ". More words.")),
-    st.data(),
-)
-def test_a_refusal_of_one_value_restates_what_its_argument_takes(
-    sent: dict[str, str], described: dict[str, str], data: st.DataObject
-) -> None:
-    """An upstream refusal that names one argument says what that argument takes: the first
-    sentence of its listed description, and nothing of another argument's (decision 0061)."""
-    quoted = data.draw(st.lists(st.sampled_from(sorted(sent)), unique=True)) if sent else []
-    text = "Access denied: " + ", ".join(f"'{sent[k]}'" for k in quoted)
-    error = refusal(text, tool="t", lookups=[], sent=sent, described=described)
-    said = {k: d.split(". ")[0] for k, d in described.items()}
-    named = [issue.path for issue in error.issues]
-    if named and named[0] in said:
-        assert error.hint.endswith(f" {named[0]}: {said[named[0]]}.")
-    else:
-        assert error.hint.endswith("or use another tool.")
-    assert not any(f" {k}: " in error.hint for k in said if k not in named)

@@ -4,17 +4,15 @@ tests). Deselect with `-m 'not thirdparty'`."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.audit.audit_thirdparty import npm_server_command, python_server, python_server_command
+from tests.audit.audit_thirdparty import npm_server_command, python_server
 from tests.audit.conftest import SERVERS
 from tests.wrap.conftest import closed_everywhere, ok, refused, wrapped
 
 pytestmark = pytest.mark.thirdparty
-GIT_REPO = Path(__file__).resolve().parents[2] / "src/drivable/eval/workflows/git/make_repo.sh"
 
 
 async def test_memory_server(tmp_path: Path) -> None:
@@ -129,21 +127,3 @@ async def test_fastmcp_server(tmp_path: Path) -> None:
     assert found["result"]
     assert missing["code"] in ("not_found", "internal_error", "upstream_refused")
     assert "Traceback" not in str(missing)
-
-
-async def test_git_servers_refusal_says_what_the_argument_takes(tmp_path: Path) -> None:
-    """A commit message sent where git_branch takes a commit id: the upstream's refusal names the
-    argument and restates its description (decision 0061)."""
-    subprocess.run(["sh", str(GIT_REPO)], cwd=tmp_path, check=True, capture_output=True)
-    sent = {
-        "repo_path": "shop",
-        "branch_type": "local",
-        "contains": "Show prices with two decimals",
-    }
-    async with wrapped(python_server_command("git"), tmp_path) as client:
-        wrong = await refused(client, "git_branch", sent)
-        found = await ok(client, "git_branch", {**sent, "contains": "main"})
-    assert wrong["code"] == "upstream_refused"
-    assert [i["path"] for i in wrong["issues"]] == ["contains"]
-    assert wrong["hint"].endswith("contains: The commit sha that branch should contain.")
-    assert "main" in str(found)

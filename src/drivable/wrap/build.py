@@ -167,11 +167,6 @@ def _declare(
     output = ForwardedPage if paged else Forwarded
     timeout_s = config.timeout_s
     others = [n for n in lookups if n != name]
-    described = {
-        prop: spec["description"]
-        for prop, spec in (schema.get("properties") or {}).items()
-        if isinstance(spec, Mapping) and isinstance(spec.get("description"), str)
-    }
 
     def page(answer: CallToolResult, args: Any, call: Call, ref: str, start: int) -> Forwarded:
         cut, token = paging.page_of(forwarded(answer), args, call.tool, ref, start)
@@ -203,9 +198,7 @@ def _declare(
         text = failures.text_of(answer.content)
         # an error returned as a success is an error (decision 0026): the same reading as the eval's
         if answer.is_error or reads_as_error([text], answer.structured_content):
-            raise failures.refusal(
-                text, tool=name, lookups=others, sent=sent, finder=finder, described=described
-            )
+            raise failures.refusal(text, tool=name, lookups=others, sent=sent, finder=finder)
         whole = forwarded(answer)
         if effects.destructive and args.dry_run:
             # the upstream's own dry run, beside what the confirmed call sends
@@ -253,7 +246,6 @@ def _declare(
                 sent=sent,
                 internal=internal,
                 finder=finder,
-                described=described,
             ) from None
 
     forward.__name__ = name

@@ -23,7 +23,6 @@ from typing import Any
 
 from drivable.contract.codes import Code, Recovery
 from drivable.contract.envelope import Issue, Repair, ToolError
-from drivable.contract.stages.resolve import first_sentence
 from drivable.contract.validation import clip_received
 
 UPSTREAM_REFUSED = Code(
@@ -113,16 +112,13 @@ def refusal(
     sent: Mapping[str, Any] | None = None,
     internal: bool = False,
     finder: Finder | None = None,
-    described: Mapping[str, str] | None = None,
 ) -> ToolError:
     """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
     JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
     said it failed inside itself. A message quoting the value of exactly one argument names it as
     the issue's path (`refused_value`). A `not_found` quoting one value sent, where the server has
     a search (`finder`), carries that search for the value as its repair: the value is what the
-    caller meant to name, the search is where names and ids are found (decision 0059). Any other
-    refusal of one argument's value restates what that argument takes: the first sentence of its
-    listed description (`described`, by top-level property; decision 0061)."""
+    caller meant to name, the search is where names and ids are found (decision 0059)."""
     if internal or _TRACE.search(text) or _CODE_AT.search(text):
         return ToolError(
             "internal_error",
@@ -169,14 +165,10 @@ def refusal(
             "not_found", words or f"{tool} found nothing of that name.", hint=where, issues=quoted
         )
     fix = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
-    takes = (
-        first_sentence((described or {}).get(quoted[0].path.split(".")[0], "")) if quoted else ""
-    )
     return ToolError(
         "upstream_refused",
         words or f"The wrapped server refused the call to {tool} without saying why.",
-        hint=f"{fix} and call {tool} again, or use another tool."
-        + (f" {quoted[0].path}: {takes.rstrip('.')}." if takes else ""),
+        hint=f"{fix} and call {tool} again, or use another tool.",
         issues=quoted,
     )
 
