@@ -78,6 +78,4 @@ def _admitting_null(node: dict[str, Any]) -> dict[str, Any]:
         out["type"] = [*out["type"], "null"]
     if isinstance(out.get("enum"), list) and None not in out["enum"]:
         out["enum"] = [*out["enum"], None]
-    if "type" not in out and "enum" not in out and "$ref" in out:
-        return {"anyOf": [{"$ref": out.pop("$ref")}, {"type": "null"}], **out}
     return out
