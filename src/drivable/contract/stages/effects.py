@@ -44,8 +44,8 @@ REPLAYED_CONFIRMED_NOTE = (
     "This exact call was already made with this confirm_token: its result is replayed; nothing "
     "ran again."
 )
-# Every next step that would make a destructive change is offered on the user's word only: a
-# model confirms its own exploratory dry run otherwise (docs/decisions/0062-a-change-on-the-users-word.md).
+# Every next step that would make a destructive change is offered on the user's word only
+# (docs/decisions/0062-a-change-on-the-users-word.md).
 IF_ASKED = "If the user asked for this change"
 # docs/decisions/0048-a-repair-is-accepted-as-sent.md
 PREVIEW_NOTE = (
