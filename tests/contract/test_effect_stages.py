@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
@@ -123,27 +123,69 @@ def refusal(run: Any) -> str:
 # -- consent -------------------------------------------------------------------------------------
 
 
+# a tokenless call is asked without reading the store or the tokens
+NO_STORE = cast(Durability, None)
+
+
 def asking(answer: dict[str, Any] | None) -> ClientSide:
     responses = {} if answer is None else {ASK_KEY: answer}
     return ClientSide({"elicitation": {}}, responses=responses)
 
 
+@settings(max_examples=15)
 @given(booking=BOOKINGS, key=KEYS)
-def test_consent_asks_only_on_a_tokenless_real_run_from_a_client_that_can_ask(
-    booking: str, key: str
+def test_consent_asks_only_on_a_real_run_from_a_client_that_can_ask_unless_the_token_decides(
+    booking: str, key: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    durability = fresh(tmp_path_factory.mktemp("consent"))
     yes = {"action": "accept", "content": {"confirm": True}}
     for raw, client in (
         ({"booking": booking, "idempotency_key": key, "dry_run": True}, asking(yes)),  # a dry run
         ({"booking": booking, "idempotency_key": key, "dry_run": False}, ClientSide({})),
+        # a token that does not verify: the effect refuses it, nobody is asked
         (
             {"booking": booking, "idempotency_key": key, "dry_run": False, "confirm_token": "t"},
             asking(yes),
         ),
     ):
         handler = Handler()
-        assert anyio.run(consent, attempt(raw, client), handler) is False
+        assert anyio.run(consent, attempt(raw, client), durability, handler) is False
         assert handler.ran == []  # not asked: no dry run shown
+
+
+@settings(max_examples=15)
+@given(booking=BOOKINGS, key=KEYS)
+def test_a_change_confirmed_by_its_token_is_still_the_users_to_allow_where_the_client_can_ask(
+    booking: str, key: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The model previewed and sent the preview's next_call: a client that can ask still asks
+    the person (a no runs nothing), a yes spends the token as on any client, and the same call
+    sent again replays its receipt without asking again."""
+    durability = fresh(tmp_path_factory.mktemp("consent"))
+    handler = Handler()
+    dry = attempt({"booking": booking, "idempotency_key": key, "dry_run": True})
+    confirmed = anyio.run(preview, dry, durability, handler).structured["next_call"]["arguments"]
+    handler.ran.clear()
+    no = attempt(confirmed, asking({"action": "decline"}))
+    try:
+        anyio.run(consent, no, durability, handler)
+    except Refused as refused:
+        assert refused.envelope.code == "confirmation_declined"
+    else:
+        raise AssertionError("a no let the change through")
+    assert [a.dry_run for a in handler.ran] == [True]  # the question showed the dry run only
+    handler.ran.clear()
+    yes = attempt(confirmed, asking({"action": "accept", "content": {"confirm": True}}))
+    assert anyio.run(consent, yes, durability, handler) is False  # the token decides from here
+    assert [a.dry_run for a in handler.ran] == [True]
+    done = anyio.run(perform, yes, durability, handler)
+    assert not done.is_error and [a.dry_run for a in handler.ran] == [True, False]
+    handler.ran.clear()
+    again = attempt(confirmed, asking(None))  # asking it would raise InputRequired
+    assert anyio.run(consent, again, durability, handler) is False
+    replayed = anyio.run(perform, again, durability, handler)
+    assert replayed.meta and replayed.meta["dev.drivable/receipt"]["replayed"] is True
+    assert handler.ran == []
 
 
 @given(booking=BOOKINGS, key=KEYS)
@@ -151,14 +193,14 @@ def test_consent_shows_the_dry_run_answer_and_goes_ahead_on_a_yes(booking: str, 
     handler = Handler()
     raw = {"booking": booking, "idempotency_key": key, "dry_run": False}
     yes = {"action": "accept", "content": {"confirm": True}}
-    assert anyio.run(consent, attempt(raw, asking(yes)), handler) is True
+    assert anyio.run(consent, attempt(raw, asking(yes)), NO_STORE, handler) is True
     assert [(a.booking, a.dry_run) for a in handler.ran] == [(booking, True)]
 
 
 def test_consent_puts_the_dry_run_it_was_handed_in_the_question() -> None:
     raw = {"booking": "room-7", "idempotency_key": KEY, "dry_run": False}
     with pytest.raises(InputRequired) as asked:  # the 2026 rounds: the question goes out
-        anyio.run(consent, attempt(raw, asking(None)), Handler())
+        anyio.run(consent, attempt(raw, asking(None)), NO_STORE, Handler())
     question = asked.value.requests[ASK_KEY]
     assert isinstance(question, Elicit)
     assert question.message.startswith("Cancel a booking: ")
@@ -182,7 +224,7 @@ def test_anything_but_a_yes_is_declined_with_the_dry_run_as_repair(
 ) -> None:
     raw = {"booking": booking, "idempotency_key": KEY, "dry_run": False}
     try:
-        anyio.run(consent, attempt(raw, asking(said)), Handler())
+        anyio.run(consent, attempt(raw, asking(said)), NO_STORE, Handler())
     except Refused as refused:
         envelope = refused.envelope
     else:

@@ -14,6 +14,7 @@ several processes).
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -161,6 +162,11 @@ def refusal_envelope(tool: str, args: BaseModel, refusal: Refusal) -> Envelope:
         repair=dry_run_repair(tool, args),
         details={"reason": refusal.reason.value},
     )
+
+
+def token_key(token: str) -> str:
+    """The receipt key of a change confirmed by `token` (a tool without an idempotency_key)."""
+    return "confirmed:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
 
 
 def key_of_change(key: str, digest: str) -> str:

@@ -44,7 +44,7 @@ async def run(attempt: Attempt) -> Outcome:
             if not is_durable(attempt):
                 return await answer(attempt)
             durability = await attempt.contract.durable()
-            confirmed = await consent(attempt, answer)
+            confirmed = await consent(attempt, durability, answer)
             if previews(attempt):
                 return await preview(attempt, durability, answer)
             return await perform(attempt, durability, answer, confirmed=confirmed)

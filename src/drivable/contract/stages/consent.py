@@ -1,12 +1,19 @@
 """A destructive call confirmed by the user, where the client can ask them (elicitation).
 
 The two-step form (dry run, then the confirm token) works with every client, but it leaves the
-"is this what you meant?" to the model. A client that declared `elicitation` can put the question
-to the person instead: a destructive call sent with `dry_run=false` and no `confirm_token` then
-shows the user the dry run's summary and goes ahead only on their explicit yes. The token path is
-unchanged and still works with such a client; without elicitation a tokenless call is refused with
-`confirmation_required` as before. A no, a dismissed form or a cancel is `confirmation_declined`:
-nothing ran, and the model is told to stop rather than retry.
+"is this what you meant?" to the model: a model that previews a change nobody asked for can send
+the preview's next call and make it. A client that declared `elicitation` puts the question to
+the person instead, so no destructive change runs there without their yes (decision 0063):
+
+- a call sent with `dry_run=false` and no `confirm_token` shows the user the dry run's summary
+  and goes ahead on their yes (the user's word stands for the token);
+- a call with a confirm token that verifies for it is asked the same way, and on a yes the token
+  is spent as on any client (so a resend replays); a token that does not verify is refused by the
+  effect as before, unasked, and a resend of a change already made replays unasked.
+
+Without elicitation a tokenless call is refused with `confirmation_required` as before. A no, a
+dismissed form or a cancel is `confirmation_declined`: nothing ran, and the model is told to stop
+rather than retry.
 
 The stage runs before the effect; the dry run it shows is the pipeline's own handler call
 (`Answer`) on a copy of the call with `dry_run=true`.
@@ -21,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from drivable.contract.client import Elicit, Elicited
-from drivable.contract.durable import dry_run_repair, identity, unsettled
+from drivable.contract.durable import Durability, dry_run_repair, identity, token_key, unsettled
 from drivable.contract.envelope import Envelope
 from drivable.contract.stages.base import Answer, Attempt, Refused
 from drivable.effects import Refusal, arguments_digest
@@ -43,28 +50,45 @@ FORM = {
 
 
 def can_ask(attempt: Attempt) -> bool:
-    """A tokenless real run of a destructive tool, from a client that can ask its user."""
-    args = attempt.args
+    """A real run of a destructive tool, from a client that can ask its user."""
     return (
         attempt.tool.effects.destructive
-        and not args.dry_run
-        and getattr(args, "confirm_token", None) is None
+        and not attempt.args.dry_run
         and attempt.context.client.supports("elicitation")
     )
 
 
-async def consent(attempt: Attempt, answer: Answer) -> bool:
-    """Whether the user confirmed this call: True on their yes; False when they are not asked (not
-    a tokenless real run of a destructive tool, or a client that cannot ask: the confirm token
-    decides); raise Refused on anything but a yes. The question shows the call's dry run."""
+async def consent(attempt: Attempt, durability: Durability, answer: Answer) -> bool:
+    """Whether the user's word stands for the confirm token: True on their yes to a tokenless
+    call; False when the token decides (a client that cannot ask, a token that does not verify,
+    a change already made, or a token the user's yes has just let through); raise Refused on
+    anything but a yes. The question shows the call's dry run."""
     if not can_ask(attempt):
+        return False
+    token = getattr(attempt.args, "confirm_token", None)
+    if token is not None and not await _asks_over_token(attempt, durability, str(token)):
         return False
     dry = replace(attempt, args=attempt.args.model_copy(update={"dry_run": True}))
     preview = (await answer(dry)).structured
     said = await attempt.context.client.ask(ASK_KEY, Elicit(question(attempt, preview), FORM))
     if isinstance(said, Elicited) and said.accepted and said.content.get("confirm") is True:
-        return True
+        return token is None
     raise Refused(declined(attempt))
+
+
+async def _asks_over_token(attempt: Attempt, durability: Durability, token: str) -> bool:
+    """A token the user is asked over: it verifies for this call, and the change it confirms (its
+    key's receipt) was not made yet. A store that cannot be read asks: the person decides."""
+    if not verifies(durability, attempt, attempt.tool.name, attempt.args):
+        return False
+    key = attempt.args.idempotency_key if attempt.tool.keyed else token_key(token)
+    try:
+        made = await durability.store.receipt(
+            tool=attempt.tool.name, principal=attempt.principal.id, key=key
+        )
+    except Exception:
+        return True
+    return made is None
 
 
 # docs/decisions/0048-a-repair-is-accepted-as-sent.md
@@ -102,13 +126,19 @@ async def confirms(attempt: Attempt, tool: str, args: Any) -> bool:
     """`args`' confirm_token verifies for that call of `tool` (its signature, age, tool, caller,
     and the arguments once they are settled); single use is the redeeming's to judge. A store
     that cannot be reached judges nothing: the token is taken as it is."""
-    token = getattr(args, "confirm_token", None)
-    if token is None:
+    if getattr(args, "confirm_token", None) is None:
         return False
     try:
         durability = await attempt.contract.durable()
     except Exception:
         return True
+    return verifies(durability, attempt, tool, args)
+
+
+def verifies(durability: Durability, attempt: Attempt, tool: str, args: Any) -> bool:
+    token = getattr(args, "confirm_token", None)
+    if token is None:
+        return False
     digest = None if unsettled(args) else arguments_digest(identity(args))
     claims = durability.tokens.verify(token, tool, digest, attempt.principal.id)
     return not isinstance(claims, Refusal)

@@ -17,7 +17,6 @@ Neither stage runs the handler itself: the pipeline hands them its one call (`An
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +29,7 @@ from drivable.contract.durable import (
     own_key,
     run_keyed,
     spend_token,
+    token_key,
     unsettled,
 )
 from drivable.contract.envelope import Envelope, Issue, Repair
@@ -52,11 +52,6 @@ PREVIEW_NOTE = (
     f"Dry run: nothing was changed. {IF_ASKED}, send next_call as it is (dry_run false and its "
     "confirm_token); if not, do not send it."
 )
-
-
-def token_key(token: str) -> str:
-    """The receipt key of a change confirmed by `token` (a tool without an idempotency_key)."""
-    return "confirmed:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
 
 
 def is_durable(attempt: Attempt) -> bool:
