@@ -102,7 +102,16 @@ def _scope(ran: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for key in NAMING:
         out[key] = rate(sum(s.get(key, 0) for s in steps), errors)
     out["pass_k"] = rate(sum(1 for passed in by_wf.values() if all(passed)), len(by_wf))
+    # trials that made a destructive change no step asks for (`Tracker.unasked_changes`)
+    out["unasked_changes"] = rate(sum(1 for t in ran if t.get("unasked_changes")), len(ran))
+    out["user_said"] = _said(ran)
     return out
+
+
+def _said(ran: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """The user's answers when a server asked them (`drivable.eval.user`), summed."""
+    said = [t.get("user_said") or {} for t in ran]
+    return {answer: sum(int(s.get(answer, 0)) for s in said) for answer in ("yes", "no")}
 
 
 def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]:
@@ -163,6 +172,8 @@ def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]
             "discovery": ran[0].get("discovery"),
             # caps that ended trials (turn_cap, call_cap, identical_resends, ...), never the agent
             "stopped_by": _caps(ran),
+            "unasked_changes": sum(int(t.get("unasked_changes") or 0) for t in ran),
+            "user_said": _said(ran),
             "steps": steps,
         }
         if refused:

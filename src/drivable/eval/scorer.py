@@ -22,6 +22,7 @@ Definitions (checklist part 3, Step 8):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -107,6 +108,51 @@ def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> boo
     return done.result_contains is None or contains(obs, done.result_contains)
 
 
+def asks_for(
+    workflow: Workflow,
+    call: ToolCall,
+    normalize: Normalizer | None,
+    notes: list[str] | None = None,
+    question: str = "",
+) -> bool:
+    """A step of the workflow asks for this call: it is the call a step's `done` names, read as
+    the step's own is (`call_matches`: the values as read, or as the result's notes say they were
+    read), or a value the server's `question` about it states as a word of its own ("Refund 19.90
+    EUR (1990 minor units)" states 1990); or a call of the tool a step names without arguments.
+    What the workflow's user agrees to when a server asks them (`drivable.eval.user`), and what a
+    change is judged by (`Tracker.unasked_changes`)."""
+    for step in workflow.steps:
+        done = step.done
+        if done.call is None:
+            if done.tool is not None and done.tool == call.tool:
+                return True
+            continue
+        if done.call.tool != call.tool:
+            continue
+        # what the question states, the user sees; the rest must be in the call as read
+        unseen = {k: v for k, v in done.call.arguments.items() if not _states(question, v)}
+        if call_matches(CallSpec(tool=call.tool, arguments=unseen), call, normalize, notes):
+            return True
+    return False
+
+
+def _states(question: str, value: Any) -> bool:
+    """The question says this value as a word of its own (1990 in "(1990 minor units)", not in
+    "19901" or "1990.5")."""
+    text = str(value)
+    return (
+        bool(text)
+        and re.search(rf"(?<![\w.-]){re.escape(text)}(?![\w-]|\.\w)", question) is not None
+    )
+
+
+def changes(tool: Mapping[str, Any] | None) -> bool:
+    """The listing says the tool may destroy or overwrite (MCP's `destructiveHint` on a tool
+    that is not read-only)."""
+    notes = (tool or {}).get("annotations") or {}
+    return notes.get("destructiveHint") is True and notes.get("readOnlyHint") is not True
+
+
 def contains(obs: Observation, needle: str) -> bool:
     """`needle` is in the result as sent, or in its data as compact or spaced JSON (servers
     differ only in how they print the same data)."""
@@ -170,8 +216,10 @@ class Tracker:
         *,
         normalize: Normalizer | None = None,
         discovery: dict[str, Any] | None = None,
+        destructive: frozenset[str] = frozenset(),
     ) -> None:
         self.workflow = workflow
+        self.destructive = destructive  # tools that change, beside what the listing says
         self._list(tools)
         self.normalize = normalize
         self.steps = [StepScore(s.name) for s in workflow.steps]
@@ -185,6 +233,9 @@ class Tracker:
         self.stopped_by: str | None = None  # a cap: call_cap, turn_cap, identical_resends, ...
         self._last_repair: str | None = None
         self.agent_error: str | None = None
+        # destructive changes made that no step asks for (a delete the user never wanted)
+        self.unasked_changes = 0
+        self.user_said: dict[str, int] = {"yes": 0, "no": 0}  # the user's answers, when asked
 
     def relisted(self, tools: list[dict[str, Any]], cost: Mapping[str, int]) -> None:
         """The host listed the tools again (the server said they changed): the new listing is
@@ -228,6 +279,8 @@ class Tracker:
     def observe(self, obs: Observation, *, forced: bool = False) -> tuple[str | None, int | None]:
         """Attribute a call; returns (step name, attempt number) for the trace."""
         self.tool_calls += 1
+        if self._unasked_change(obs):
+            self.unasked_changes += 1
         arg_text = json.dumps(obs.call.arguments, ensure_ascii=False, default=str)
         text = result_text(obs)
         self.tokens += count_text(arg_text) + count_text(text)
@@ -279,6 +332,16 @@ class Tracker:
                 score.first_repair = True
         return score.name, attempt
 
+    def _unasked_change(self, obs: Observation) -> bool:
+        call = obs.call
+        destructive = call.tool in self.destructive or changes(self.catalog.get(call.tool))
+        if obs.is_error or not destructive or call.arguments.get("dry_run") is True:
+            return False
+        payload = obs.payload()
+        notes = payload.get("notes") if isinstance(payload, dict) else None
+        said = [str(n) for n in notes] if isinstance(notes, list) else []
+        return not asks_for(self.workflow, call, self.normalize, said)
+
     def _is_via(self, via: list[CallSpec], obs: Observation) -> bool:
         payload = obs.payload()
         notes = payload.get("notes") if isinstance(payload, dict) else None
@@ -307,6 +370,8 @@ class Tracker:
             "finished_by_agent": self.finished_by_agent,
             "stopped_by": self.stopped_by,
             "agent_error": self.agent_error,
+            "unasked_changes": self.unasked_changes,
+            "user_said": dict(self.user_said),
         }
 
 

@@ -69,12 +69,17 @@ TWINS = tuple(name for name in SETS if workflow_set(name).twin_module is not Non
 
 
 def targets(
-    name: str, scratch: Path, distractors: Sequence[str] = (), catalog: int | None = None
+    name: str,
+    scratch: Path,
+    distractors: Sequence[str] = (),
+    catalog: int | None = None,
+    user: bool = False,
 ) -> dict[str, EvalTarget]:
     """naive and drivable targets of a set, both over stdio, judged through the contract; each
     side with the same distractors beside it (other sets' naive twins, `drivable.eval.distractors`);
     with `catalog`, the drivable side serves the set's tools among other domains' on one server,
-    `catalog` tools in all (`drivable.eval.catalog`)."""
+    `catalog` tools in all (`drivable.eval.catalog`); with `user`, each side's client declares
+    elicitation and the workflow's user answers (`drivable.eval.user`)."""
     spec = workflow_set(name)
     others = tuple(
         Distractor(
@@ -97,6 +102,7 @@ def targets(
             if isinstance(getattr(spec, side), str)
             else by_command(spec, side),
             distractors=others,
+            user=user,
         )
         for side in ("naive", "drivable")
     }
@@ -112,7 +118,9 @@ def imported(name: str, side: str, scratch: Path, catalog: int | None) -> EvalTa
     if side == "naive":
         naive = [sys.executable, "-m", twin_of(name)]
         command = Target.from_cli(naive, url=None, env_pairs=pairs, pass_env=PASS_ENV)
-        return EvalTarget(command, label=f"naive {name} (stdio)")
+        # the twin's tools are the set's: those the drivable side declares destructive change
+        changing = frozenset(t.name for t in load(name).tools.values() if t.effects.destructive)
+        return EvalTarget(command, label=f"naive {name} (stdio)", destructive=changing)
     contract = load(name) if catalog is None else among(load(name), catalog)
     wide = [] if catalog is None else ["--catalog", str(catalog)]
     served = [sys.executable, "-m", "drivable.eval.surfaces", name, *wide]
@@ -233,6 +241,7 @@ def _one_run(
         "partial": "running",
         "distractors": list(args.distractors),
         "catalog": args.catalog,
+        "user": args.user,
         "sets": {},
     }
 
@@ -275,7 +284,9 @@ def run_models(args: argparse.Namespace, models: list[str]) -> int:
                 model.label, model.threads, round(model.seconds_to_load, 1), args
             )
             for name, workflows in _sides(args):
-                for side, target in targets(name, scratch, args.distractors, args.catalog).items():
+                for side, target in targets(
+                    name, scratch, args.distractors, args.catalog, args.user
+                ).items():
                     if side not in _chosen_sides(args):
                         continue
                     target.errlog = server_log
@@ -343,7 +354,9 @@ def run_personas(args: argparse.Namespace) -> int:
         (args.out.parent / "servers.log").open("a", encoding="utf-8") as server_log,
     ):
         for name, workflows in _sides(args):
-            for side, target in targets(name, scratch, args.distractors, args.catalog).items():
+            for side, target in targets(
+                name, scratch, args.distractors, args.catalog, args.user
+            ).items():
                 if side not in _chosen_sides(args):
                     continue
                 jobs = [
@@ -427,6 +440,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="serve the drivable side among tools of other domains, N tools in all on one server "
         "(a large catalog, listed through its entry tools)",
+    )
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="each side's client declares elicitation, and the workflow's user answers a "
+        "server's question: yes to a change a step asks for, no to any other",
     )
     parser.add_argument("--out", type=Path, default=Path("var/eval-local/run.json"))
     parser.add_argument("--trace", type=Path, default=Path("var/eval-local/trace.jsonl"))

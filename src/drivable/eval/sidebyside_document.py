@@ -53,6 +53,7 @@ SPLIT_TABLE = (
     ("first_repair", "first repair"),
     ("errors_naming_next_call", "rejections naming next call (structured + prose)"),
     ("pass_k", "pass^k"),
+    ("unasked_changes", "trials with a change no step asked for"),
 )
 
 

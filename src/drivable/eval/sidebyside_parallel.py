@@ -70,6 +70,8 @@ def in_parallel(args: argparse.Namespace, cells: list[Cell], processes: int) -> 
             command += ["--distractors", other]
         if args.catalog is not None:
             command += ["--catalog", str(args.catalog)]
+        if args.user:
+            command.append("--user")
         print(f"started {model}/{name}/{side} ({threads} thread(s))", flush=True)
         return subprocess.Popen(command, env=env)
 

@@ -30,6 +30,7 @@ from drivable.eval.scorer import Normalizer, StepScore, Tracker, contains, disco
 from drivable.eval.tasks import TaskHost, TasksExtension, TaskStarted, offered
 from drivable.eval.trace import TraceWriter, record
 from drivable.eval.turns import Agent, Finish, Observation, ToolCall
+from drivable.eval.user import WorkflowUser
 from drivable.eval.workflow import Workflow
 from drivable.target import Mode, Target, connect
 
@@ -53,6 +54,10 @@ class EvalTarget:
     distractors: tuple[Distractor, ...] = ()
     # a file-backed server's trial target, made in a fresh directory (`eval.commandsets`)
     per_trial: Callable[[Path], Target] | None = None
+    # the client declares elicitation and the workflow's user answers (`drivable.eval.user`)
+    user: bool = False
+    # tools that change, counted as such on a side whose listing does not say so (a naive twin)
+    destructive: frozenset[str] = frozenset()
 
     def describe(self) -> dict[str, Any]:
         out = self.target.describe()
@@ -60,6 +65,8 @@ class EvalTarget:
         out["label"] = self.label
         if self.distractors:
             out["distractors"] = [d.label for d in self.distractors]
+        if self.user:
+            out["user"] = "answers elicitation as the workflow's user"
         return out
 
 
@@ -333,11 +340,13 @@ async def _run_connected(
 ) -> TrialResult:
     extensions = [TasksExtension()] if workflow.tasks else []
     listed = Listing()  # read again before a turn once the server says its tools changed
+    normalize = contract_normalizer(target.contract) if target.contract is not None else None
+    user = WorkflowUser(workflow, normalize) if target.user else None
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
             connect(
                 target.target, mode=target.mode, errlog=target.errlog, extensions=extensions,
-                message_handler=listed.heard,
+                message_handler=listed.heard, elicitation_callback=user,
             )
         )  # fmt: skip
         tools = await listed.read(client)
@@ -360,9 +369,12 @@ async def _run_connected(
         tools = beside(server_tools)
         by_name = {str(t["name"]): t for t in tools}
         entered = set(ENTRY) <= set(by_name)  # a large catalog, listed through its entry tools
-        normalize = contract_normalizer(target.contract) if target.contract is not None else None
         tracker = Tracker(
-            workflow, tools, normalize=normalize, discovery=discovery_cost(listed.pages)
+            workflow,
+            tools,
+            normalize=normalize,
+            discovery=discovery_cost(listed.pages),
+            destructive=target.destructive,
         )
         envelope_style = speaks_envelope(server_tools, target.contract)
         forced_by_step = {f.step: f for f in workflow.forced_errors}
@@ -402,6 +414,8 @@ async def _run_connected(
                     else Observation(action, True, None, forced.text())
                 )
             else:
+                if user is not None:  # the call a question during it is about
+                    user.in_flight = through_entry(Observation(action, False, None, "")).call
                 last = await _call(client, action, host, others)
             latency = (time.perf_counter() - t0) * 1000
             scored = host.attributed(last) if host is not None else last
@@ -434,6 +448,8 @@ async def _run_connected(
                 check.result_contains is None or contains(obs, check.result_contains)
             )
             tracker.observe_state(check.call.model_dump(), obs, passed)
+        if user is not None:
+            tracker.user_said = dict(user.said)
     usage = agent.usage
     return TrialResult(
         workflow.name,

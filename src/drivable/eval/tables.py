@@ -28,6 +28,7 @@ SPLIT_METRICS = (
     ("errors_naming_next_call_structured", "structured"),
     ("errors_naming_next_call_prose", "prose"),
     ("pass_k", "pass^k"),
+    ("unasked_changes", "a change no step asked for"),
 )
 SPLIT_COLUMNS = ("split", *(label for _, label in SPLIT_METRICS))
 
@@ -134,6 +135,7 @@ def print_run(doc: dict[str, Any], console: Console | None = None) -> None:
         f"first call {_pct(o['first_call'])}; first repair {_pct(o['first_repair'])}; "
         f"rejections naming the next call {_pct(o['errors_naming_next_call'])}"
         + _naming_parts(o, _pct)
+        + f"; trials with a change no step asked for {_pct(o.get('unasked_changes'))}"
     )
     if doc.get("note"):
         console.print(f"[italic]{doc['note']}[/]")
