@@ -45,10 +45,17 @@ def wrap_command(
 
 @asynccontextmanager
 async def wrapped(
-    upstream: Sequence[str], tmp: Path, *, env: dict[str, str] | None = None, config: str = ""
+    upstream: Sequence[str],
+    tmp: Path,
+    *,
+    env: dict[str, str] | None = None,
+    config: str = "",
+    elicitation_callback: Any = None,
 ) -> AsyncIterator[Client]:
     target = Target(command=wrap_command(upstream, tmp, env=env, config=config), cwd=str(tmp))
-    async with connect(target, read_timeout_seconds=60) as client:
+    async with connect(
+        target, read_timeout_seconds=60, elicitation_callback=elicitation_callback
+    ) as client:
         yield client
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import anyio
+import mcp_types as types
 
 from drivable.contract.stages.effects import PREVIEW_NOTE
 from drivable.target import Target, connect
@@ -204,3 +206,39 @@ async def test_wrap_serves_streamable_http(tmp_path: Path) -> None:
         server.wait(timeout=30)
     assert first["result"] == again["result"]
     assert [c["tool"] for c in calls_logged(log)] == ["create_note"]
+
+
+class Person:
+    """Says one thing to every question, and keeps the questions."""
+
+    def __init__(self, yes: bool) -> None:
+        self.yes = yes
+        self.asked: list[str] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.asked.append(params.message)
+        if not self.yes:
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
+
+async def test_a_previewed_change_reaches_upstream_only_on_the_persons_yes(tmp_path: Path) -> None:
+    """Where the client can ask, the preview's token does not stand for the person: a no keeps
+    the confirmed call from the upstream, a yes lets it through once (decision 0063)."""
+    for yes in (False, True):
+        log = tmp_path / f"calls-{yes}.jsonl"
+        person = Person(yes)
+        async with wrapped(
+            own_upstream(), tmp_path, env={"UPSTREAM_LOG": str(log)}, elicitation_callback=person
+        ) as client:
+            preview = await ok(client, "delete_note", {"note_id": "n1", "dry_run": True})
+            confirming = preview["next_call"]["arguments"]
+            if yes:
+                await ok(client, "delete_note", confirming)
+                await ok(client, "delete_note", confirming)  # sent again: replayed, unasked
+            else:
+                said = await refused(client, "delete_note", confirming)
+                assert said["code"] == "confirmation_declined"
+        assert len(person.asked) == 1 and "n1" in person.asked[0]
+        deletes = [c for c in calls_logged(log) if c["tool"] == "delete_note"]
+        assert len(deletes) == (1 if yes else 0)
