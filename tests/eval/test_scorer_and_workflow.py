@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from drivable.eval.agents._chat import calls_before_cut, parse_tool_calls
 from drivable.eval.agents.guesses import example_of, parse_date_guess, respell
 from drivable.eval.report import rate, regressions, wilson, z_drop
-from drivable.eval.scorer import Tracker, same
+from drivable.eval.scorer import CallSpec, Tracker, call_matches, same
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import bundled, bundled_sets, loads
 
@@ -411,3 +411,19 @@ def test_a_reply_written_as_advice_is_the_calls_it_names(reply: tuple[str, list[
     assert parse_tool_calls(
         'Call `get_invoice`; it returned {"invoice_id": "inv_1", "state": "paid"}.', PROPERTIES
     ) == ([], "none")
+
+
+@given(
+    value=st.integers(0, 10**7),
+    unit=st.sampled_from(["", " minor units (19.90 EUR)", ", from the invoice's currency"]),
+)
+def test_a_note_credits_the_value_it_says_was_read_and_no_longer_one(value: int, unit: str) -> None:
+    """A server's note says how it read a spelling ("amount_cents: Read '19.90 EUR' as 1990
+    minor units (19.90 EUR)."): the value it names is credited, whatever follows it, and a value
+    it only begins is not."""
+    note = f"amount_cents: Read 'spelled' as {value}{unit}."
+    call = ToolCall("refund_invoice", {"amount_cents": "spelled"})
+    spec = CallSpec(tool="refund_invoice", arguments={"amount_cents": value})
+    assert call_matches(spec, call, None, [note])
+    longer = CallSpec(tool="refund_invoice", arguments={"amount_cents": value // 10})
+    assert call_matches(longer, call, None, [note]) is (value < 10 and value // 10 == value)

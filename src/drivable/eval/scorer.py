@@ -64,10 +64,11 @@ def result_text(obs: Observation) -> str:
 
 
 def _noted(notes: list[str], key: str, expected: Any) -> bool:
-    """The server said on the wire that it read this argument as the expected value."""
+    """The server said on the wire that it read this argument as the expected value (followed by
+    the sentence's end, a comma, or its unit: "as 1990 minor units (19.90 EUR).")."""
     want = json.dumps(expected) if not isinstance(expected, str) else expected
     return any(
-        n.startswith(f"{key}: Read ") and (f" as {want}." in n or f" as {want}," in n)
+        n.startswith(f"{key}: Read ") and any(f" as {want}{end}" in n for end in (".", ",", " "))
         for n in notes
     )
 
