@@ -219,7 +219,7 @@ def test_consent_puts_the_dry_run_it_was_handed_in_the_question() -> None:
         ]
     ),
 )
-def test_anything_but_a_yes_is_declined_with_the_dry_run_as_repair(
+def test_anything_but_a_yes_is_declined_and_names_no_way_back_to_the_change(
     booking: str, said: dict[str, Any]
 ) -> None:
     raw = {"booking": booking, "idempotency_key": KEY, "dry_run": False}
@@ -230,11 +230,8 @@ def test_anything_but_a_yes_is_declined_with_the_dry_run_as_repair(
     else:
         raise AssertionError(f"{said} was taken for a yes")
     assert envelope.code == "confirmation_declined"
-    assert envelope.repair is not None and envelope.repair.arguments == {
-        "booking": booking,
-        "idempotency_key": KEY,
-        "dry_run": True,
-    }
+    # neither the change nor its dry run: the person refused it (decision 0063)
+    assert envelope.repair is None and "next_call" not in envelope.to_dict()
 
 
 # -- effects -------------------------------------------------------------------------------------

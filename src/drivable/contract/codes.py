@@ -98,7 +98,7 @@ ERROR_CODES: Mapping[str, Code] = _index(
         Code("upstream_timeout", Recovery.RETRY_LATER, "A dependency did not answer in time; the effect may or may not have been applied. Retry with the same idempotency_key: a duplicate will not run twice.", temporary=True),
         Code("internal_error", Recovery.RETRY_LATER, "The server failed unexpectedly. Nothing of the failure is disclosed; quote `request_id` to the operator. Retrying once is safe for read-only tools.", temporary=True),
         Code("invalid_request", Recovery.FIX_INPUT, "The transport refused the request before any tool saw it (not JSON, not one JSON-RPC request, a header or protocol version it does not accept). `hint` names what to change."),
-        Code("confirmation_declined", Recovery.ASK_USER, "The user was asked to confirm the destructive action (the client asked them) and said no or dismissed it; nothing was done. Do not repeat it unless the user asks again; the dry run in `repair` shows what it would do."),
+        Code("confirmation_declined", Recovery.ASK_USER, "The user was asked to confirm the destructive action (the client asked them) and said no or dismissed it; nothing was done. It names no next call: do not send the change or its dry run again unless the user asks for it."),
         Code("change_undone", Recovery.REREAD_STATE, "The record the first call with this idempotency_key made (a booking, an invoice) was undone since by another call (a cancel, a delete, a void); nothing ran now. `details` names the record, what undid it and the first result; `repair` makes it again: the same call under a new key of its own (a retry of it replays). If the user did not ask for it again, tell them it was undone."),
     ]
 )  # fmt: skip

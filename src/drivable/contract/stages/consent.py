@@ -12,8 +12,8 @@ the person instead, so no destructive change runs there without their yes (decis
   effect as before, unasked, and a resend of a change already made replays unasked.
 
 Without elicitation a tokenless call is refused with `confirmation_required` as before. A no, a
-dismissed form or a cancel is `confirmation_declined`: nothing ran, and the model is told to stop
-rather than retry.
+dismissed form or a cancel is `confirmation_declined`: nothing ran, and it names no next call (the
+only one it could name leads back to the refused change).
 
 The stage runs before the effect; the dry run it shows is the pipeline's own handler call
 (`Answer`) on a copy of the call with `dry_run=true`.
@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from drivable.contract.client import Elicit, Elicited
-from drivable.contract.durable import Durability, dry_run_repair, identity, token_key, unsettled
+from drivable.contract.durable import Durability, identity, token_key, unsettled
 from drivable.contract.envelope import Envelope
 from drivable.contract.stages.base import Answer, Attempt, Refused
 from drivable.effects import Refusal, arguments_digest
@@ -152,13 +152,15 @@ def question(attempt: Attempt, preview: dict[str, Any]) -> str:
 
 
 def declined(attempt: Attempt) -> Envelope:
+    """The person's no. It names no call: the one next step it could name leads back to the
+    change they refused (its dry run, then its token), and the model follows a named step
+    (docs/decisions/0063-the-person-where-the-client-can-ask.md)."""
     name = attempt.tool.name
     return Envelope(
         "confirmation_declined",
-        f"The user was asked to confirm {name} and did not; nothing was done.",
+        f"The user was asked to confirm {name} and said no; nothing was done.",
         hint=(
-            "Do not repeat the call unless the user asks for it again. The dry run in `repair` "
-            "shows what it would do."
+            "Do not send this change or its dry run again unless the user asks for it; go on "
+            "with the rest of what the user asked."
         ),
-        repair=dry_run_repair(name, attempt.args),
     )
