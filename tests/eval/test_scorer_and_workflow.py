@@ -13,9 +13,9 @@ from pydantic import ValidationError
 from drivable.eval.agents._chat import calls_before_cut, parse_tool_calls
 from drivable.eval.agents.guesses import example_of, parse_date_guess, respell
 from drivable.eval.report import rate, regressions, wilson, z_drop
-from drivable.eval.scorer import CallSpec, Tracker, call_matches, same
+from drivable.eval.scorer import Tracker, call_matches, same
 from drivable.eval.turns import Observation, ToolCall
-from drivable.eval.workflow import bundled, bundled_sets, loads
+from drivable.eval.workflow import CallSpec, bundled, bundled_sets, loads
 
 WF = """
 name: two-steps
