@@ -27,7 +27,7 @@ PAGES = 10
 
 async def _conversation(pages: int) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """billing's tools as listed, and (call, page) for each page of a search paged on."""
-    from drivable.eval.sidebyside import targets
+    from drivable.eval.sides import targets
     from drivable.target import connect
 
     target = targets("billing", Path(tempfile.mkdtemp()))["drivable"].target

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from drivable.eval.agents.simulated import SimulatedAgent
 from drivable.eval.commandsets import PerTrial
 from drivable.eval.scorer import contains
-from drivable.eval.sidebyside import targets
+from drivable.eval.sides import targets
 from drivable.eval.solver import Job, run_jobs
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import (

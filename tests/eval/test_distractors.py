@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivable.eval.distractors import Distractors
-from drivable.eval.sidebyside import targets
+from drivable.eval.sides import targets
 from drivable.eval.solver import run_trial
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.workflow import Workflow, bundled

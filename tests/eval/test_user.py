@@ -11,7 +11,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from drivable.eval.scorer import asks_for, same
-from drivable.eval.sidebyside import SETS, targets
+from drivable.eval.sidebyside import SETS
+from drivable.eval.sides import targets
 from drivable.eval.solver import run_trial
 from drivable.eval.turns import Finish, Observation, ToolCall, Usage
 from drivable.eval.user import WorkflowUser
@@ -95,7 +96,7 @@ async def test_the_user_says_yes_to_a_step_and_no_to_anything_else() -> None:
     # a form that is not one yes-or-no question has nothing the user can say to it
     wider = {"type": "object", "properties": {"name": {"type": "string"}}}
     assert (await user(None, _form(wider))).action == "decline"
-    assert user.said == {"yes": 1, "no": 1}
+    assert user.said == {"accept": 1, "decline": 1}
 
 
 class Following:
@@ -148,13 +149,13 @@ async def test_a_change_nobody_asked_for_is_refused_by_the_user_and_counted_with
         "confirmation_declined"
     )
     assert result.verdict["completed"] and result.verdict["unasked_changes"] == 0
-    assert result.verdict["user_said"] == {"yes": 1, "no": 1}
+    assert result.verdict["user_said"] == {"accept": 1, "decline": 1}
     assert asked.describe()["user"]
 
     unasked = targets("example", tmp_path / "without")["drivable"]
     result = await run_trial(unasked, workflow, Following(_previewed_deletes()))
     assert result.verdict["completed"] and result.verdict["unasked_changes"] == 1
-    assert result.verdict["user_said"] == {"yes": 0, "no": 0}
+    assert result.verdict["user_said"] == {"accept": 0, "decline": 0}
 
 
 def test_a_naive_twin_counts_the_changes_its_drivable_side_declares() -> None:

@@ -17,8 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from drivable.eval import report
 from drivable.eval.agents import BACKENDS, factory
 from drivable.eval.agents.simulated import PERSONAS
-from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs, unanswered
+from drivable.eval.solver import EvalTarget, Job, TrialResult, run_jobs
 from drivable.eval.trace import TraceWriter
+from drivable.eval.unanswered import describe_error, unanswered
 from drivable.eval.workflow import SPLITS, Workflow, bundled, bundled_sets, load
 from drivable.options import BearerToken, Env, PassEnv, Url
 from drivable.target import Target
@@ -229,8 +230,6 @@ def eval_command(
         try:
             results = anyio.run(main)
         except Exception as error:
-            from drivable.eval.solver import describe_error
-
             raise _fail(f"the run failed: {describe_error(error)}") from None
     doc = report.run_document(
         results,

@@ -17,6 +17,7 @@ from typing import Any
 
 from drivable.eval.agreement import markdown_agreement as markdown_agreement
 from drivable.eval.agreement import order_agreement as order_agreement
+from drivable.eval.scorer import ANSWERS
 from drivable.eval.solver import TrialResult
 from drivable.eval.tables import SPLIT_METRICS as SPLIT_METRICS
 from drivable.eval.tables import markdown_before_after as markdown_before_after
@@ -109,9 +110,9 @@ def _scope(ran: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _said(ran: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """The user's answers when a server asked them (`drivable.eval.user`), summed."""
+    """The user's answers when a server asked them (`drivable.eval.user`), summed by action."""
     said = [t.get("user_said") or {} for t in ran]
-    return {answer: sum(int(s.get(answer, 0)) for s in said) for answer in ("yes", "no")}
+    return {answer: sum(int(s.get(answer, 0)) for s in said) for answer in ANSWERS}
 
 
 def summarize(results: Iterable[TrialResult | dict[str, Any]]) -> dict[str, Any]:

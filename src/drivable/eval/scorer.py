@@ -33,6 +33,9 @@ from drivable.eval.tokens import count_text
 from drivable.eval.turns import Observation, ToolCall
 from drivable.eval.workflow import CallSpec, Done, Workflow
 
+# the user's answers to a server's question, by the elicitation action sent (`drivable.eval.user`)
+ANSWERS = ("accept", "decline")
+
 # normalize(tool, arguments) -> the arguments as the handler reads them, or None when it rejects them
 Normalizer = Callable[[str, Mapping[str, Any]], dict[str, Any] | None]
 
@@ -236,7 +239,7 @@ class Tracker:
         self.agent_error: str | None = None
         # destructive changes made that no step asks for (a delete the user never wanted)
         self.unasked_changes = 0
-        self.user_said: dict[str, int] = {"yes": 0, "no": 0}  # the user's answers, when asked
+        self.user_said: dict[str, int] = dict.fromkeys(ANSWERS, 0)  # the user's answers, if asked
 
     def relisted(self, tools: list[dict[str, Any]], cost: Mapping[str, int]) -> None:
         """The host listed the tools again (the server said they changed): the new listing is

@@ -10,7 +10,7 @@ question is declined, since the user has nothing to say to it.
 
 `--user` on the eval and the side by side makes every side's client declare elicitation and
 answer through this; a server that never asks is unaffected. Each answer is counted in the
-trial's verdict (`user_said`).
+trial's verdict (`user_said`, by the elicitation action sent).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import mcp_types as types
 
-from drivable.eval.scorer import Normalizer, asks_for
+from drivable.eval.scorer import ANSWERS, Normalizer, asks_for
 from drivable.eval.turns import ToolCall
 from drivable.eval.workflow import Workflow
 
@@ -32,7 +32,7 @@ class WorkflowUser:
     workflow: Workflow
     normalize: Normalizer | None
     in_flight: ToolCall | None = None
-    said: dict[str, int] = field(default_factory=lambda: {"yes": 0, "no": 0})
+    said: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ANSWERS, 0))
 
     async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         question = _yes_or_no(params)
@@ -42,7 +42,7 @@ class WorkflowUser:
         agrees = call is not None and asks_for(
             self.workflow, call, self.normalize, question=params.message
         )
-        self.said["yes" if agrees else "no"] += 1
+        self.said["accept" if agrees else "decline"] += 1
         if not agrees:
             return types.ElicitResult(action="decline")
         return types.ElicitResult(action="accept", content={question: True})
