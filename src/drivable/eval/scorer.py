@@ -66,6 +66,13 @@ def result_text(obs: Observation) -> str:
     return json.dumps(obs.structured, ensure_ascii=False, sort_keys=True) if obs.structured else ""
 
 
+def notes_of(obs: Observation) -> list[str]:
+    """The `notes` a result carries (how the server read what was sent), as text."""
+    payload = obs.payload()
+    notes = payload.get("notes") if isinstance(payload, dict) else None
+    return [str(n) for n in notes] if isinstance(notes, list) else []
+
+
 def _noted(notes: list[str], key: str, expected: Any) -> bool:
     """The server said on the wire that it read this argument as the expected value (followed by
     the sentence's end, a comma, or its unit: "as 1990 minor units (19.90 EUR).")."""
@@ -103,12 +110,8 @@ def satisfies(done: Done, obs: Observation, normalize: Normalizer | None) -> boo
         return False
     if done.tool is not None and obs.call.tool != done.tool:
         return False
-    if done.call is not None:
-        payload = obs.payload()
-        notes = payload.get("notes") if isinstance(payload, dict) else None
-        said = [str(n) for n in notes] if isinstance(notes, list) else []
-        if not call_matches(done.call, obs.call, normalize, said):
-            return False
+    if done.call is not None and not call_matches(done.call, obs.call, normalize, notes_of(obs)):
+        return False
     return done.result_contains is None or contains(obs, done.result_contains)
 
 
@@ -341,15 +344,10 @@ class Tracker:
         destructive = call.tool in self.destructive or changes(self.catalog.get(call.tool))
         if obs.is_error or not destructive or call.arguments.get("dry_run") is True:
             return False
-        payload = obs.payload()
-        notes = payload.get("notes") if isinstance(payload, dict) else None
-        said = [str(n) for n in notes] if isinstance(notes, list) else []
-        return not asks_for(self.workflow, call, self.normalize, said)
+        return not asks_for(self.workflow, call, self.normalize, notes_of(obs))
 
     def _is_via(self, via: list[CallSpec], obs: Observation) -> bool:
-        payload = obs.payload()
-        notes = payload.get("notes") if isinstance(payload, dict) else None
-        said = [str(n) for n in notes] if isinstance(notes, list) else []
+        said = notes_of(obs)
         return any(call_matches(v, obs.call, self.normalize, said) for v in via)
 
     def observe_state(self, spec: dict[str, Any], obs: Observation, passed: bool) -> None:
