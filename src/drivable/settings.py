@@ -193,12 +193,15 @@ PG_DSN: Final = Variable("DRIVABLE_PG_DSN", str)
 PG: Final = Variable("DRIVABLE_PG", str)
 OTEL_TRACER_PROVIDER: Final = Variable("OTEL_PYTHON_TRACER_PROVIDER", str)
 PYTHONPATH: Final = Variable("PYTHONPATH", str)
-# What `serve --http --workers N` hands its worker processes (internal: not for users to set).
+# What `serve`/`wrap --http --workers N` hand their worker processes (internal: not for users).
 HTTP_CONTRACT: Final = Variable("DRIVABLE_HTTP_CONTRACT", str)
 HTTP_HOST: Final = Variable("DRIVABLE_HTTP_HOST", str)
 HTTP_VERIFIER: Final = Variable("DRIVABLE_HTTP_VERIFIER", str)
 HTTP_INSECURE: Final = Variable("DRIVABLE_HTTP_INSECURE", _flag)
 HTTP_MAX_BODY: Final = Variable("DRIVABLE_HTTP_MAX_BODY", int)
+WRAP_LISTING: Final = Variable("DRIVABLE_WRAP_LISTING", str)
+WRAP_TARGET: Final = Variable("DRIVABLE_WRAP_TARGET", str)
+WRAP_CONFIG: Final = Variable("DRIVABLE_WRAP_CONFIG", str)
 # Every variable above, and those read elsewhere but documented on the page: the command line's
 # --bearer-token (typer reads it), a hosted agent's default key variable, the test suite's.
 VARIABLES: Final[tuple[Variable[Any], ...]] = (
@@ -225,6 +228,9 @@ VARIABLES: Final[tuple[Variable[Any], ...]] = (
     HTTP_VERIFIER,
     HTTP_INSECURE,
     HTTP_MAX_BODY,
+    WRAP_LISTING,
+    WRAP_TARGET,
+    WRAP_CONFIG,
     Variable("DRIVABLE_BEARER_TOKEN", str),
     Variable("OPENAI_API_KEY", str),
     Variable("ANTHROPIC_API_KEY", str),

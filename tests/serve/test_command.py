@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from drivable.serve.http import load_contract
 from drivable.target import Target, connect
 from tests.cli import CLI
 from tests.serve.conftest import HERE, HttpServer, _wait_listening, free_port, stop_http
+from tests.serve.processes import listening_workers, paused, serving
 
 BOUND = 60.0
 
@@ -130,59 +129,6 @@ def test_help_imports_no_command_module() -> None:
 BOOKMARKS = 12
 
 
-def _workers(pid: int) -> list[int]:
-    """The serving worker processes of `drivable serve --workers N` (its children that listen)."""
-    deadline = time.monotonic() + BOUND
-    while True:
-        children = [
-            int(child)
-            for task in os.listdir(f"/proc/{pid}/task")
-            for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()
-        ]
-        listening = [c for c in children if _sockets(c) & _tcp_inodes(state="0A")]
-        if len(listening) >= 2 or time.monotonic() > deadline:
-            return listening
-        time.sleep(0.2)
-
-
-def _sockets(pid: int) -> set[str]:
-    found = set()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        with contextlib.suppress(OSError):
-            link = os.readlink(f"/proc/{pid}/fd/{fd}")
-            if link.startswith("socket:["):
-                found.add(link[len("socket:[") : -1])
-    return found
-
-
-def _tcp_inodes(*, state: str, port: int | None = None) -> set[str]:
-    """Inodes of the IPv4 TCP sockets in `state` (01 established, 0A listening), on `port`."""
-    found = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        local_port = int(fields[1].split(":")[1], 16)
-        if fields[3] == state and (port is None or local_port == port):
-            found.add(fields[9])
-    return found
-
-
-@contextlib.contextmanager
-def _paused(worker: int) -> Any:
-    """`worker` stopped (SIGSTOP) while the block runs: the workers share one listening socket, so
-    every connection made meanwhile is accepted by another worker."""
-    os.kill(worker, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(worker, signal.SIGCONT)
-
-
-def _serving(workers: list[int], port: int) -> list[int]:
-    """The workers holding an established connection on `port` (one: the test's own)."""
-    established = _tcp_inodes(state="01", port=port)
-    return [w for w in workers if _sockets(w) & established]
-
-
 async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tokens(
     tmp_path: Path,
 ) -> None:
@@ -217,7 +163,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
         _wait_listening(port, process, log)
         assert f"bookmarks at http://127.0.0.1:{port}/mcp (2 workers" in log.read_text()
         target = Target(url=server.url)
-        workers = _workers(process.pid)
+        workers = listening_workers(process.pid, BOUND)
 
         async def call(tool: str, arguments: dict[str, object]) -> tuple[dict[str, Any], int]:
             """The result, and the worker that answered (the one holding the open connection)."""
@@ -225,7 +171,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
             with anyio.fail_after(BOUND):
                 async with connect(target, mode="auto") as client:
                     result = await client.call_tool(tool, arguments)
-                    (worker,) = _serving(workers, port)
+                    (worker,) = serving(workers, port)
             assert not result.is_error, envelope_of(result)
             assert isinstance(result.structured_content, dict)
             return result.structured_content, worker
@@ -236,7 +182,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
             args = {"url": f"https://example.org/{i}", "title": f"page {i}"}
             first, by = await call("create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"})
             # every other replay is answered by the worker that did not create it
-            with _paused(by) if i % 2 else contextlib.nullcontext():
+            with paused(by) if i % 2 else contextlib.nullcontext():
                 again, by_again = await call(
                     "create_bookmark", {**args, "idempotency_key": f"key-{i:08d}"}
                 )
@@ -260,7 +206,7 @@ async def test_two_workers_keep_receipts_in_the_store_and_accept_each_others_tok
                 "delete_bookmark", {"bookmark_id": bookmark_id, "dry_run": True}
             )
             # every other token is checked by the worker that did not issue it
-            with _paused(issuer) if i % 2 else contextlib.nullcontext():
+            with paused(issuer) if i % 2 else contextlib.nullcontext():
                 done, checker = await call(
                     "delete_bookmark",
                     {

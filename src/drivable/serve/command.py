@@ -11,9 +11,13 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from drivable.contract import Contract
+    from drivable.settings import Settings
 
 
 def _free_port(host: str) -> int:
@@ -120,15 +124,30 @@ def serve_command(
         settings.hand_down("store", chosen.store)
     settings.hand_down("workers", chosen.workers)
     contract = load_contract(target)  # here, in the parent: a bad target fails once, in one line
+    serve_http(contract, target, chosen, sessions=sessions, insecure=insecure)
+
+
+def serve_http(
+    contract: Contract,
+    importable: str,
+    chosen: Settings,
+    *,
+    sessions: bool = False,
+    insecure: bool = False,
+    command: str = "serve",
+) -> None:
+    """Serve `contract` over streamable HTTP as `chosen` says (`drivable serve` and `drivable
+    wrap`): the access check and the line that says where run here, in the parent; with several
+    workers, each imports `importable` (MODULE:ATTR naming the contract or a function returning
+    it)."""
     from drivable.serve.http import InsecureServingError, check_access, run_http
+    from drivable.serve.notices import log_config, startup_line
 
     try:
         check_access(contract, chosen.verifier, insecure)
     except InsecureServingError as refused:
-        typer.echo(f"drivable serve: {refused}", err=True)
+        typer.echo(f"drivable {command}: {refused}", err=True)
         raise typer.Exit(2) from None
-    from drivable.serve.notices import log_config, startup_line
-
     bound = chosen.port or _free_port(chosen.host)
     shown = f"[{chosen.host}]" if ":" in chosen.host else chosen.host
     startup_line(
@@ -138,7 +157,7 @@ def serve_command(
         store=chosen.store_url(contract.name) if contract.durability is None else None,
     )
     run_http(
-        target if chosen.workers > 1 else contract,
+        importable if chosen.workers > 1 else contract,
         host=chosen.host,
         port=bound,
         workers=chosen.workers,

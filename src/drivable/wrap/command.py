@@ -3,11 +3,13 @@ contract.
 
 The upstream is read once (its tools become the contract's), then `drivable.serve` serves the
 contract over stdio or streamable HTTP exactly as `drivable serve` serves any contract; the
-contract's lifespan keeps its own connection to the upstream for the calls.
+contract's lifespan keeps its own connection to the upstream for the calls (one a worker:
+`drivable.wrap.workers`).
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,6 +39,14 @@ def wrap_command(
     ] = False,
     host: Annotated[str | None, typer.Option(help="HTTP bind address.")] = None,
     port: Annotated[int | None, typer.Option(min=0, help="HTTP port (0: a free one).")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="HTTP worker processes (each runs its own stdio upstream).",
+            show_default="1",
+        ),
+    ] = None,
     verifier: Annotated[
         str | None,
         typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
@@ -69,7 +79,7 @@ def wrap_command(
 
     from drivable import settings
     from drivable.target import Target
-    from drivable.wrap import WrapError, wrap
+    from drivable.wrap import WrapError, contract_of, read_listing
     from drivable.wrap.config import ConfigError, load
     from drivable.wrap.schema import SchemaError
     from drivable.wrap.upstream import Gone
@@ -92,33 +102,37 @@ def wrap_command(
         return
     if out is not None:
         raise _fail("--out applies to --suggest only")
-    chosen = settings.current().with_flags(host=host, port=port, verifier=verifier, store=store)
+    chosen = settings.current().with_flags(
+        host=host, port=port, verifier=verifier, store=store, workers=workers
+    )
+    if not http and (verifier is not None or insecure or workers is not None):
+        raise _fail("--verifier, --workers and --insecure apply to --http only")
     if chosen.store:
         settings.hand_down("store", chosen.store)
     try:
-        contract = anyio.run(wrap, target, chosen_config, sys.stderr)
+        listing = anyio.run(read_listing, target, sys.stderr)
+        contract = contract_of(listing, chosen_config, target, sys.stderr)
     except Gone:
         raise _fail("the server to wrap did not start or answer (its stderr is above)") from None
     except (WrapError, SchemaError) as error:
         raise _fail(str(error)) from None
     if not http:
-        if verifier is not None or insecure:
-            raise _fail("--verifier and --insecure apply to --http only")
         from drivable.serve.stdio import run_stdio
 
         run_stdio(contract)
         return
-    from drivable.serve.command import _free_port
-    from drivable.serve.http import InsecureServingError, check_access, run_http
-    from drivable.serve.notices import startup_line
+    from drivable.serve.command import serve_http
+    from drivable.wrap import workers as several
 
+    if chosen.workers == 1:
+        serve_http(contract, several.FACTORY, chosen, insecure=insecure, command="wrap")
+        return
+    settings.hand_down("workers", chosen.workers)
+    kept = several.hand_down(listing, target, config)
     try:
-        check_access(contract, chosen.verifier, insecure)
-    except InsecureServingError as refused:
-        raise _fail(str(refused)) from None
-    bound = chosen.port or _free_port(chosen.host)
-    startup_line(contract.name, f"http://{chosen.host}:{bound}/mcp", workers=1, store=None)
-    run_http(contract, host=chosen.host, port=bound, verifier=chosen.verifier, insecure=insecure)
+        serve_http(contract, several.FACTORY, chosen, insecure=insecure, command="wrap")
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)
 
 
 def _suggest(target: Any, timeout_s: float, out: Path | None) -> None:
