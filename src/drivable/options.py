@@ -1,5 +1,6 @@
 """The options that name the server a command reaches (`drivable audit`, `eval`, `snapshot`,
-`diff`, `wrap`): one spelling and one help text each, whichever command takes them."""
+`diff`, `wrap`) and those of a command that serves (`serve`, `wrap`): one spelling and one help
+text each, whichever command takes them."""
 
 from __future__ import annotations
 
@@ -26,4 +27,8 @@ PassEnv = Annotated[
     typer.Option(
         "--pass-env", help="Pass this variable of yours to the stdio server (repeatable)."
     ),
+]
+Verifier = Annotated[
+    str | None,
+    typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
 ]

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from drivable.options import Verifier
+
 if TYPE_CHECKING:
     from drivable.contract import Contract
     from drivable.settings import Settings
@@ -51,10 +53,7 @@ def serve_command(
     workers: Annotated[
         int | None, typer.Option(min=1, help="HTTP worker processes.", show_default="1")
     ] = None,
-    verifier: Annotated[
-        str | None,
-        typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
-    ] = None,
+    verifier: Verifier = None,
     max_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="HTTP request body bound (default: inline + 64 KiB).")
     ] = None,

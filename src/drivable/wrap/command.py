@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from drivable.options import BearerToken, Env, PassEnv, ServerCommand, Url
+from drivable.options import BearerToken, Env, PassEnv, ServerCommand, Url, Verifier
 
 
 def _fail(message: str) -> typer.Exit:
@@ -47,10 +47,7 @@ def wrap_command(
             show_default="1",
         ),
     ] = None,
-    verifier: Annotated[
-        str | None,
-        typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
-    ] = None,
+    verifier: Verifier = None,
     insecure: Annotated[
         bool,
         typer.Option(
