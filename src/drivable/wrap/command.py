@@ -121,15 +121,15 @@ def wrap_command(
     from drivable.serve.command import serve_http
     from drivable.wrap import workers as several
 
-    if chosen.workers == 1:
-        serve_http(contract, several.FACTORY, chosen, insecure=insecure, command="wrap")
-        return
-    settings.hand_down("workers", chosen.workers)
-    kept = several.hand_down(listing, target, config)
+    kept = None
+    if chosen.workers > 1:
+        settings.hand_down("workers", chosen.workers)
+        kept = several.hand_down(listing, target, config)
     try:
         serve_http(contract, several.FACTORY, chosen, insecure=insecure, command="wrap")
     finally:
-        shutil.rmtree(kept, ignore_errors=True)
+        if kept is not None:
+            shutil.rmtree(kept, ignore_errors=True)
 
 
 def _suggest(target: Any, timeout_s: float, out: Path | None) -> None:
