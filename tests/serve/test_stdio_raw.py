@@ -1,4 +1,5 @@
-"""stdout of a stdio server carries the protocol and nothing else: read raw, every line is JSON-RPC.
+"""stdout of a stdio server carries the protocol and nothing else: read raw, every line is JSON-RPC,
+over pipes and over files (a shell's `< in > out`).
 
 The calls include a handler that raises (the server logs it with a traceback) and rejected calls,
 so a log line that strayed to stdout would show here. The traceback goes to stderr, for the operator.
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -167,3 +169,49 @@ def test_2026_era_stdout_is_only_protocol() -> None:
     assert (envelope_of(by_id[3]["result"]) or {}).get("code") == "invalid_arguments"
     assert (envelope_of(by_id[5]["result"]) or {}).get("code") == "not_found"
     assert (envelope_of(by_id[6]["result"]) or {}).get("code") == "unknown_tool"
+
+
+def _file_messages() -> list[dict[str, Any]]:
+    return [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "file-test", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "get_note", "arguments": {"note_id": "note_1"}},
+        },
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "no_such_tool"}},
+    ]
+
+
+def test_a_server_reading_and_writing_files_answers_every_request(tmp_path: Path) -> None:
+    """stdin and stdout as regular files (a shell's `< in > out`): the thread's way, every id
+    answered on stdout, nothing but the protocol there."""
+    requests, answers = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    requests.write_text("".join(json.dumps(m) + "\n" for m in _file_messages()))
+    with requests.open("rb") as stdin, answers.open("wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, str(EXAMPLE)],
+            cwd=ROOT,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=BOUND,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = [json.loads(line) for line in answers.read_bytes().splitlines()]
+    assert [m["id"] for m in written] == [0, 1, 2, 3]
+    assert "tools" in written[1]["result"]
+    assert written[2]["result"]["isError"] is False
+    assert written[3]["result"]["isError"] is True  # an unknown tool: the envelope, not a crash
