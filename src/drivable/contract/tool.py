@@ -18,6 +18,7 @@ built here is `drivable.contract.listing`'s; the fields the runtime adds to ever
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -250,8 +251,10 @@ def _check_closed(tool: str, node: Any, where: str) -> None:
             _check_closed(tool, value, f"{where}/{i}")
 
 
+@functools.lru_cache(maxsize=4096)
 def cursor_field(model: type[BaseModel]) -> str | None:
-    """The input property a paged tool reads its cursor from, or None."""
+    """The input property a paged tool reads its cursor from, or None (asked twice a call: once
+    a model class)."""
     return next((f for f in CURSOR_FIELDS if f in model.model_fields), None)
 
 
