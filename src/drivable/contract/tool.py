@@ -251,10 +251,14 @@ def _check_closed(tool: str, node: Any, where: str) -> None:
             _check_closed(tool, value, f"{where}/{i}")
 
 
-@functools.lru_cache(maxsize=4096)
 def cursor_field(model: type[BaseModel]) -> str | None:
-    """The input property a paged tool reads its cursor from, or None (asked twice a call: once
-    a model class)."""
+    """The input property a paged tool reads its cursor from, or None (asked twice a call:
+    found once a model class)."""
+    return _cursor_field(model)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cursor_field(model: Any) -> str | None:
     return next((f for f in CURSOR_FIELDS if f in model.model_fields), None)
 
 
