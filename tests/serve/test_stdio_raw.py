@@ -119,7 +119,8 @@ def assert_only_protocol(raw: list[bytes]) -> list[dict[str, Any]]:
     return decoded
 
 
-def test_handshake_era_stdout_is_only_protocol() -> None:
+def handshake_era_messages(rounds: int = 1) -> list[dict[str, Any]]:
+    """An initialize and its notification, then CALLS `rounds` times with ids from 1."""
     messages: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
@@ -133,9 +134,13 @@ def test_handshake_era_stdout_is_only_protocol() -> None:
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]
-    for i, (method, params) in enumerate(CALLS, start=1):
+    for i, (method, params) in enumerate(CALLS * rounds, start=1):
         messages.append({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
-    raw, err = exchange(messages, set(range(len(CALLS) + 1)))
+    return messages
+
+
+def test_handshake_era_stdout_is_only_protocol() -> None:
+    raw, err = exchange(handshake_era_messages(), set(range(len(CALLS) + 1)))
     decoded = assert_only_protocol(raw)
     by_id = {m["id"]: m for m in decoded if "id" in m}
     assert by_id[0]["result"]["protocolVersion"] == "2025-11-25"
@@ -171,35 +176,12 @@ def test_2026_era_stdout_is_only_protocol() -> None:
     assert (envelope_of(by_id[6]["result"]) or {}).get("code") == "unknown_tool"
 
 
-def _file_messages() -> list[dict[str, Any]]:
-    return [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "file-test", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-        {
-            "jsonrpc": "2.0",
-            "id": 2,
-            "method": "tools/call",
-            "params": {"name": "get_note", "arguments": {"note_id": "note_1"}},
-        },
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "no_such_tool"}},
-    ]
-
-
 def test_a_server_reading_and_writing_files_answers_every_request(tmp_path: Path) -> None:
-    """stdin and stdout as regular files (a shell's `< in > out`): the thread's way, every id
-    answered on stdout, nothing but the protocol there."""
+    """stdin and stdout as regular files (a shell's `< in > out`): the input ends at once, and
+    every request read before its end is answered on stdout, nothing but the protocol there."""
+    rounds = 5
     requests, answers = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    requests.write_text("".join(json.dumps(m) + "\n" for m in _file_messages()))
+    requests.write_text("".join(json.dumps(m) + "\n" for m in handshake_era_messages(rounds)))
     with requests.open("rb") as stdin, answers.open("wb") as stdout:
         done = subprocess.run(
             [sys.executable, str(EXAMPLE)],
@@ -210,8 +192,10 @@ def test_a_server_reading_and_writing_files_answers_every_request(tmp_path: Path
             timeout=BOUND,
         )
     assert done.returncode == 0, done.stderr[-2000:]
-    written = [json.loads(line) for line in answers.read_bytes().splitlines()]
-    assert [m["id"] for m in written] == [0, 1, 2, 3]
-    assert "tools" in written[1]["result"]
-    assert written[2]["result"]["isError"] is False
-    assert written[3]["result"]["isError"] is True  # an unknown tool: the envelope, not a crash
+    decoded = assert_only_protocol(answers.read_bytes().splitlines(keepends=True))
+    by_id = {m["id"]: m for m in decoded if "id" in m}
+    assert sorted(by_id) == list(range(rounds * len(CALLS) + 1))
+    assert by_id[0]["result"]["protocolVersion"] == "2025-11-25"
+    assert (envelope_of(by_id[4]["result"]) or {}).get("code") == "internal_error"
+    assert (envelope_of(by_id[5]["result"]) or {}).get("code") == "not_found"
+    assert (envelope_of(by_id[6]["result"]) or {}).get("code") == "unknown_tool"

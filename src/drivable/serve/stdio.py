@@ -11,7 +11,9 @@ refusal (`drivable.serve.refusals`):
 - a line longer than the bound is answered -32600 `payload_too_large` without being kept;
 - text the strict parser refuses but JSON allows (a lone surrogate escape) is read, so the
   boundary refuses it naming the field, as over HTTP;
-- errors the SDK writes itself are rewritten with the envelope before they reach stdout.
+- errors the SDK writes itself are rewritten with the envelope before they reach stdout;
+- input that ends (a shell's `< requests > answers` ends it at once) closes the session only once
+  every request read before the end is answered, or after `DRAIN_S`.
 
 While serving, fd 0 reads from the null device and fd 1 writes to stderr, so stray reads and
 prints of handlers or their children miss the wire (the SDK's transport does the same).
@@ -44,6 +46,8 @@ log = logging.getLogger("drivable.serve.stdio")
 # times the bound (plus the envelope's room); longer lines are refused unread, by their id.
 LINE_ROOM_BYTES = 64 * 1024
 LINE_FACTOR = 4
+# How long the end of input waits for the requests read before it to be answered.
+DRAIN_S = 30.0
 
 
 def _logs_to_stderr() -> None:
@@ -114,6 +118,32 @@ async def _claimed_stdio() -> AsyncIterator[tuple[Any, Any]]:
         await writer.aclose()
 
 
+class _Unanswered:
+    """The ids of requests read and not yet answered. Input that ends at once (a shell's
+    `< requests > answers`) would otherwise close the session under its last calls."""
+
+    def __init__(self) -> None:
+        self._ids: set[Any] = set()
+        self._none = anyio.Event()
+        self._none.set()
+
+    def read(self, message: types.JSONRPCMessage) -> None:
+        if isinstance(message, types.JSONRPCRequest):
+            if not self._ids:
+                self._none = anyio.Event()
+            self._ids.add(message.id)
+
+    def written(self, message: types.JSONRPCMessage) -> None:
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._ids.discard(message.id)
+            if not self._ids:
+                self._none.set()
+
+    async def answered(self, within_s: float) -> None:
+        with anyio.move_on_after(within_s):
+            await self._none.wait()
+
+
 @asynccontextmanager
 async def line_transport(
     reader: Any, writer: Any, max_line_bytes: int
@@ -122,6 +152,7 @@ async def line_transport(
     read_in, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_out = create_context_streams[SessionMessage](0)
     lock = anyio.Lock()
+    unanswered = _Unanswered()
 
     async def put(line: str) -> None:
         async with lock:
@@ -132,6 +163,7 @@ async def line_transport(
             while True:
                 line = await _readline(reader, max_line_bytes + 1)
                 if not line:
+                    await unanswered.answered(DRAIN_S)
                     return
                 if len(line) > max_line_bytes and not line.endswith(b"\n"):
                     head = line[:4096]
@@ -146,12 +178,14 @@ async def line_transport(
                     await put(json.dumps(refusal, ensure_ascii=False))
                     continue
                 assert message is not None
+                unanswered.read(message)
                 await read_in.send(SessionMessage(message))
 
     async def write_lines() -> None:
         async with write_out:
             async for session_message in write_out:
                 await put(_wire(session_message.message))
+                unanswered.written(session_message.message)
 
     async with anyio.create_task_group() as group:
         group.start_soon(read_lines)
