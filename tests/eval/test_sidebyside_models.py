@@ -125,3 +125,23 @@ def test_make_eval_local_takes_a_list_of_models() -> None:
 def test_a_run_document_of_a_single_run_says_its_splits() -> None:
     doc = run_document([], target={}, agent="simulated", personas=[], trials=1, seed=0, seconds=0)
     assert doc["summary"]["splits"] == {}
+
+
+def test_a_workflow_file_reads_as_its_name_and_an_unknown_name_is_refused(
+    capsys: Any,
+) -> None:
+    """`--workflow` takes a workflow's name or its file; a name no chosen set has ends the run
+    with exit 2 before any server or model starts (a path used to run nothing, silently)."""
+    from drivable.eval.sidebyside import main, unknown_workflows, workflow_names
+
+    root = Path(__file__).resolve().parents[2] / "src" / "drivable" / "eval" / "workflows"
+    for name in SETS:
+        files = sorted(str(p) for p in (root / name).glob("*/*.yaml"))
+        assert files
+        names = workflow_names(files)
+        assert not any(n.endswith(".yaml") for n in names)
+        assert unknown_workflows(names, [name]) == []  # every file of a set names one of it
+    assert workflow_names(["cold-start"]) == ["cold-start"]
+    assert main(["--set", "git", "--workflow", "no-such-workflow"]) == 2
+    assert "no-such-workflow" in capsys.readouterr().err
+    assert main(["--set", "git", "--workflow", "cold-start"]) == 2  # another set's workflow

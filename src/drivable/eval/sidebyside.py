@@ -18,6 +18,8 @@ docs/eval.md.
     python -m drivable.eval.sidebyside --model 1.5b --model 0.5b --trials 3 \
         --out var/eval-local/run.json --markdown docs/eval.md [--set example] [--split holdout] \
         [--workflow cold-start]
+
+`--workflow` takes a workflow's name or its file; a name no chosen set has is refused (exit 2).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -54,6 +57,7 @@ from drivable.eval.workflow import (
     Workflow,
     bundled,
     bundled_sets,
+    load,
 )
 
 SETS = tuple(bundled_sets())
@@ -116,6 +120,19 @@ def side_document(
         **_model_cost(results),
     }
     return doc
+
+
+def workflow_names(values: list[str]) -> list[str]:
+    """`--workflow` values as workflow names: a path to a workflow file is read for its name."""
+    return [
+        load(v).name if v.endswith((".yaml", ".yml")) and Path(v).is_file() else v for v in values
+    ]
+
+
+def unknown_workflows(names: list[str], sets: list[str]) -> list[str]:
+    """The names no workflow of `sets` has, in either split."""
+    known = {w.name for name in sets for w in bundled(name)}
+    return [n for n in names if n not in known]
 
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, list[Workflow]]]:
@@ -383,6 +400,15 @@ def main(argv: list[str] | None = None) -> int:
             write_markdown(args.markdown, markdown(merged))
         print(markdown(merged))
         return 0
+    args.workflow = workflow_names(args.workflow)
+    unknown = unknown_workflows(args.workflow, args.sets or list(SETS))
+    if unknown:
+        print(
+            f"sidebyside: no workflow named {', '.join(unknown)} in the sets chosen "
+            f"({', '.join(args.sets or SETS)}); pass a workflow's name or its file",
+            file=sys.stderr,
+        )
+        return 2
     if args.agent == "simulated":
         return run_personas(args)
 
