@@ -32,3 +32,30 @@ Verifier = Annotated[
     str | None,
     typer.Option(help="MODULE:ATTR of a TokenVerifier: require a bearer token over HTTP."),
 ]
+Http = Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")]
+Host = Annotated[
+    str | None,
+    typer.Option(
+        help="HTTP bind address (loopback keeps DNS-rebinding protection).",
+        show_default="127.0.0.1",
+    ),
+]
+Port = Annotated[
+    int | None, typer.Option(min=0, help="HTTP port (0: a free one).", show_default="8000")
+]
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="HTTP worker processes (a wrapped server: each runs its own upstream).",
+        show_default="1",
+    ),
+]
+Insecure = Annotated[
+    bool,
+    typer.Option(
+        "--insecure",
+        help="Serve tools that change data over HTTP without a --verifier: every caller on "
+        "the network may use every tool.",
+    ),
+]

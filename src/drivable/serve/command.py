@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from drivable.options import Verifier
+from drivable.options import Host, Http, Insecure, Port, Verifier, Workers
 
 if TYPE_CHECKING:
     from drivable.contract import Contract
@@ -37,22 +37,10 @@ def serve_command(
             "one), or a reference server's name: caselaw, billing."
         ),
     ],
-    http: Annotated[
-        bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")
-    ] = False,
-    host: Annotated[
-        str | None,
-        typer.Option(
-            help="HTTP bind address (loopback keeps DNS-rebinding protection).",
-            show_default="127.0.0.1",
-        ),
-    ] = None,
-    port: Annotated[
-        int | None, typer.Option(min=0, help="HTTP port (0: a free one).", show_default="8000")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(min=1, help="HTTP worker processes.", show_default="1")
-    ] = None,
+    http: Http = False,
+    host: Host = None,
+    port: Port = None,
+    workers: Workers = None,
     verifier: Verifier = None,
     max_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="HTTP request body bound (default: inline + 64 KiB).")
@@ -72,14 +60,7 @@ def serve_command(
             help="Keep handshake-era HTTP sessions (one worker) so their cancellations reach calls.",
         ),
     ] = False,
-    insecure: Annotated[
-        bool,
-        typer.Option(
-            "--insecure",
-            help="Serve tools that change data over HTTP without a --verifier: every caller on "
-            "the network may use every tool.",
-        ),
-    ] = False,
+    insecure: Insecure = False,
     store: Annotated[
         str | None,
         typer.Option(

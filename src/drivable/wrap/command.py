@@ -16,7 +16,19 @@ from typing import Annotated, Any
 
 import typer
 
-from drivable.options import BearerToken, Env, PassEnv, ServerCommand, Url, Verifier
+from drivable.options import (
+    BearerToken,
+    Env,
+    Host,
+    Http,
+    Insecure,
+    PassEnv,
+    Port,
+    ServerCommand,
+    Url,
+    Verifier,
+    Workers,
+)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -34,27 +46,12 @@ def wrap_command(
         Path | None,
         typer.Option(help="A TOML file with the wrap config (default: [tool.drivable.wrap])."),
     ] = None,
-    http: Annotated[
-        bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")
-    ] = False,
-    host: Annotated[str | None, typer.Option(help="HTTP bind address.")] = None,
-    port: Annotated[int | None, typer.Option(min=0, help="HTTP port (0: a free one).")] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="HTTP worker processes (each runs its own stdio upstream).",
-            show_default="1",
-        ),
-    ] = None,
+    http: Http = False,
+    host: Host = None,
+    port: Port = None,
+    workers: Workers = None,
     verifier: Verifier = None,
-    insecure: Annotated[
-        bool,
-        typer.Option(
-            "--insecure",
-            help="Serve tools that change data over HTTP without a --verifier.",
-        ),
-    ] = False,
+    insecure: Insecure = False,
     store: Annotated[
         str | None,
         typer.Option(help="Where receipts and confirm-token nonces live (sqlite:///FILE, ...)."),
