@@ -182,6 +182,15 @@ class Outcome:
     # A prose tool's answer (`Text`): the first text block instead of the JSON; `structured`
     # then holds only the call's notes, warnings and rejected entries (sent as a second block).
     prose: str | None = None
+    # A data tool's answer read as prose (`Output.prose_field`): the field `prose` came from.
+    # The rest of `structured` is the second block, and `structured` is still structuredContent.
+    prose_from: str | None = None
+
+    def after_prose(self) -> dict[str, Any]:
+        """What a prose answer's second text block says: `structured` without the prose."""
+        if self.prose_from is None:
+            return self.structured
+        return {k: v for k, v in self.structured.items() if k != self.prose_from}
 
     def text(self) -> str:
         return self.prose if self.prose is not None else WIRE_ENCODER.encode(self.structured)

@@ -9,7 +9,7 @@ property, so leaving it out would break the tool's own schema. The outputSchema 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
@@ -30,6 +30,11 @@ class Output(BaseModel):
     """A closed result object whose optional null fields are left out of the result."""
 
     model_config = ConfigDict(extra="forbid")
+
+    # The field a model reads as the answer's first text block when it holds text (a wrapped
+    # server's prose, `drivable.wrap.results`): sent as it is, the rest of the result as JSON
+    # after it, structuredContent whole. None: the first block is the result's JSON.
+    prose_field: ClassVar[str | None] = None
 
     # Unannotated on purpose: pydantic then keeps the fields' own schema for the outputSchema.
     @model_serializer(mode="wrap")

@@ -29,7 +29,9 @@ def call_result(outcome: Outcome) -> types.CallToolResult:
     """The wire form of one call's outcome.
 
     A success is structuredContent with its JSON text mirror; a prose tool's success is its
-    text, with no structuredContent (and its notes or warnings, if any, as a JSON second block).
+    text, with no structuredContent (and its notes or warnings, if any, as a JSON second block);
+    a data tool's success that holds prose (`Output.prose_field`) is that text, the rest of the
+    result as a JSON second block, and structuredContent whole.
     An error carries the envelope as
     the JSON text (what a model reads) and in `_meta` (what a machine reads), and no
     structuredContent: the TypeScript SDK 1.x validates structured content against the tool's
@@ -37,10 +39,15 @@ def call_result(outcome: Outcome) -> types.CallToolResult:
     """
     text = [types.TextContent(type="text", text=outcome.text())]
     if outcome.prose is not None:  # prose: its text, then what the runtime says about the call
-        if outcome.structured:
-            said = WIRE_ENCODER.encode(outcome.structured)
-            text.append(types.TextContent(type="text", text=said))
-        return types.CallToolResult(content=[*text, *blocks(outcome.content)], _meta=outcome.meta)
+        after = outcome.after_prose()
+        if after:
+            text.append(types.TextContent(type="text", text=WIRE_ENCODER.encode(after)))
+        return types.CallToolResult(
+            content=[*text, *blocks(outcome.content)],
+            # a data tool read as prose still answers its outputSchema (Output.prose_field)
+            structured_content=None if outcome.prose_from is None else outcome.structured,
+            _meta=outcome.meta,
+        )
     if not outcome.is_error:
         return types.CallToolResult(
             content=[*text, *blocks(outcome.content)],  # attached blocks after the JSON text

@@ -1,7 +1,9 @@
 """An upstream success as a drivable result: its data, its text, and every other block attached.
 
 `result` is what the upstream answered as data (its structuredContent, else the JSON its one text
-block holds); `text` is its prose when it answered prose. Images, audio, embedded resources and
+block holds); `text` is its prose when it answered prose, and a model reads it as the upstream sent
+it: the answer's first text block, the rest of the result as JSON after it (`Output.prose_field`;
+docs/decisions/0065-prose-answered-as-prose.md). Images, audio, embedded resources and
 links ride after the result's JSON text as attachments, so nothing the upstream sent is lost (a
 keyed replay returns the recorded fields, as for any drivable tool). A destructive tool's dry run
 answers `would_send`: the arguments the confirmed call sends upstream. A tool whose answers are
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from mcp_types import CallToolResult
 from pydantic import Field
@@ -24,6 +26,8 @@ from drivable.wrap.pages import Piece
 
 class Forwarded(Output):
     """What a wrapped tool answers."""
+
+    prose_field: ClassVar[str | None] = "text"
 
     result: Any = None
     text: str | None = None

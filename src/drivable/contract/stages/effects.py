@@ -34,6 +34,7 @@ from drivable.contract.durable import (
 )
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.stages.base import Answer, Attempt, Refused
+from drivable.contract.stages.shaping import data
 
 RECEIPT_META = "dev.drivable/receipt"
 REPLAYED_NOTE = (
@@ -195,7 +196,7 @@ async def _perform(
                 result = dict(result)
                 note = REPLAYED_CONFIRMED_NOTE if by_token else REPLAYED_NOTE
                 result["notes"] = [*result.get("notes", []), note]
-                return Outcome(result, is_error=False, meta=meta)
+                return data(spec.output_model, result, meta=meta)
             assert answered is not None
             return replace(answered, structured=result, meta=meta)
         # the token confirmed a call with other arguments: spending it again refuses it as such

@@ -24,10 +24,19 @@ def outcome(attempt: Attempt, result: Any) -> Outcome:
     """The handler's result as the call's outcome: data (structuredContent) or prose."""
     attached = tuple(attempt.context.attachments)
     if not attempt.tool.prose:
-        return Outcome(shape(attempt, result), is_error=False, content=attached)
+        return data(attempt.tool.output_model, shape(attempt, result), content=attached)
     if not isinstance(result, Text):
         outside(attempt, f"declaration (a {type(result).__name__}, not Text)")
     return Outcome(said(attempt, {}), is_error=False, content=attached, prose=result.text)
+
+
+def data(model: Any, structured: dict[str, Any], **fields: Any) -> Outcome:
+    """A data tool's outcome: read as prose when its model names a prose field holding text."""
+    field = getattr(model, "prose_field", None)
+    prose = structured.get(field) if field is not None else None
+    if not isinstance(prose, str):
+        return Outcome(structured, is_error=False, **fields)
+    return Outcome(structured, is_error=False, prose=prose, prose_from=field, **fields)
 
 
 def outside(attempt: Attempt, error: object) -> NoReturn:
