@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from drivable.kinds.string_list import StringList
     from drivable.kinds.time import TimeOfDay
     from drivable.kinds.time_range import TimeRange
+    from drivable.kinds.timezone import TimeZone
     from drivable.kinds.uuid import Uuid
 
 __version__ = "0.1.0"
@@ -85,6 +86,7 @@ _OWNERS = {
     "StringList": "drivable.kinds.string_list",
     "TimeOfDay": "drivable.kinds.time",
     "TimeRange": "drivable.kinds.time_range",
+    "TimeZone": "drivable.kinds.timezone",
     "Uuid": "drivable.kinds.uuid",
 }
 
@@ -131,6 +133,7 @@ __all__ = [
     "Text",
     "TimeOfDay",
     "TimeRange",
+    "TimeZone",
     "ToolError",
     "Uuid",
     "WarningCode",

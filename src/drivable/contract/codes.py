@@ -154,6 +154,8 @@ ISSUE_CODES: Mapping[str, IssueCode] = _index(
         IssueCode("ambiguous_datetime", "A moment with no zone, a wall time the clocks show twice, or a zone abbreviation that names two offsets that day; `readings` names the moments (none when the zone is missing)."),
         IssueCode("invalid_email", "Not one email address (no @, several addresses, or a part no address has); the hint says which."),
         IssueCode("refused_value", "A wrapped server refused the call and its message quotes this property's value (a path that does not exist, a name it does not know); the envelope's `message` is its words."),
+        IssueCode("invalid_timezone", "Not a time zone in any spelling drivable reads (send the IANA name, Area/City, or the place's city); an abbreviation such as PST names no one zone."),
+        IssueCode("ambiguous_timezone", "A country or a city with several time zones; `readings` names them (at most eight)."),
     ]
 )  # fmt: skip
 

@@ -347,4 +347,5 @@ _KIND_MODULES = (
     "time_range",
     "datetime",
     "email",
+    "timezone",
 )
