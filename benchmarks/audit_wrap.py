@@ -41,6 +41,7 @@ def servers(scratch: Path) -> dict[str, list[str]]:
         "npm filesystem": [*npm_server_command("filesystem"), str(files)],
         "npm everything": npm_server_command("everything"),
         "pypi git": [*python_server_command("git"), "--repository", str(scratch / "shop")],
+        "pypi time": python_server_command("time"),
         "fastmcp notes": [
             str(python_server("fastmcp") / "bin" / "python"),
             str(corpus / "fastmcp_notes.py"),

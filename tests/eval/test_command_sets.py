@@ -138,18 +138,31 @@ async def test_one_workflow_of_each_wrapped_set_over_the_wire(
     assert verdicts["naive"]["steps"], verdicts["naive"]  # the naive side ran the same steps
 
 
+def _filled_in(value: Any) -> bool:
+    """A draft's argument that the agent fills: a fact (`{repo}`) or an earlier answer (`$x`)."""
+    return isinstance(value, str) and ("{" in value or value.startswith("$"))
+
+
 def _done_calls() -> list[tuple[str, str, str, dict[str, Any], str]]:
     """Each step of the wrapped sets whose done condition is a whole call and a needle: the call
     names every property it needs and is not the confirming half of a two-step (`via`). A done
-    condition that names only the tool is met by the step's draft, when it calls that tool."""
+    condition that names only the tool is met by the step's draft, when it calls that tool and
+    is written out in full."""
     found = []
     for name in WRAPPED:
         for workflow in bundled(name):
             for step in workflow.steps:
                 done = step.done
                 call = done.call
-                if call is None and step.draft is not None and step.draft.tool == done.tool:
-                    call = step.draft
+                draft = step.draft
+                # a draft written out in full (no fact to fill in, no earlier answer to quote)
+                if (
+                    call is None
+                    and draft is not None
+                    and draft.tool == done.tool
+                    and not any(_filled_in(v) for v in draft.arguments.values())
+                ):
+                    call = draft
                 if call is None or done.result_contains is None or step.via:
                     continue
                 found.append(

@@ -28,14 +28,9 @@ JsonSchema = Mapping[str, Any]
 # (the upstream receives the ISO day it would have been sent had the caller spelled it so). Only
 # names whose words say "date": `reply_to` or `depends_on` bind no date here.
 DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
-# A string whose name says it holds a time zone, or whose description says it is an IANA one.
-ZONE_NAMES = re.compile(r"^(?:\w+_)?(?:time_?zone|tz)$|^[a-z]\w*(?:TimeZone|Timezone|Tz)$")
-_IANA_ZONE = re.compile(r"\bIANA\b.{0,40}?\btime ?zone", re.IGNORECASE | re.DOTALL)
-# A string whose description states the time-of-day form (HH:MM) and no date: a time of day,
-# read from "9am", "9.00", "14h" and sent as HH:MM. `format: time` stays a string: JSON Schema's
-# time has seconds and an offset, drivable's is HH:MM.
-_TIME_OF_DAY = re.compile(r"\bHH:MM\b", re.IGNORECASE)
-_DATE_FORM = re.compile(r"\bYYYY|\bDD\b|\bdate", re.IGNORECASE)
+# `format: time` stays a string: JSON Schema's time has seconds and an offset, drivable's is HH:MM.
+# A time zone or a time of day is bound only by the config (`kinds = { tz = "timezone" }`): bound
+# from a property's name or description, the held-out split fell (decision 0066).
 _FORMATS: dict[str, Any] = {"date": dt.date, "date-time": dt.datetime, "uuid": uuid.UUID}
 # Kinds a config may bind to a property by name (`kinds = {prop = "date"}`), as the Python type
 # whose kind binds, or as the kind itself.
@@ -230,11 +225,6 @@ class Reader:
             return Annotated[str, Kind("email")]
         if fmt is None and DATE_NAMES.match(name):
             return dt.date
-        stated = schema.get("description") if isinstance(schema.get("description"), str) else ""
-        if fmt is None and not schema.get("pattern") and _states_a_zone(name, stated):
-            return Annotated[str, Kind("timezone")]
-        if fmt is None and _TIME_OF_DAY.search(stated) and not _DATE_FORM.search(stated):
-            return dt.time
         constraints: dict[str, Any] = {}
         if isinstance(schema.get("minLength"), int):
             constraints["min_length"] = schema["minLength"]
@@ -276,11 +266,6 @@ class Reader:
             )
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return {**self.resolve(node, seen + 1), **rest} if isinstance(node, Mapping) else {}
-
-
-def _states_a_zone(name: str, description: str) -> bool:
-    """The property holds a time zone: its name says so, or its description says IANA's."""
-    return bool(ZONE_NAMES.match(name) or _IANA_ZONE.search(description))
 
 
 def is_id_name(name: str) -> bool:
