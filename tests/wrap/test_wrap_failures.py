@@ -240,3 +240,37 @@ def test_a_refused_value_is_echoed_short_however_long_it_was(
     assert len(said) < 2_000
     if error.repair is not None:
         assert error.repair.arguments == {"query": value}
+
+
+FLAGS = st.from_regex(r"--[a-z]{3,8}", fullmatch=True)
+
+
+@given(
+    st.sampled_from(["git", "npm", "hg"]),
+    st.lists(FLAGS, min_size=1, max_size=3, unique=True),
+    MESSAGES,
+    st.integers(1, 255),
+    st.sampled_from(["gitpython", "node", "subprocess"]),
+)
+def test_a_failed_command_passes_on_what_it_said_never_its_command_line(
+    program: str, flags: list[str], said: str, status: int, library: str
+) -> None:
+    """A server that ran a command and reports its failure in its process library's words: the
+    envelope says what the command wrote on stderr, and nothing of the command line (its flags,
+    its paths) reaches the caller."""
+    cmdline = " ".join([program, *flags, "/srv/data/repo"])
+    text = {
+        "gitpython": (
+            f"Cmd('{program}') failed due to: exit code({status})\n  cmdline: {cmdline}\n"
+            f"  stderr: 'error: {said}'"
+        ),
+        "node": f"Command failed with exit code {status}: {cmdline}\nerror: {said}",
+        "subprocess": f"Command '{cmdline.split()}' returned non-zero exit status {status}.",
+    }[library]
+    error = refusal(f"Error executing tool t: {text}", tool="t", lookups=[])
+    shown = f"{error.message} {error.hint} {[i.to_dict() for i in error.issues]}"
+    assert all(flag not in shown for flag in flags) and "/srv/data" not in shown
+    if library == "subprocess":  # the command said nothing the message carries: only its status
+        assert f"exit status {status}" in error.message
+    else:
+        assert " ".join(said.split()) in error.message

@@ -5,6 +5,7 @@
 | a validation message (pydantic, zod, jsonschema) | `invalid_arguments`, each field at fault an issue at its path |
 | a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids; quoting the one value sent, the server's search for it as the repair |
 | a traceback, a place in the server's code, a JSON-RPC internal error | `internal_error`: nothing of it is passed on |
+| a failed command's report (GitPython, Node, subprocess) | as any refusal, with only what the command said: never its command line |
 | any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut |
 | no answer within the timeout                     | `upstream_timeout` (retry with the same key) |
 | the process ended, the connection closed         | `unavailable` with a retry (the wrapper restarts it) |
@@ -291,10 +292,41 @@ def _last_part(found: re.Match[str]) -> str:
     return f"…/{parts[-1]}" if parts else "…"
 
 
+# A failure of a command the server ran, as a process library words it: the command line is the
+# server's insides (its flags, its paths, the caller's value spliced in), what the command said
+# on stderr is the answer. GitPython (`Cmd('git') failed due to: exit code(129) cmdline: git ...
+# stderr: '...'`), Node's child_process and execa (`Command failed: git ...` then stderr on the
+# next lines), Python's subprocess (`Command '[...]' returned non-zero exit status 1.`).
+_RAN = (
+    re.compile(
+        r"Cmd\('[^']*'\) failed(?: due to: (?:exit code\(-?\d+\)|[^\n]*?))?\s*"
+        r"cmdline: .*?(?:\s+stdout: '(?P<out>.*?)')?\s+stderr: '(?P<said>.*)'\s*$",
+        re.DOTALL,
+    ),
+    re.compile(r"\bCommand failed(?: with exit code \d+)?: [^\n]*\n(?P<said>.+)$", re.DOTALL),
+    re.compile(r"Command '.*' returned non-zero exit status (?P<status>-?\d+)\.?", re.DOTALL),
+)
+
+
+def _what_ran_said(text: str) -> str:
+    """`text`, or, where it is a failed command's report, only what the command said."""
+    for form in _RAN:
+        found = form.search(text)
+        if found is None:
+            continue
+        said = (found.groupdict().get("said") or "").strip()
+        if said:
+            return said
+        status = found.groupdict().get("status")
+        return f"A command the server ran failed (exit status {status})." if status else ""
+    return text
+
+
 def _clean(text: str) -> str:
-    """The upstream's words: the first lines before any trace, without transport prefixes, an
-    absolute path cut to its last part."""
-    head = _TRACE.split(text, maxsplit=1)[0]
+    """The upstream's words: the first lines before any trace, what a failed command said
+    without the command line, without transport prefixes, an absolute path cut to its last
+    part."""
+    head = _what_ran_said(_TRACE.split(text, maxsplit=1)[0])
     return _cut(_ABSOLUTE.sub(_last_part, _RPC_PREFIX.sub("", " ".join(head.split()))))
 
 
