@@ -24,7 +24,7 @@ exemplar cities through babel), and nothing is resolved from the clock. A city t
 
 from __future__ import annotations
 
-import re
+import datetime as dt
 from collections import defaultdict
 from functools import cache
 from importlib import resources
@@ -37,6 +37,7 @@ from drivable.kinds import absence
 from drivable.kinds._kind import Kind
 from drivable.kinds._reading import Reading, shown
 from drivable.kinds._registry import NOT_CANONICAL, Options, kind, read
+from drivable.kinds._zone import offset_text, zone_of
 from drivable.kinds.text_folding import bare, nfkc
 
 EXPECTED = "an IANA time zone name, Area/City (e.g. Europe/Prague)"
@@ -48,9 +49,6 @@ HINT = (
 )
 # The date kind's languages: CLDR's exemplar cities of each zone are read in these.
 LANGUAGES = ("en", "cs", "de", "fr", "sk", "pl")
-
-_OFFSET = re.compile(r"^(?:UTC|GMT|UT)?\s*([+\-\u2212])\s*(\d{1,2})(?::?(\d{2}))?$", re.I)
-_ZERO = frozenset({"z", "zulu", "gmt", "utc", "ut", "utc+0", "gmt+0", "+00:00", "+0", "-0"})
 
 
 @cache
@@ -143,7 +141,7 @@ def _by_country() -> dict[str, tuple[str, ...]]:
 
 
 def _fold(text: str) -> str:
-    return " ".join(bare(nfkc(text)).replace("_", " ").split())
+    return " ".join(bare(text).replace("_", " ").split())
 
 
 def _city(name: str) -> str:
@@ -172,11 +170,10 @@ def read_timezone(value: Any, options: Options) -> Reading:
         return absence.reading_for(value, options.intent, EXPECTED)
     if folded in _by_folded():
         return Reading.repaired(value, _by_folded()[folded])
-    if folded in _ZERO:
-        return Reading.repaired(value, "UTC")
-    offset = _OFFSET.match(text)
-    if offset is not None:
-        return _fixed(value, offset)
+    # an offset, written as the time kinds read one after a time ("Z", "+09:00", "UTC+9")
+    written = zone_of("".join(text.split()))
+    if written is not None and written.fixed is not None:
+        return _fixed(value, written.fixed)
     # a city and a country may share a name ("Samoa": Pacific/Samoa is American Samoa's)
     zones = _one_name_each(
         folded, {*_by_city().get(folded, ()), *_country_zones(text)}, _links(), _placed()
@@ -205,9 +202,9 @@ def _country_zones(text: str) -> tuple[str, ...]:
     return _by_country().get(str(reading.value), ())
 
 
-def _fixed(value: Any, offset: re.Match[str]) -> Reading:
-    sign, hours, minutes = offset.group(1), int(offset.group(2)), int(offset.group(3) or 0)
-    if minutes or hours > 14:
+def _fixed(value: Any, offset: dt.timedelta) -> Reading:
+    hours, rest = divmod(offset, dt.timedelta(hours=1))
+    if rest:
         return _invalid(
             value,
             f"{shown(value)} is an offset no IANA zone name keeps (whole hours only, up to 14). "
@@ -215,11 +212,11 @@ def _fixed(value: Any, offset: re.Match[str]) -> Reading:
         )
     if hours == 0:
         return Reading.repaired(value, "UTC")
-    posix = "-" if sign == "+" else "+"  # Etc/GMT-9 is nine hours ahead of UTC
-    name = f"Etc/GMT{posix}{hours}"
+    # POSIX signs: Etc/GMT-9 is nine hours ahead of UTC
+    name = f"Etc/GMT{'-' if hours > 0 else '+'}{abs(hours)}"
     if name not in _names():
         return _invalid(value, f"{shown(value)} is an offset no IANA zone name keeps. {HINT}")
-    return Reading.repaired(value, name, f"{name} is UTC{sign}{hours:02d}:00 all year.")
+    return Reading.repaired(value, name, f"{name} is UTC{offset_text(offset)} all year.")
 
 
 def _invalid(received: Any, hint: str) -> Reading:
