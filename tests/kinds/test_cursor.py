@@ -103,8 +103,17 @@ def test_first_page_inventions_are_no_cursor(value: Any) -> None:
     for extra in ({}, verified()):
         reading = read("cursor", value, **extra)
         assert reading.outcome == "absent", (value, reading)
-        if value is not None:
+        if value not in (None, "", " ", [], {}):
             assert reading.notes and "no cursor" in reading.notes[0]
+
+
+@given(st.sampled_from(["", [], {}]) | st.text(" \t\n", max_size=8))
+def test_an_empty_cursor_is_read_as_omitted_with_nothing_to_copy_back(value: Any) -> None:
+    """An empty value is no value written: read as no cursor without a note, so a caller that
+    fills every property finds no words about its cursor to send back as one (decision 0068)."""
+    for extra in ({}, verified()):
+        reading = read("cursor", value, **extra)
+        assert (reading.outcome, reading.notes) == ("absent", ())
 
 
 @pytest.mark.parametrize(

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+import zoneinfo
 from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from drivable.contract.validation import MAX_RECEIVED_CHARS
+from drivable.kinds import read
+from drivable.kinds._reading import jsonable
 from drivable.wrap.failures import (
     MAX_NAME,
     MIN_QUOTED,
+    RESPELL_STEP,
     Finder,
     finder_of,
     refusal,
     validation_issues,
 )
+from drivable.wrap.schema import stated_forms
 
 FIELD = st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True)
 PATHS = st.lists(FIELD | st.integers(0, 9), min_size=1, max_size=3)
@@ -274,3 +279,118 @@ def test_a_failed_command_passes_on_what_it_said_never_its_command_line(
         assert f"exit status {status}" in error.message
     else:
         assert " ".join(said.split()) in error.message
+
+
+# A refused value whose form the schema states (decision 0068): the same value spelled so.
+ZONES = sorted(zoneinfo.available_timezones())
+CONVERT = {
+    "type": "object",
+    "properties": {
+        "source_timezone": {"type": "string", "description": "Source IANA timezone name"},
+        "time": {"type": "string", "description": "Time to convert in 24-hour format (HH:MM)"},
+        "target_timezone": {"type": "string", "description": "Target IANA timezone name"},
+        "note": {"type": "string", "description": "Free text"},
+    },
+}
+FORMS = stated_forms(CONVERT)
+
+
+def _spellings(zone: str) -> st.SearchStrategy[str]:
+    """Spellings of `zone` a person writes: another case, spaces for underscores."""
+    return st.sampled_from([zone.lower(), zone.upper(), zone.replace("_", " "), zone])
+
+
+TIMES = st.builds(
+    lambda h, m, form: {
+        "am_pm": f"{(h % 12) or 12}:{m:02d} {'am' if h < 12 else 'pm'}",
+        "dot": f"{h}.{m:02d}",
+        "colon": f"{h}:{m:02d}",
+        "hours": f"{h}h" if m == 0 else f"{h}:{m:02d}",
+    }[form],
+    st.integers(0, 23),
+    st.integers(0, 59),
+    st.sampled_from(["am_pm", "dot", "colon", "hours"]),
+)
+
+
+def test_a_zone_and_a_time_of_day_are_forms_a_schema_states() -> None:
+    assert FORMS == {"source_timezone": "timezone", "time": "time", "target_timezone": "timezone"}
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(["source_timezone", "target_timezone", "time"]),
+    st.data(),
+    st.sampled_from(["quoted", "named"]),
+)
+def test_a_refused_value_is_repaired_only_to_the_same_value_in_the_stated_form(
+    at: str, data: st.DataObject, said: str
+) -> None:
+    """For every value of a property whose schema states a form (a zone, a time of day), refused
+    upstream: the repair, if any, is the same tool with every argument as sent except values
+    spelled in their stated form, each of which reads as the very value that was sent."""
+    sent = {
+        "source_timezone": data.draw(st.sampled_from(ZONES).flatmap(_spellings)),
+        "time": data.draw(TIMES),
+        "target_timezone": data.draw(st.sampled_from(ZONES).flatmap(_spellings)),
+        "note": data.draw(MESSAGES),
+    }
+    text = {
+        "quoted": f"Invalid value: '{sent[at]}'",
+        "named": f"Invalid {at.replace('_', ' ')} format.",
+    }[said]
+    assume(said == "quoted" or sum(k.replace("_", " ") in text for k in sent) == 1)
+    assume(sum(v in text for v in sent.values()) == (1 if said == "quoted" else 0))
+    error = refusal(text, tool="convert_time", lookups=[], sent=sent, forms=FORMS)
+    assert [i.path for i in error.issues] == [at]
+    first = read(FORMS[at], sent[at])
+    if error.repair is None:
+        # no other spelling: the value is already canonical, or the kind asks or refuses
+        assert first.outcome != "value" or str(jsonable(first.value)) == sent[at]
+        return
+    assert error.repair.tool == "convert_time" and error.repair.next_step == RESPELL_STEP
+    repaired = dict(error.repair.arguments)
+    assert repaired.keys() == sent.keys() and repaired["note"] == sent["note"]
+    assert repaired[at] != sent[at]
+    for path, value in repaired.items():
+        if value != sent[path]:
+            assert path in FORMS
+            assert read(FORMS[path], value).value == read(FORMS[path], sent[path]).value
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_a_value_its_form_does_not_read_as_one_value_gets_no_repair(value: str) -> None:
+    """Whatever the caller wrote: a repair is only ever the value the kind reads, never a near
+    miss (an unknown city, a time of no clock, an ambiguous place)."""
+    sent = {"source_timezone": value, "time": "09:00", "target_timezone": "Asia/Tokyo"}
+    error = refusal(
+        f"No time zone found with key {value}",
+        tool="convert_time",
+        lookups=[],
+        sent=sent,
+        forms=FORMS,
+    )
+    reading = read("timezone", value)
+    if reading.outcome != "value":
+        assert error.repair is None
+    elif error.repair is not None:
+        assert read("timezone", error.repair.arguments["source_timezone"]).value == reading.value
+
+
+@given(st.lists(FIELD, min_size=1, max_size=4, unique=True), st.data())
+def test_a_message_naming_one_argument_names_it(names: list[str], data: st.DataObject) -> None:
+    """A refusal that quotes no value sent names the one argument it says by name; naming none
+    or several, it names none."""
+    sent = {name: "x" * 12 for name in names}
+    said = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=2))
+    text = "Invalid " + " and ".join(said) + " given" if said else "Invalid input"
+    error = refusal(text, tool="t", lookups=[], sent=sent)
+    named = [n for n in names if f" {n.casefold()} " in f" {text.casefold()} "]
+    assert [i.path for i in error.issues] == (named if len(named) == 1 else [])
+
+
+def test_without_a_stated_form_a_refusal_names_the_property_to_fix() -> None:
+    """No form stated, no repair: the refusal names the property to fix, as before."""
+    sent = {"source_timezone": "tokyo", "time": "09:00", "target_timezone": "Asia/Tokyo"}
+    error = refusal("No time zone found with key tokyo", tool="c", lookups=[], sent=sent)
+    assert error.repair is None and error.hint.startswith("Fix source_timezone")

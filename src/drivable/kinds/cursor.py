@@ -5,10 +5,12 @@ MAC (`drivable.signing`, purpose `cursor`) over the prefix, the body and a scope
 of its query, see `cursor_scope`), so a cursor is good for the query that issued it and no other. The body carries an
 issue time, so a lifetime can expire it.
 
-The kind reads a first-page invention as no cursor, with a note: a client filling every declared
-property invents one on its first call, and the first page is what it asked for. A first-page
-invention is null, a placeholder, an empty value, "0", or words that name the first page ("start",
-"first", "page 1", "page=1", "p1"). Anything else a caller made up ("2", "page2", "next", "1",
+The kind reads a first-page invention as no cursor: a client filling every declared property
+invents one on its first call, and the first page is what it asked for. A first-page invention is
+null, a placeholder, an empty value, "0", or words that name the first page ("start", "first",
+"page 1", "page=1", "p1"). An empty one (null, "", blanks, [] or {}) is no value written and reads
+silently, as if omitted; the others with a note (decision 0068: a small model sent the note about
+its "" back as its next cursor). Anything else a caller made up ("2", "page2", "next", "1",
 which is page one or the second page counted from 0) is a later page it has no token for: it
 reaches the decoder like a damaged token and is refused (`invalid_cursor`) naming the restart,
 never silently read as page one, which would repeat a page the caller already read. With
@@ -165,6 +167,11 @@ def first_page(value: Any) -> bool:
     return absence.placeholder_of(value) is not None or name_words(value) in FIRST_PAGE
 
 
+def _empty(value: Any) -> bool:
+    """No value written: an empty string or one of blanks, an empty list or object."""
+    return value in ([], {}) or (isinstance(value, str) and not value.strip())
+
+
 def _refused(value: Any, hint: str, code: str = "invalid_cursor") -> Reading:
     return Reading.invalid(value, expected=EXPECTED, hint=hint, code=code)
 
@@ -174,7 +181,7 @@ def read_cursor(value: Any, options: Options) -> Reading:
     if value is None:
         return Reading.absent()
     if first_page(value):
-        return _no_cursor(value)
+        return Reading.absent() if _empty(value) else _no_cursor(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)  # "2" as a number: a later page, refused like its string
     if not isinstance(value, str):

@@ -33,7 +33,7 @@ from drivable.wrap.others import declare_others
 from drivable.wrap.pages import more_than_a_page
 from drivable.wrap.paging import pageable, with_cursor
 from drivable.wrap.results import Forwarded, ForwardedPage, forwarded
-from drivable.wrap.schema import input_model, to_upstream
+from drivable.wrap.schema import input_model, stated_forms, to_upstream
 from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
 
 MIN_DESCRIPTION = 40
@@ -167,6 +167,15 @@ def _declare(
     output = ForwardedPage if paged else Forwarded
     timeout_s = config.timeout_s
     others = [n for n in lookups if n != name]
+    # where the upstream refuses a value whose form the schema states, that form is the repair;
+    # a destructive call's next step is its dry run, never the call itself
+    forms = {
+        prop: form
+        for prop, form in stated_forms(schema).items()
+        if prop not in settings.kinds and prop not in settings.hidden_arguments
+    }
+    if effects.destructive:
+        forms = {}
 
     def page(answer: CallToolResult, args: Any, call: Call, ref: str, start: int) -> Forwarded:
         cut, token = paging.page_of(forwarded(answer), args, call.tool, ref, start)
@@ -198,7 +207,9 @@ def _declare(
         text = failures.text_of(answer.content)
         # an error returned as a success is an error (decision 0026): the same reading as the eval's
         if answer.is_error or reads_as_error([text], answer.structured_content):
-            raise failures.refusal(text, tool=name, lookups=others, sent=sent, finder=finder)
+            raise failures.refusal(
+                text, tool=name, lookups=others, sent=sent, finder=finder, forms=forms
+            )
         whole = forwarded(answer)
         if effects.destructive and args.dry_run:
             # the upstream's own dry run, beside what the confirmed call sends
@@ -246,6 +257,7 @@ def _declare(
                 sent=sent,
                 internal=internal,
                 finder=finder,
+                forms=forms,
             ) from None
 
     forward.__name__ = name

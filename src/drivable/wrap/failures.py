@@ -6,7 +6,7 @@
 | a message saying the record does not exist       | `not_found`, naming the tools whose results carry ids; quoting the one value sent, the server's search for it as the repair |
 | a traceback, a place in the server's code, a JSON-RPC internal error | `internal_error`: nothing of it is passed on |
 | a failed command's report (GitPython, Node, subprocess) | as any refusal, with only what the command said: never its command line |
-| any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut |
+| any other refusal (`isError`, a JSON-RPC error)  | `upstream_refused`, the upstream's own words, cut; the refused value spelled in the form its property states, as the repair |
 | no answer within the timeout                     | `upstream_timeout` (retry with the same key) |
 | the process ended, the connection closed         | `unavailable` with a retry (the wrapper restarts it) |
 
@@ -25,6 +25,8 @@ from typing import Any
 from drivable.contract.codes import Code, Recovery
 from drivable.contract.envelope import Issue, Repair, ToolError
 from drivable.contract.validation import clip_received
+from drivable.kinds import read
+from drivable.kinds._reading import jsonable
 
 UPSTREAM_REFUSED = Code(
     "upstream_refused",
@@ -113,13 +115,19 @@ def refusal(
     sent: Mapping[str, Any] | None = None,
     internal: bool = False,
     finder: Finder | None = None,
+    forms: Mapping[str, str] | None = None,
 ) -> ToolError:
     """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
     JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
     said it failed inside itself. A message quoting the value of exactly one argument names it as
     the issue's path (`refused_value`). A `not_found` quoting one value sent, where the server has
     a search (`finder`), carries that search for the value as its repair: the value is what the
-    caller meant to name, the search is where names and ids are found (decision 0059)."""
+    caller meant to name, the search is where names and ids are found (decision 0059). A message
+    that quotes no value sent but names one argument (`time` in "Invalid time format") names
+    that argument. Where the argument at fault states a form (`forms`: a property and the kind
+    whose form its schema states) and the kind reads the value sent as one value of that form,
+    spelled otherwise, the call with that spelling and every other argument as sent is the
+    repair (decision 0068)."""
     if internal or _TRACE.search(text) or _CODE_AT.search(text):
         return ToolError(
             "internal_error",
@@ -129,11 +137,17 @@ def refusal(
     words = _clean(text)
     issues = validation_issues(text)
     if issues:
+        fixed = respelled_call(issues, sent or {}, forms or {})
         return ToolError(
             "invalid_arguments",
             f"The wrapped server refused the arguments of {tool}: {words}",
-            hint=f"Fix the properties the issues name and call {tool} again.",
+            hint=(
+                _respell_hint(tool, fixed)
+                if fixed
+                else f"Fix the properties the issues name and call {tool} again."
+            ),
             issues=issues,
+            repair=Repair(tool, {**(sent or {}), **fixed}, RESPELL_STEP) if fixed else None,
         )
     found = quoted_value(text, sent or {})
     quoted = quoted_issue(found, words)
@@ -165,13 +179,80 @@ def refusal(
         return ToolError(
             "not_found", words or f"{tool} found nothing of that name.", hint=where, issues=quoted
         )
-    fix = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
+    if not any(len(v) >= MIN_QUOTED and v in text for _, v in _strings(sent or {})):
+        quoted = named_issue(text, sent or {}, words)
+    said = words or f"The wrapped server refused the call to {tool} without saying why."
+    fixed = respelled_call(quoted, sent or {}, forms or {})
+    if fixed is not None:
+        return ToolError(
+            "upstream_refused",
+            said,
+            hint=_respell_hint(tool, fixed),
+            issues=quoted,
+            repair=Repair(tool, {**(sent or {}), **fixed}, RESPELL_STEP),
+        )
+    fix_what = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
     return ToolError(
         "upstream_refused",
-        words or f"The wrapped server refused the call to {tool} without saying why.",
-        hint=f"{fix} and call {tool} again, or use another tool.",
+        said,
+        hint=f"{fix_what} and call {tool} again, or use another tool.",
         issues=quoted,
     )
+
+
+RESPELL_STEP = "resend_the_value_in_the_stated_form"
+
+
+def _respell_hint(tool: str, changes: Mapping[str, str]) -> str:
+    said = " and ".join(
+        f"{path} as {json.dumps(v, ensure_ascii=False)}" for path, v in changes.items()
+    )
+    return f"Send {said}: each the same value, in the form {tool} states (the call in `repair`)."
+
+
+def named_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
+    """The issue at the one argument sent whose name the message says as a word (`time` in
+    "Invalid time format"; `source_timezone` as itself or as "source timezone"); [] when it
+    names none or several."""
+    said = text.casefold()
+    named = [
+        name
+        for name, value in sent.items()
+        if isinstance(value, str)
+        and any(
+            re.search(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", said)
+            for spelling in {name.casefold(), name.casefold().replace("_", " ")}
+        )
+    ]
+    if len(named) != 1:
+        return []
+    (name,) = named
+    value = sent[name]
+    return [Issue(name, "refused_value", words, received=clip_received(value), has_received=True)]
+
+
+def respelled_call(
+    issues: Sequence[Issue], sent: Mapping[str, Any], forms: Mapping[str, str]
+) -> dict[str, str] | None:
+    """Where the one argument at fault states a form and its kind reads the value sent as
+    exactly one value (no question, no refusal) spelled otherwise: that spelling, and the same
+    for every other argument sent whose form is stated (one call repairs them all). None when
+    the fault is at no such argument, or its kind reads no other spelling."""
+    if len(issues) != 1 or issues[0].path not in forms:
+        return None
+    spelled = {path: _spelled(forms[path], sent.get(path)) for path in forms}
+    changes = {path: value for path, value in spelled.items() if value is not None}
+    return changes if issues[0].path in changes else None
+
+
+def _spelled(kind: str, value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    reading = read(kind, value)
+    if reading.outcome != "value":
+        return None
+    spelled = jsonable(reading.value)
+    return spelled if isinstance(spelled, str) and spelled != value else None
 
 
 def quoted_value(text: str, sent: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -30,7 +30,14 @@ JsonSchema = Mapping[str, Any]
 DATE_NAMES = re.compile(r"^(date|.*_date|date_from|date_to|.*Date)$")
 # `format: time` stays a string: JSON Schema's time has seconds and an offset, drivable's is HH:MM.
 # A time zone or a time of day is bound only by the config (`kinds = { tz = "timezone" }`): bound
-# from a property's name or description, the held-out split fell (decision 0066).
+# from a property's name or description, the held-out split fell (decision 0066). What such a
+# property states of its form is read only after the upstream refused a value (`stated_forms`).
+# A zone: a name that says it holds one, or a description that says it is IANA's.
+ZONE_NAMES = re.compile(r"^(?:\w+_)?(?:time_?zone|tz)$|^[a-z]\w*(?:TimeZone|Timezone|Tz)$")
+_IANA_ZONE = re.compile(r"\bIANA\b.{0,40}?\btime ?zone", re.IGNORECASE | re.DOTALL)
+# A time of day: a description that states the HH:MM form and names no date.
+_TIME_OF_DAY = re.compile(r"\bHH:MM\b", re.IGNORECASE)
+_DATE_FORM = re.compile(r"\bYYYY|\bDD\b|\bdate", re.IGNORECASE)
 _FORMATS: dict[str, Any] = {"date": dt.date, "date-time": dt.datetime, "uuid": uuid.UUID}
 # Kinds a config may bind to a property by name (`kinds = {prop = "date"}`), as the Python type
 # whose kind binds, or as the kind itself.
@@ -266,6 +273,24 @@ class Reader:
             )
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return {**self.resolve(node, seen + 1), **rest} if isinstance(node, Mapping) else {}
+
+
+def stated_forms(schema: JsonSchema) -> dict[str, str]:
+    """Each plain string property whose schema states the form of a kind it is not bound to
+    (a time zone, a time of day), with that kind: where the upstream refuses such a value, the
+    same value spelled in that form is the refusal's repair (`failures.refusal`, decision 0068)."""
+    forms: dict[str, str] = {}
+    for name, node in (schema.get("properties") or {}).items():
+        if not isinstance(node, Mapping) or node.get("type") != "string":
+            continue
+        if node.get("format") is not None or node.get("enum") or node.get("pattern"):
+            continue
+        stated = node.get("description") if isinstance(node.get("description"), str) else ""
+        if ZONE_NAMES.match(name) or _IANA_ZONE.search(stated):
+            forms[name] = "timezone"
+        elif _TIME_OF_DAY.search(stated) and not _DATE_FORM.search(stated):
+            forms[name] = "time"
+    return forms
 
 
 def is_id_name(name: str) -> bool:
