@@ -13,7 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivable.kinds import read
-from drivable.kinds.timezone import MAX_READINGS, _by_country, _fold, _links, _tab
+from drivable.kinds.timezone import (
+    MAX_READINGS,
+    _by_city,
+    _by_country,
+    _by_place,
+    _country_zones,
+    _fold,
+    _links,
+    _tab,
+)
 from tests.kinds.strategies import OUTCOMES, anything
 
 NAMES = sorted(available_timezones())
@@ -117,3 +126,27 @@ def test_any_input_reads_to_a_name_of_the_database_or_says_why_not(value: object
         assert reading.readings and all(r in NAMES for r in reading.readings)
     if reading.outcome == "invalid":
         assert reading.code == "invalid_timezone" and reading.hint
+
+
+def test_every_large_city_reads_as_the_zone_it_keeps_or_asks_among_them() -> None:
+    """Over the whole table of cities of at least 100,000 people that no zone or country is
+    named after: a city in one zone reads as it, also as "Area/City" with the zone's area and
+    never with another area's; a name that cities in several zones carry is asked, with those
+    zones (decision 0068)."""
+    links = _links()
+    for city, zones in sorted(_by_place().items()):
+        if city in _by_city() or _country_zones(city):
+            continue  # a zone's own city and a country come first (the tests above)
+        kept = {links.get(z, z) for z in zones}
+        reading = read("timezone", city)
+        if len(kept) == 1:
+            assert reading.outcome == "value", (city, reading)
+            assert links.get(reading.value, reading.value) in kept
+            (zone,) = sorted(zones)[:1]
+            area = zone.split("/")[0]
+            assert read("timezone", f"{area}/{city}").value == reading.value
+            other = "Antarctica" if area != "Antarctica" else "Europe"
+            assert read("timezone", f"{other}/{city}").outcome == "invalid"
+        else:
+            assert reading.outcome == "ask", (city, reading)
+            assert {links.get(r, r) for r in reading.readings} <= kept

@@ -18,8 +18,10 @@ not a place, and no zone is guessed for it, as no zone is guessed for a near mis
 
 Every reading is the same zone spelled another way: a city or a country names the zone the IANA
 database keeps for it (`zone.tab` of the `tzdata` package: each zone's country and city; CLDR's
-exemplar cities through babel), and nothing is resolved from the clock. A city that is no zone's
-("Mumbai", "Beijing") is refused: which zone keeps it takes a map, which this kind does not have.
+exemplar cities through babel), and nothing is resolved from the clock. A city no zone is named
+after ("Mumbai", "Beijing") names the zone it keeps where it is a city of at least 100,000 people
+(GeoNames' cities, `data/city_zones.tsv`), also as a zone's last part ("Asia/Mumbai", where the
+area is the zone's); a name that such cities in several zones carry is asked (decision 0068).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ MAX_READINGS = 8
 MAX_CHARS = 64  # the longest name of the database is 32; what the schema says, refused over it
 HINT = (
     "Send the IANA name of the zone the place keeps, Area/City, such as America/New_York "
-    "(a city is read where a zone is named after it)."
+    "(a city of 100,000 people or more is read as the zone it keeps)."
 )
 # The date kind's languages: CLDR's exemplar cities of each zone are read in these.
 LANGUAGES = ("en", "cs", "de", "fr", "sk", "pl")
@@ -133,6 +135,26 @@ def _one_name_each(
 
 
 @cache
+def _by_place() -> dict[str, frozenset[str]]:
+    """The zones the cities of at least 100,000 people keep, by the city's folded name."""
+    text = (resources.files("drivable.kinds") / "data" / "city_zones.tsv").read_text("utf-8")
+    found: dict[str, set[str]] = defaultdict(set)
+    for line in text.splitlines():
+        name, _, zone = line.partition("\t")
+        if zone and not line.startswith("#") and zone in _names():
+            found[_fold(name)].add(zone)
+    return {city: frozenset(zones) for city, zones in found.items()}
+
+
+def _places(text: str) -> set[str]:
+    """The zones kept by the cities named `text`, or, for "Area/City", by the cities named City
+    whose zone is in Area."""
+    area, _, city = text.rpartition("/")
+    zones = _by_place().get(_fold(city), frozenset())
+    return {zone for zone in zones if not area or _fold(zone.split("/")[0]) == _fold(area)}
+
+
+@cache
 def _by_country() -> dict[str, tuple[str, ...]]:
     found: dict[str, list[str]] = defaultdict(list)
     for code, zone in _tab():
@@ -178,6 +200,8 @@ def read_timezone(value: Any, options: Options) -> Reading:
     zones = _one_name_each(
         folded, {*_by_city().get(folded, ()), *_country_zones(text)}, _links(), _placed()
     )
+    if not zones:  # a city no zone is named after: the zone it keeps, where it is a large one
+        zones = _one_name_each(_city(text), _places(text), _links(), _placed())
     if not zones:
         return _invalid(value, f"{shown(value)} names no time zone. {HINT}")
     if len(zones) == 1:

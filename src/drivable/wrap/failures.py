@@ -207,7 +207,8 @@ def _respell_hint(tool: str, changes: Mapping[str, str]) -> str:
     said = " and ".join(
         f"{path} as {json.dumps(v, ensure_ascii=False)}" for path, v in changes.items()
     )
-    return f"Send {said}: each the same value, in the form {tool} states (the call in `repair`)."
+    same = "each the same value" if len(changes) > 1 else "the same value"
+    return f"Send {said}: {same}, in the form {tool} states (the call in `repair`)."
 
 
 def named_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
