@@ -285,7 +285,8 @@ def stated_forms(schema: JsonSchema) -> dict[str, str]:
             continue
         if node.get("format") is not None or node.get("enum") or node.get("pattern"):
             continue
-        stated = node.get("description") if isinstance(node.get("description"), str) else ""
+        described = node.get("description")
+        stated = described if isinstance(described, str) else ""
         if ZONE_NAMES.match(name) or _IANA_ZONE.search(stated):
             forms[name] = "timezone"
         elif _TIME_OF_DAY.search(stated) and not _DATE_FORM.search(stated):
