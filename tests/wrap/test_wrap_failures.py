@@ -394,3 +394,18 @@ def test_without_a_stated_form_a_refusal_names_the_property_to_fix() -> None:
     sent = {"source_timezone": "tokyo", "time": "09:00", "target_timezone": "Asia/Tokyo"}
     error = refusal("No time zone found with key tokyo", tool="c", lookups=[], sent=sent)
     assert error.repair is None and error.hint.startswith("Fix source_timezone")
+
+
+@given(
+    MESSAGES,
+    st.integers(-200, 200),
+    st.sampled_from(["Errno", "WinError"]),
+    st.sampled_from(["", "Invalid timezone: ", "Error executing tool t: "]),
+)
+def test_an_os_errors_number_is_never_passed_on(
+    words: str, number: int, kind: str, before: str
+) -> None:
+    """An OSError printed by the server ("[Errno 36] File name too long") is exception text:
+    its words reach the caller, its number does not."""
+    error = refusal(f"{before}[{kind} {number}] {words}", tool="t", lookups=[])
+    assert f"[{kind}" not in error.message and " ".join(words.split()) in error.message

@@ -404,12 +404,18 @@ def _what_ran_said(text: str) -> str:
     return text
 
 
+# An operating system error's number as Python prints an OSError ("[Errno 36] File name too
+# long"): the exception's text, not the server's words; the words after it are passed on.
+_OS_ERRNO = re.compile(r"\[(?:Errno|WinError) -?\d+\]\s*")
+
+
 def _clean(text: str) -> str:
     """The upstream's words: the first lines before any trace, what a failed command said
-    without the command line, without transport prefixes, an absolute path cut to its last
-    part."""
+    without the command line, without transport prefixes or an OS error's number, an absolute
+    path cut to its last part."""
     head = _what_ran_said(_TRACE.split(text, maxsplit=1)[0])
-    return _cut(_ABSOLUTE.sub(_last_part, _RPC_PREFIX.sub("", " ".join(head.split()))))
+    said = _OS_ERRNO.sub("", _RPC_PREFIX.sub("", " ".join(head.split())))
+    return _cut(_ABSOLUTE.sub(_last_part, said))
 
 
 def _cut(text: str) -> str:
