@@ -147,7 +147,7 @@ def refusal(
                 else f"Fix the properties the issues name and call {tool} again."
             ),
             issues=issues,
-            repair=Repair(tool, {**(sent or {}), **fixed}, RESPELL_STEP) if fixed else None,
+            repair=_respelled(tool, sent or {}, fixed) if fixed else None,
         )
     found = quoted_value(text, sent or {})
     quoted = quoted_issue(found, words)
@@ -189,7 +189,7 @@ def refusal(
             said,
             hint=_respell_hint(tool, fixed),
             issues=quoted,
-            repair=Repair(tool, {**(sent or {}), **fixed}, RESPELL_STEP),
+            repair=_respelled(tool, sent or {}, fixed),
         )
     fix_what = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
     return ToolError(
@@ -201,6 +201,11 @@ def refusal(
 
 
 RESPELL_STEP = "resend_the_value_in_the_stated_form"
+
+
+def _respelled(tool: str, sent: Mapping[str, Any], changes: Mapping[str, str]) -> Repair:
+    """The call as sent, with `changes` in their stated form."""
+    return Repair(tool, {**sent, **changes}, RESPELL_STEP)
 
 
 def _respell_hint(tool: str, changes: Mapping[str, str]) -> str:
@@ -225,11 +230,7 @@ def named_issue(text: str, sent: Mapping[str, Any], words: str) -> list[Issue]:
             for spelling in {name.casefold(), name.casefold().replace("_", " ")}
         )
     ]
-    if len(named) != 1:
-        return []
-    (name,) = named
-    value = sent[name]
-    return [Issue(name, "refused_value", words, received=clip_received(value), has_received=True)]
+    return quoted_issue((named[0], sent[named[0]]), words) if len(named) == 1 else []
 
 
 def respelled_call(
