@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from drivable.contract.validation import MAX_RECEIVED_CHARS
 from drivable.kinds import read
 from drivable.kinds._reading import jsonable
+from drivable.kinds.timezone import _by_place
 from drivable.wrap.failures import (
     MAX_NAME,
     MIN_QUOTED,
@@ -409,3 +410,36 @@ def test_an_os_errors_number_is_never_passed_on(
     its words reach the caller, its number does not."""
     error = refusal(f"{before}[{kind} {number}] {words}", tool="t", lookups=[])
     assert f"[{kind}" not in error.message and " ".join(words.split()) in error.message
+
+
+# Places in several zones: what the timezone kind asks about.
+_SEVERAL = sorted(name for name, zones in _by_place().items() if len(zones) > 1)
+
+
+@settings(max_examples=200)
+@given(
+    st.sampled_from(["source_timezone", "time"]),
+    st.one_of(st.sampled_from(_SEVERAL), st.text(min_size=1, max_size=30)),
+)
+def test_a_value_its_form_reads_several_ways_or_none_is_answered_with_what_the_form_says(
+    at: str, value: str
+) -> None:
+    """For every value refused upstream at an argument whose schema states a form, which that
+    form's kind does not read as one value: no repair; the hint names every reading when the
+    kind reads several (the caller asks which was meant) and says the form when it reads none.
+    The upstream's own words stay the message."""
+    sent = {"source_timezone": "Asia/Tokyo", "time": "09:00", "target_timezone": "Asia/Tokyo"}
+    sent[at] = value
+    assume(sum(1 for v in sent.values() if v == value) == 1 and len(value.strip()) >= 2)
+    text = f"Invalid value: '{value}'"
+    error = refusal(text, tool="convert_time", lookups=[], sent=sent, forms=FORMS)
+    reading = read(FORMS[at], value)
+    assume([i.path for i in error.issues] == [at])
+    if reading.outcome == "value":
+        return
+    assert error.repair is None
+    for each in reading.readings:
+        assert json.dumps(jsonable(each), ensure_ascii=False) in error.hint
+    if not reading.readings:
+        assert reading.hint.rstrip(".") in error.hint
+    assert "convert_time" in error.hint

@@ -144,7 +144,8 @@ def refusal(
             hint=(
                 _respell_hint(tool, fixed)
                 if fixed
-                else f"Fix the properties the issues name and call {tool} again."
+                else form_said(issues, sent or {}, forms or {}, tool)
+                or f"Fix the properties the issues name and call {tool} again."
             ),
             issues=issues,
             repair=_respelled(tool, sent or {}, fixed) if fixed else None,
@@ -195,7 +196,8 @@ def refusal(
     return ToolError(
         "upstream_refused",
         said,
-        hint=f"{fix_what} and call {tool} again, or use another tool.",
+        hint=form_said(quoted, sent or {}, forms or {}, tool)
+        or f"{fix_what} and call {tool} again, or use another tool.",
         issues=quoted,
     )
 
@@ -245,6 +247,31 @@ def respelled_call(
     spelled = {path: _spelled(forms[path], sent.get(path)) for path in forms}
     changes = {path: value for path, value in spelled.items() if value is not None}
     return changes if issues[0].path in changes else None
+
+
+def form_said(
+    issues: Sequence[Issue], sent: Mapping[str, Any], forms: Mapping[str, str], tool: str
+) -> str | None:
+    """Where the one argument at fault states a form whose kind does not read the value sent as
+    one value: what that kind says of it, as the hint. A value that reads several ways is asked
+    about with each reading named (a place with two zones), a value it cannot read is told the
+    form (`HH:MM`); the upstream's words stay the message. None for any other refusal.
+    docs/decisions/0070-what-the-form-says-of-a-value-it-does-not-read.md"""
+    if len(issues) != 1 or issues[0].path not in forms:
+        return None
+    value = sent.get(issues[0].path)
+    if not isinstance(value, str):
+        return None
+    reading = read(forms[issues[0].path], value)
+    if reading.outcome == "value" or not reading.hint:
+        return None
+    if reading.readings:
+        each = " or ".join(json.dumps(jsonable(r), ensure_ascii=False) for r in reading.readings)
+        return (
+            f"{reading.hint.rstrip('.')}: {each}. Call {tool} again with "
+            f"{issues[0].path} set to the one meant."
+        )
+    return f"{reading.hint.rstrip('.')}; then call {tool} again."
 
 
 def _spelled(kind: str, value: Any) -> str | None:
