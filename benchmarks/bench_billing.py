@@ -97,7 +97,7 @@ async def bench_store(label: str, url: str, calls: int) -> dict[str, tuple[float
     tokens: list[str] = []
 
     async def dry(n: int) -> None:
-        preview = await ok(contract, "refund_invoice", refund_args(n))
+        preview = await ok(contract, "refund_invoice", {**refund_args(n), "dry_run": True})
         tokens.append(preview["next_call"]["arguments"]["confirm_token"])
 
     results["refund dry run"] = percentiles(await timed(calls, dry))
