@@ -5,7 +5,6 @@ stopped at it, unnoticed, since nothing ran it."""
 import re
 
 import pytest
-
 from benchmarks import bench_billing
 
 
