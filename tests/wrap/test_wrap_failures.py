@@ -22,7 +22,7 @@ from drivable.wrap.failures import (
     refusal,
     validation_issues,
 )
-from drivable.wrap.schema import MAX_SAID, said_of, stated_forms
+from drivable.wrap.schema import stated_forms
 
 FIELD = st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True)
 PATHS = st.lists(FIELD | st.integers(0, 9), min_size=1, max_size=3)
@@ -443,31 +443,3 @@ def test_a_value_its_form_reads_several_ways_or_none_is_answered_with_what_the_f
     if not reading.readings:
         assert reading.hint.rstrip(".") in error.hint
     assert "convert_time" in error.hint
-
-
-@given(FIELD, st.text(min_size=1, max_size=300), MESSAGES)
-def test_a_refusal_at_one_argument_says_what_it_takes_in_its_descriptions_words(
-    name: str, description: str, words: str
-) -> None:
-    """For every refusal quoting the one value sent of a described property (with no stated
-    form), the hint says what the property takes in its description's first sentence, cut, and
-    never more of it; an undescribed property gets the plain hint."""
-    value = "x" * 12
-    assume(value not in words and value not in description)
-    schema = {
-        "type": "object",
-        "properties": {name: {"type": "string", "description": description}},
-    }
-    described = said_of(schema)
-    error = refusal(
-        f"{words}: '{value}'", tool="t", lookups=[], sent={name: value}, described=described
-    )
-    assert [i.path for i in error.issues] == [name]
-    if name in described:
-        takes = described[name]
-        assert json.dumps(takes, ensure_ascii=False) in error.hint
-        assert len(takes) <= MAX_SAID and takes.rstrip("…").strip() in " ".join(description.split())
-    else:
-        assert not description.strip()
-    plain = refusal(f"{words}: '{value}'", tool="t", lookups=[], sent={name: value})
-    assert plain.hint == f"Fix {name} and call t again, or use another tool."

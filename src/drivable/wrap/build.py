@@ -33,7 +33,7 @@ from drivable.wrap.others import declare_others
 from drivable.wrap.pages import more_than_a_page
 from drivable.wrap.paging import pageable, with_cursor
 from drivable.wrap.results import Forwarded, ForwardedPage, forwarded
-from drivable.wrap.schema import input_model, said_of, stated_forms, to_upstream
+from drivable.wrap.schema import input_model, stated_forms, to_upstream
 from drivable.wrap.upstream import START_TIMEOUT_S, Gone, TimedOut, Upstream
 
 MIN_DESCRIPTION = 40
@@ -176,7 +176,6 @@ def _declare(
     }
     if effects.destructive:
         forms = {}
-    described = said_of(schema)
 
     def page(answer: CallToolResult, args: Any, call: Call, ref: str, start: int) -> Forwarded:
         cut, token = paging.page_of(forwarded(answer), args, call.tool, ref, start)
@@ -209,13 +208,7 @@ def _declare(
         # an error returned as a success is an error (decision 0026): the same reading as the eval's
         if answer.is_error or reads_as_error([text], answer.structured_content):
             raise failures.refusal(
-                text,
-                tool=name,
-                lookups=others,
-                sent=sent,
-                finder=finder,
-                forms=forms,
-                described=described,
+                text, tool=name, lookups=others, sent=sent, finder=finder, forms=forms
             )
         whole = forwarded(answer)
         if effects.destructive and args.dry_run:
@@ -265,7 +258,6 @@ def _declare(
                 internal=internal,
                 finder=finder,
                 forms=forms,
-                described=described,
             ) from None
 
     forward.__name__ = name

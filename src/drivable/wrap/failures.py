@@ -116,7 +116,6 @@ def refusal(
     internal: bool = False,
     finder: Finder | None = None,
     forms: Mapping[str, str] | None = None,
-    described: Mapping[str, str] | None = None,
 ) -> ToolError:
     """The envelope of an upstream refusal whose words are `text` (an `isError` result's text or a
     JSON-RPC error's message) of a call that `sent` these arguments; `internal` when the upstream
@@ -128,9 +127,7 @@ def refusal(
     that argument. Where the argument at fault states a form (`forms`: a property and the kind
     whose form its schema states) and the kind reads the value sent as one value of that form,
     spelled otherwise, the call with that spelling and every other argument as sent is the
-    repair (decision 0068). Any other refusal at one argument says what that argument takes,
-    in its description's words (`described`: a property and its description's first sentence;
-    decision 0071)."""
+    repair (decision 0068)."""
     if internal or _TRACE.search(text) or _CODE_AT.search(text):
         return ToolError(
             "internal_error",
@@ -196,9 +193,6 @@ def refusal(
             repair=_respelled(tool, sent or {}, fixed),
         )
     fix_what = f"Fix {quoted[0].path}" if quoted else "Fix what the message names"
-    takes = (described or {}).get(quoted[0].path) if quoted else None
-    if takes:
-        fix_what = f"{fix_what} ({json.dumps(takes, ensure_ascii=False)}, its description says)"
     return ToolError(
         "upstream_refused",
         said,

@@ -294,24 +294,6 @@ def stated_forms(schema: JsonSchema) -> dict[str, str]:
     return forms
 
 
-MAX_SAID = 160
-
-
-def said_of(schema: JsonSchema) -> dict[str, str]:
-    """What each top-level property takes, in its description's first sentence (cut to
-    MAX_SAID characters): the upstream author's own words, which a refusal at that property
-    repeats (`failures.refusal`, decision 0071)."""
-    said: dict[str, str] = {}
-    for name, node in (schema.get("properties") or {}).items():
-        described = node.get("description") if isinstance(node, Mapping) else None
-        if not isinstance(described, str) or not described.strip():
-            continue
-        first = re.split(r"(?<=[.!?])\s", " ".join(described.split()), maxsplit=1)[0]
-        first = first.rstrip(".")
-        said[name] = first if len(first) <= MAX_SAID else first[: MAX_SAID - 1] + "…"
-    return said
-
-
 def is_id_name(name: str) -> bool:
     """The property's name says it holds an id (`id`, `*_id`)."""
     return name == "id" or name.endswith("_id")
