@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivable.contract.envelope import Issue
 from drivable.contract.validation import (
@@ -17,6 +17,9 @@ from drivable.contract.validation import (
     shown_name,
 )
 from drivable.schema import properties, resolve
+
+if TYPE_CHECKING:
+    from drivable.contract.tool import ToolSpec
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,12 @@ def owner_elsewhere(
     raw: Mapping[str, Any],
     issues: Sequence[Issue],
     called: str,
-    tools: Mapping[str, Any],
+    tools: Mapping[str, ToolSpec],
 ) -> Elsewhere | None:
     """The one other read-only tool whose properties a read-only call sent: every issue is an
     unknown property (or one the called tool requires and was not sent), no unknown name is a
     declared property of the called tool spelled another way, and exactly one other read-only
-    tool of `tools` (ToolSpecs by name) declares every unknown name. `git_log` sent `contains`
+    tool of `tools` declares every unknown name. `git_log` sent `contains`
     and `branch_type` meant `git_branch`: its constraints are kept by naming the tool that
     applies them, where leaving them out answers another question.
     docs/decisions/0069-a-property-of-another-tool-names-that-tool.md"""
@@ -173,11 +176,10 @@ def owner_elsewhere(
         i.code not in ("unknown_property", "missing_property") or i.has_received for i in issues
     ):
         return None
-    if any(
-        counterpart(name, allowed).renamed or counterpart(name, allowed).candidates
-        for name in unknown
-    ):
-        return None
+    for name in unknown:
+        meant = counterpart(name, allowed)
+        if meant.renamed or meant.candidates:
+            return None  # a declared property spelled another way: renamed, not sent elsewhere
     found = []
     for name, other in tools.items():
         if name == called or not other.effects.read_only:

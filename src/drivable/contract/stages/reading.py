@@ -91,9 +91,10 @@ def invalid_arguments(
     contract: StageContext | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
-    elsewhere = owner_elsewhere(raw, issues, spec.name, contract.tools) if contract else None
-    if elsewhere is not None and contract is not None:
-        return sent_elsewhere(spec, raw, issues, elsewhere, contract)
+    if contract is not None:
+        elsewhere = owner_elsewhere(raw, issues, spec.name, contract.tools)
+        if elsewhere is not None:
+            return sent_elsewhere(spec, raw, issues, elsewhere, contract)
     droppable = (
         True if spec.effects.read_only else RETRY_CONTROLS if spec.effects.idempotent else False
     )
@@ -228,10 +229,11 @@ def sent_elsewhere(
     repair = Repair(elsewhere.tool, dict(raw), OTHER_TOOL_STEP) if elsewhere.takes_all else None
     if repair is not None and not callable_repair(contract, repair):
         repair = None
+    them = "it" if len(elsewhere.names) == 1 else "them"
     then = (
         f"the call in `repair` is {elsewhere.tool} with every argument as sent."
         if repair is not None
-        else f"call {elsewhere.tool} with {'it' if len(elsewhere.names) == 1 else 'them'} (its inputSchema says what else it needs)."
+        else f"call {elsewhere.tool} with {them} (its inputSchema says what else it needs)."
     )
     hint = f"{names} {theirs} of {elsewhere.tool}, not of {spec.name}: {then}"
     moved = [
