@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drivable.contract.envelope import Issue
 from drivable.contract.validation import (
@@ -17,9 +17,6 @@ from drivable.contract.validation import (
     shown_name,
 )
 from drivable.schema import properties, resolve
-
-if TYPE_CHECKING:
-    from drivable.contract.tool import ToolSpec
 
 
 @dataclass(frozen=True)
@@ -141,51 +138,3 @@ def repaired_arguments(
 # idempotent does the same on a retry without a key, so a key sent to one that takes none is left
 # out of the repair (docs/decisions/0035-a-key-an-idempotent-tool-does-not-take.md).
 RETRY_CONTROLS = frozenset({"idempotency_key"})
-
-
-@dataclass(frozen=True)
-class Elsewhere:
-    """The tool that declares the properties a call sent to another one (`owner_elsewhere`)."""
-
-    tool: str
-    names: list[str]  # the properties sent that the called tool does not declare
-    takes_all: bool  # it declares every argument sent and all it requires was sent
-
-
-def owner_elsewhere(
-    raw: Mapping[str, Any],
-    issues: Sequence[Issue],
-    called: str,
-    tools: Mapping[str, ToolSpec],
-) -> Elsewhere | None:
-    """The one other read-only tool whose properties a read-only call sent: every issue is an
-    unknown property (or one the called tool requires and was not sent), no unknown name is a
-    declared property of the called tool spelled another way, and exactly one other read-only
-    tool of `tools` declares every unknown name. `git_log` sent `contains`
-    and `branch_type` meant `git_branch`: its constraints are kept by naming the tool that
-    applies them, where leaving them out answers another question.
-    docs/decisions/0069-a-property-of-another-tool-names-that-tool.md"""
-    spec = tools.get(called)
-    if spec is None or not spec.effects.read_only:
-        return None
-    allowed = allowed_properties(spec.input_schema, [])
-    unknown = [i.path for i in issues if i.code == "unknown_property"]
-    if not unknown or any(p not in raw or "." in p for p in unknown):
-        return None
-    if any(
-        i.code not in ("unknown_property", "missing_property") or i.has_received for i in issues
-    ):
-        return None
-    for name in unknown:
-        meant = counterpart(name, allowed)
-        if meant.renamed or meant.candidates:
-            return None  # a declared property spelled another way: renamed, not sent elsewhere
-    found = []
-    for name, other in tools.items():
-        if name == called or not other.effects.read_only:
-            continue
-        declared = set(allowed_properties(other.input_schema, []))
-        if set(unknown) <= declared:
-            required = set(other.input_schema.get("required") or [])
-            found.append(Elsewhere(name, unknown, set(raw) <= declared and required <= set(raw)))
-    return found[0] if len(found) == 1 else None

@@ -20,13 +20,7 @@ from drivable.contract.call import Call
 from drivable.contract.collections import REJECTED_KEY
 from drivable.contract.envelope import Envelope, Issue, Repair
 from drivable.contract.relax import reader
-from drivable.contract.repairs import (
-    RETRY_CONTROLS,
-    Elsewhere,
-    one_item,
-    owner_elsewhere,
-    repaired_arguments,
-)
+from drivable.contract.repairs import RETRY_CONTROLS, one_item, repaired_arguments
 from drivable.contract.stages.base import Attempt, Refused, StageContext
 from drivable.contract.tool import field_kinds
 from drivable.contract.validation import callable_repair, issues_from, placeholder_said
@@ -91,10 +85,6 @@ def invalid_arguments(
     contract: StageContext | None = None,
 ) -> Envelope:
     issues = issues_from(error, raw, spec.input_schema)
-    if contract is not None:
-        elsewhere = owner_elsewhere(raw, issues, spec.name, contract.tools)
-        if elsewhere is not None:
-            return sent_elsewhere(spec, raw, issues, elsewhere, contract)
     droppable = (
         True if spec.effects.read_only else RETRY_CONTROLS if spec.effects.idempotent else False
     )
@@ -207,47 +197,6 @@ def invalid_arguments(
         f"{count} argument{'s' if count != 1 else ''} of {spec.name} did not validate.",
         hint=hint,
         issues=issues,
-        repair=repair,
-    )
-
-
-OTHER_TOOL_STEP = "call_the_tool_that_takes_these_properties"
-
-
-def sent_elsewhere(
-    spec: ToolSpec,
-    raw: Mapping[str, Any],
-    issues: list[Issue],
-    elsewhere: Elsewhere,
-    contract: StageContext,
-) -> Envelope:
-    """The refusal of a read-only call whose unknown properties are another read-only tool's
-    (`repairs.owner_elsewhere`): that tool is named, and where it takes every argument sent, the
-    call in `repair` is that tool with every argument as sent. Nothing is left out."""
-    names = ", ".join(elsewhere.names)
-    theirs = "is a property" if len(elsewhere.names) == 1 else "are properties"
-    repair = Repair(elsewhere.tool, dict(raw), OTHER_TOOL_STEP) if elsewhere.takes_all else None
-    if repair is not None and not callable_repair(contract, repair):
-        repair = None
-    them = "it" if len(elsewhere.names) == 1 else "them"
-    then = (
-        f"the call in `repair` is {elsewhere.tool} with every argument as sent."
-        if repair is not None
-        else f"call {elsewhere.tool} with {them} (its inputSchema says what else it needs)."
-    )
-    hint = f"{names} {theirs} of {elsewhere.tool}, not of {spec.name}: {then}"
-    moved = [
-        replace(i, message=f"'{i.path}' is {elsewhere.tool}'s, not {spec.name}'s.", expected=None)
-        if i.code == "unknown_property"
-        else i
-        for i in issues
-    ]
-    count = len(issues)
-    return Envelope(
-        "invalid_arguments",
-        f"{count} argument{'s' if count != 1 else ''} of {spec.name} did not validate.",
-        hint=hint,
-        issues=moved,
         repair=repair,
     )
 
