@@ -1,4 +1,9 @@
-"""Run every `benchmarks/bench_*.py` module's `main()`; exit non-zero when any target is missed."""
+"""Run the `benchmarks/bench_*.py` modules named (all when none is), each one's `main()`.
+
+`python -m benchmarks` runs every one; `python -m benchmarks bench_listing bench_wrap` runs those
+two. Each runs with its own defaults (its `sys.argv` holds only its name). Exits non-zero when any
+target is missed, and with 2 when a name is not a benchmark.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,34 @@ import sys
 import benchmarks
 
 
-def main() -> int:
+def names() -> list[str]:
+    """Every benchmark module's name, sorted."""
+    return sorted(
+        m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    known = names()
+    asked = list(sys.argv[1:] if argv is None else argv) or known
+    unknown = [name for name in asked if name not in known]
+    if unknown:
+        print(
+            f"not a benchmark: {', '.join(unknown)}; the benchmarks are: {', '.join(known)}",
+            file=sys.stderr,
+        )
+        return 2
     status = 0
-    for module in sorted(pkgutil.iter_modules(benchmarks.__path__), key=lambda m: m.name):
-        if not module.name.startswith("bench_"):
-            continue
-        run = getattr(importlib.import_module(f"benchmarks.{module.name}"), "main", None)
+    for name in asked:
+        run = getattr(importlib.import_module(f"benchmarks.{name}"), "main", None)
         if run is None:
             continue
-        print(f"== {module.name}")
-        status = max(status, int(run() or 0))
+        print(f"== {name}")
+        saved, sys.argv = sys.argv, [name]
+        try:
+            status = max(status, int(run() or 0))
+        finally:
+            sys.argv = saved
     return status
 
 
